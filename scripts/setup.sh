@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# One-shot, idempotent setup: .venv with pinned deps, lantern_msgs built into it,
+# the project installed editable. Re-running on an up-to-date tree takes seconds:
+# each stage is skipped while the hash of its inputs is unchanged.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${LANTERN_VENV:-$ROOT/.venv}"
+STAMPS="$VENV/.lantern-stamps"
+say() { printf '[setup] %s\n' "$*" >&2; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# --- prerequisites ------------------------------------------------------------
+PY="${LANTERN_PYTHON:-}"
+if [ -z "$PY" ]; then
+  for c in python3.11 python3; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then PY="$(command -v "$c")"; break; fi
+  done
+fi
+[ -n "$PY" ] || die "Python 3.11 not found: the ROS 2 Kilted wheels are built for CPython 3.11. Install python3.11 (with venv and headers, e.g. 'apt-get install python3.11 python3.11-venv python3.11-dev') or set LANTERN_PYTHON."
+command -v cmake >/dev/null 2>&1 || die "cmake not found: it builds lantern_msgs. Install cmake >= 3.16 (e.g. 'apt-get install cmake')."
+command -v gcc >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || die "gcc/g++ not found: they compile the lantern_msgs type support. Install them (e.g. 'apt-get install build-essential')."
+command -v make >/dev/null 2>&1 || die "make not found: cmake needs it. Install make (e.g. 'apt-get install make')."
+
+hash_of() { local f; for f in "$@"; do if [ -f "$f" ]; then cat "$f"; fi; done | sha256sum | cut -c1-16; }
+stamp_ok() { [ -f "$STAMPS/$1" ] && [ "$(cat "$STAMPS/$1")" = "$2" ]; }
+stamp_set() { mkdir -p "$STAMPS"; printf '%s' "$2" > "$STAMPS/$1"; }
+
+# --- venv + pinned dependencies ---------------------------------------------
+if [ ! -x "$VENV/bin/python" ]; then
+  say "creating $VENV"
+  "$PY" -m venv "$VENV" || die "could not create a venv with $PY (install python3.11-venv)"
+fi
+VPY="$VENV/bin/python"
+REQ_HASH="$(hash_of "$ROOT/requirements.txt" "$ROOT/requirements-ml.txt")"
+if ! stamp_ok deps "$REQ_HASH"; then
+  say "installing pinned dependencies"
+  "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements.txt" 2> >(grep -v "is ignored: it is neither" >&2)
+  if [ -f "$ROOT/requirements-ml.txt" ]; then
+    "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-ml.txt" 2> >(grep -v "is ignored: it is neither" >&2)
+  fi
+  rm -f "$STAMPS/cmake-fix"
+  stamp_set deps "$REQ_HASH"
+fi
+
+# --- rewrite the wheels' stale include paths --------------------------------
+PYINC="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+NPINC="$("$VPY" -c 'import numpy; print(numpy.get_include())')"
+FIX_HASH="$(printf '%s|%s' "$PYINC" "$NPINC" | sha256sum | cut -c1-16)"
+if ! stamp_ok cmake-fix "$FIX_HASH"; then
+  say "rewriting build-machine include paths in the wheels' cmake exports"
+  { grep -rlE '/opt/python/cp311-cp311' "$VENV/share" --include='*.cmake' 2>/dev/null || true; } | while read -r f; do
+    sed -i -e "s#/opt/python/cp311-cp311/lib/python3.11/site-packages/numpy/_core/include#$NPINC#g" \
+           -e "s#/opt/python/cp311-cp311/include/python3.11#$PYINC#g" "$f"
+  done
+  [ -f "$PYINC/Python.h" ] || die "Python headers missing at $PYINC (install python3.11-dev)"
+  rm -f "$STAMPS/msgs"
+  stamp_set cmake-fix "$FIX_HASH"
+fi
+
+# --- build lantern_msgs into the venv ----------------------------------------
+MSG_HASH="$(hash_of "$ROOT/msg/CMakeLists.txt" "$ROOT/msg/package.xml" "$ROOT"/msg/msg/*.msg)"
+if ! stamp_ok msgs "$MSG_HASH" || ! "$VPY" -c 'import lantern_msgs.msg' 2>/dev/null; then
+  say "building lantern_msgs (rosidl_generate_interfaces)"
+  BUILD="$ROOT/build/lantern_msgs"
+  rm -rf "$BUILD"; mkdir -p "$BUILD"
+  (
+    cd "$BUILD"
+    export AMENT_PREFIX_PATH="$VENV" CMAKE_PREFIX_PATH="$VENV" PATH="$VENV/bin:$PATH"
+    cmake "$ROOT/msg" -DCMAKE_INSTALL_PREFIX="$VENV" -DPython3_EXECUTABLE="$VPY" \
+          -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > cmake.log 2>&1 \
+      || { tail -40 cmake.log >&2; exit 1; }
+    make -j"$(nproc)" install > make.log 2>&1 || { grep -m20 -iE 'error' make.log >&2; tail -20 make.log >&2; exit 1; }
+  ) || die "lantern_msgs build failed (logs in $BUILD)"
+  "$VPY" -c 'import lantern_msgs.msg' || die "lantern_msgs built but does not import"
+  stamp_set msgs "$MSG_HASH"
+fi
+
+# --- the project itself (editable) --------------------------------------------
+PRJ_HASH="$(hash_of "$ROOT/pyproject.toml")"
+if ! stamp_ok project "$PRJ_HASH" || ! "$VPY" -c 'import lantern' 2>/dev/null; then
+  say "installing lantern (editable)"
+  "$VPY" -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e "$ROOT" 2> >(grep -v "is ignored: it is neither" >&2) \
+    || die "pip install -e failed"
+  stamp_set project "$PRJ_HASH"
+fi
+say "ready: $VENV"

@@ -1,0 +1,37 @@
+"""DDS isolation: the environment that keeps one session (or pytest worker) off the others.
+
+Pure (no rclpy import): the CLI and tests set it before any DDS participant exists.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+#: Fast DDS leaves /dev/shm/fastdds_* behind when a process is killed; UDPv4 on
+#: loopback avoids shared memory entirely and keeps discovery on this host.
+BASE_ENV: Mapping[str, str] = {
+    "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
+    "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
+    "FASTDDS_BUILTIN_TRANSPORTS": "UDPv4",
+}
+
+#: ROS domain ids valid for UDP port mapping on Linux are 0..101 (and 215..232).
+MAX_DOMAIN_ID = 101
+
+
+def isolated_env(domain_id: int, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Environment for a process that must only see peers in ``domain_id`` on this host."""
+    if not 0 <= domain_id <= MAX_DOMAIN_ID:
+        raise ValueError(f"ROS domain id {domain_id} out of range 0..{MAX_DOMAIN_ID}")
+    env = dict(os.environ if base is None else base)
+    env.update(BASE_ENV)
+    env["ROS_DOMAIN_ID"] = str(domain_id)
+    env.pop("ROS_LOCALHOST_ONLY", None)  # deprecated; conflicts with the discovery range
+    return env
+
+
+def apply_isolation(domain_id: int) -> None:
+    """Set the isolation variables in this process (before rclpy.init)."""
+    os.environ.update(isolated_env(domain_id))
+    os.environ.pop("ROS_LOCALHOST_ONLY", None)

@@ -1,0 +1,52 @@
+"""Lockstep helpers: how nodes agree on "frame N" without any wall-clock logic.
+
+The bridge steps the world at a fixed dt and stamps every per-frame message
+with the frame's simulation time, t = N * dt. Consumers recover N from the
+stamp (exact, since t is a multiple of dt in nanoseconds), answer frame N, and
+acknowledge it; the bridge steps only when every answer for N is in. Wall time
+only bounds how long the bridge waits before it records an infrastructure
+failure; it never changes the physics.
+"""
+
+from __future__ import annotations
+
+from builtin_interfaces.msg import Time
+
+from lantern.topics import SYNC_ACK
+
+NS = 1_000_000_000
+
+
+def time_msg(sim_time_ns: int) -> Time:
+    return Time(sec=sim_time_ns // NS, nanosec=sim_time_ns % NS)
+
+
+def stamp_ns(stamp: Time) -> int:
+    return stamp.sec * NS + stamp.nanosec
+
+
+def frame_of(stamp: Time, dt_ns: int) -> int:
+    return round(stamp_ns(stamp) / dt_ns)
+
+
+def dt_to_ns(dt: float) -> int:
+    ns = round(dt * NS)
+    if ns <= 0:
+        raise ValueError(f"time step must be positive, got {dt}")
+    return ns
+
+
+def ack_publisher(node):  # noqa: ANN001, ANN201 - thin rclpy glue
+    from lantern.ros import qos
+    from lantern_msgs.msg import FrameAck
+
+    return node.create_publisher(FrameAck, SYNC_ACK, qos.LATCHED)
+
+
+def make_ack(node_name: str, frame: int, stamp: Time, ready: bool = False):  # noqa: ANN201
+    from lantern_msgs.msg import FrameAck
+
+    ack = FrameAck(node=node_name, frame=frame)
+    ack.header.stamp = stamp
+    ack.header.frame_id = "ready" if ready else ""
+    return ack

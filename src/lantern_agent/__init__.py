@@ -1,0 +1,1 @@
+"""Vehicle side: agent node, model backends, controllers."""

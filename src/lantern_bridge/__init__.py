@@ -1,0 +1,1 @@
+"""Simulator side: embedded simulator, CARLA backend, scenario controller, bridge node."""

@@ -1,0 +1,1 @@
+"""Recorder, metrics, CUS, offline scoring from rosbags, reports."""

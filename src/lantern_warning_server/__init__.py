@@ -1,0 +1,1 @@
+"""RSU emulation, onboard grounding, protocol variants, V2X channel and faults, adapters."""
