@@ -1,0 +1,74 @@
+"""Test isolation for real DDS: one ROS domain per pytest worker, localhost only, UDPv4.
+
+A domain id is taken with an exclusive file lock (/tmp/lantern-ros-domain-<id>.lock),
+so concurrent pytest runs on one machine (xdist workers, parallel sessions)
+never share a domain. The isolation variables are set in this process before
+rclpy is imported anywhere, and inherited by every subprocess a test starts.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import os
+from pathlib import Path
+
+import pytest
+
+from lantern.ros.isolation import MAX_DOMAIN_ID, apply_isolation
+
+_LOCK_HANDLE = None
+
+
+def _claim_domain() -> int:
+    global _LOCK_HANDLE
+    start = 1 + (os.getpid() % MAX_DOMAIN_ID)
+    for i in range(MAX_DOMAIN_ID):
+        dom = 1 + (start + i) % MAX_DOMAIN_ID
+        fh = open(f"/tmp/lantern-ros-domain-{dom}.lock", "w")  # noqa: SIM115 - held for the whole run
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            continue
+        _LOCK_HANDLE = fh
+        return dom
+    raise RuntimeError("no free ROS domain id (all 1..101 locked)")
+
+
+DOMAIN_ID = _claim_domain()
+apply_isolation(DOMAIN_ID)
+
+
+@pytest.fixture(scope="session")
+def ros_domain() -> int:
+    """The ROS domain id this pytest worker owns."""
+    return DOMAIN_ID
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_leaked_shm():
+    """Fast DDS shared-memory segments must not be left behind (UDPv4-only transport)."""
+    before = set(glob.glob("/dev/shm/fastdds_*")) | set(glob.glob("/dev/shm/fastrtps_*"))
+    yield
+    after = set(glob.glob("/dev/shm/fastdds_*")) | set(glob.glob("/dev/shm/fastrtps_*"))
+    leaked = after - before
+    assert not leaked, f"Fast DDS left shared-memory files: {sorted(leaked)[:5]}"
+
+
+@pytest.fixture
+def rclpy_context(ros_domain):
+    """A fresh rclpy context for one test, always shut down."""
+    import rclpy
+
+    ctx = rclpy.Context()
+    rclpy.init(context=ctx, domain_id=ros_domain, signal_handler_options=rclpy.signals.SignalHandlerOptions.NO)
+    try:
+        yield ctx
+    finally:
+        ctx.try_shutdown()
+
+
+@pytest.fixture
+def repo_root() -> Path:
+    return Path(__file__).resolve().parents[1]
