@@ -27,6 +27,21 @@ def _python() -> Check:
     return Check("python 3.11", ok, sys.version.split()[0], "the ROS 2 wheels are cp311: recreate .venv with python3.11 (scripts/setup.sh)")
 
 
+def _middleware() -> Check:
+    """RMW_IMPLEMENTATION must name an installed middleware: rcl exits the process otherwise."""
+    import sysconfig
+    from pathlib import Path
+
+    index = Path(sysconfig.get_paths()["data"]) / "share" / "ament_index" / "resource_index" / "rmw_typesupport"
+    installed = sorted(p.name for p in index.glob("rmw_*") if p.name != "rmw_implementation") if index.is_dir() else []
+    wanted = os.environ.get("RMW_IMPLEMENTATION", "")
+    if not installed:
+        return Check("ROS middleware", False, f"no rmw implementation in {index}", "install ros-rmw-fastrtps-cpp: scripts/setup.sh")
+    if wanted and wanted not in installed:
+        return Check("ROS middleware", False, f"RMW_IMPLEMENTATION={wanted} is not installed (installed: {installed})", "unset RMW_IMPLEMENTATION or set it to rmw_fastrtps_cpp")
+    return Check("ROS middleware", True, wanted or f"default ({installed[0]})")
+
+
 def _import(mod: str, label: str, hint: str) -> Callable[[], Check]:
     def check() -> Check:
         try:
@@ -109,13 +124,19 @@ def _dds_round_trip(domain_id: int, timeout_s: float = 10.0) -> Check:
 def run_checks(domain_id: int = 99) -> list[Check]:
     checks = [
         _python,
+        _middleware,
         _import("rclpy", "rclpy (ROS 2 client)", "install the ros-* wheels: scripts/setup.sh"),
         _import("rosbags.rosbag2", "rosbags", "pip install -r requirements.txt"),
         _messages,
         _bag_types,
     ]
-    out = [c() for c in checks]
-    if all(c.ok for c in out[:4]):
+    out: list[Check] = []
+    for c in checks:
+        if any(o.name == "ROS middleware" and not o.ok for o in out):
+            # importing rclpy with a wrong RMW_IMPLEMENTATION makes rcl exit the process: stop here
+            break
+        out.append(c())
+    if all(c.ok for c in out):
         out.append(_dds_round_trip(domain_id))
     else:
         out.append(Check("DDS loopback round trip", False, "skipped: an earlier check failed", "fix the first failure above"))

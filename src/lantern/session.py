@@ -43,7 +43,24 @@ class SessionConfig:
     max_frames: int | None = None
     run_id: str = "run"
     route_id: str = "skeleton"
+    route: str = ""  # route XML file or suite route id
+    variant: str = ""  # warning protocol variant
+    agent: str = "onboard"  # agent backend name
+    backend: str = "embedded"  # simulator backend: embedded | carla
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> overrides
+
+    @classmethod
+    def from_launch_arguments(cls, args: dict[str, str]) -> SessionConfig:
+        """The launch file's string arguments -> a session config (same meaning as `lantern run`'s flags)."""
+        known = {"condition", "record_dir", "route", "variant", "agent", "backend"}
+        unknown = set(args) - known
+        if unknown:
+            raise ValueError(f"unknown launch arguments: {sorted(unknown)}")
+        cfg = cls(condition=args.get("condition") or "warning", record_dir=args.get("record_dir", ""))
+        for key in ("route", "variant", "agent", "backend"):
+            if args.get(key):
+                setattr(cfg, key, args[key])
+        return cfg
 
     def validate(self) -> None:
         if self.condition not in ("warning", "no-warning"):
