@@ -8,35 +8,16 @@ rclpy is imported anywhere, and inherited by every subprocess a test starts.
 
 from __future__ import annotations
 
-import fcntl
 import glob
-import os
 from pathlib import Path
 
 import pytest
 
-from lantern.ros.isolation import MAX_DOMAIN_ID, apply_isolation
+from lantern.ros.isolation import apply_isolation, claim_domain
 
-_LOCK_HANDLE = None
-
-
-def _claim_domain() -> int:
-    global _LOCK_HANDLE
-    start = 1 + (os.getpid() % MAX_DOMAIN_ID)
-    for i in range(MAX_DOMAIN_ID):
-        dom = 1 + (start + i) % MAX_DOMAIN_ID
-        fh = open(f"/tmp/lantern-ros-domain-{dom}.lock", "w")  # noqa: SIM115 - held for the whole run
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            fh.close()
-            continue
-        _LOCK_HANDLE = fh
-        return dom
-    raise RuntimeError("no free ROS domain id (all 1..101 locked)")
-
-
-DOMAIN_ID = _claim_domain()
+#: Held for the whole pytest process; released when it exits.
+_LEASE = claim_domain()
+DOMAIN_ID = _LEASE.domain_id
 apply_isolation(DOMAIN_ID)
 
 

@@ -35,3 +35,43 @@ def apply_isolation(domain_id: int) -> None:
     """Set the isolation variables in this process (before rclpy.init)."""
     os.environ.update(isolated_env(domain_id))
     os.environ.pop("ROS_LOCALHOST_ONLY", None)
+
+
+class DomainLease:
+    """An exclusively held ROS domain id (file lock in the temp dir), released on close.
+
+    Concurrent sessions, suite workers and pytest workers on one machine each
+    hold one, so two DDS graphs never share a domain.
+    """
+
+    def __init__(self, domain_id: int, handle) -> None:  # noqa: ANN001
+        self.domain_id = domain_id
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> DomainLease:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def claim_domain(prefer: int | None = None, lock_dir: str = "/tmp") -> DomainLease:
+    """Take the first free domain id, starting at ``prefer`` (default: spread by pid)."""
+    import fcntl
+
+    start = (prefer if prefer is not None else os.getpid()) % MAX_DOMAIN_ID
+    for i in range(MAX_DOMAIN_ID):
+        dom = 1 + (start + i) % MAX_DOMAIN_ID
+        fh = open(os.path.join(lock_dir, f"lantern-ros-domain-{dom}.lock"), "w")  # noqa: SIM115 - held until release
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            fh.close()
+            continue
+        return DomainLease(dom, fh)
+    raise RuntimeError(f"no free ROS domain id: all 1..{MAX_DOMAIN_ID} are held (stale sessions?)")
