@@ -38,27 +38,25 @@ if ! stamp_ok deps "$REQ_HASH"; then
   if [ -f "$ROOT/requirements-ml.txt" ]; then
     "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-ml.txt" 2> >(grep -v "is ignored: it is neither" >&2)
   fi
-  rm -f "$STAMPS/cmake-fix"
   stamp_set deps "$REQ_HASH"
 fi
 
-# --- rewrite the wheels' stale include paths --------------------------------
+# --- rewrite the wheels' stale include paths (cheap and idempotent: always checked) ---
 PYINC="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 NPINC="$("$VPY" -c 'import numpy; print(numpy.get_include())')"
-FIX_HASH="$(printf '%s|%s' "$PYINC" "$NPINC" | sha256sum | cut -c1-16)"
-if ! stamp_ok cmake-fix "$FIX_HASH"; then
-  say "rewriting build-machine include paths in the wheels' cmake exports"
-  { grep -rlE '/opt/python/cp311-cp311' "$VENV/share" --include='*.cmake' 2>/dev/null || true; } | while read -r f; do
+[ -f "$PYINC/Python.h" ] || die "Python headers missing at $PYINC (install python3.11-dev)"
+STALE="$(grep -rlE '/opt/python/cp311-cp311' "$VENV/share" --include='*.cmake' 2>/dev/null || true)"
+if [ -n "$STALE" ]; then
+  say "rewriting build-machine include paths in $(echo "$STALE" | wc -l) cmake export files of the ROS wheels"
+  echo "$STALE" | while read -r f; do
     sed -i -e "s#/opt/python/cp311-cp311/lib/python3.11/site-packages/numpy/_core/include#$NPINC#g" \
            -e "s#/opt/python/cp311-cp311/include/python3.11#$PYINC#g" "$f"
   done
-  [ -f "$PYINC/Python.h" ] || die "Python headers missing at $PYINC (install python3.11-dev)"
-  rm -f "$STAMPS/msgs"
-  stamp_set cmake-fix "$FIX_HASH"
 fi
 
 # --- build lantern_msgs into the venv ----------------------------------------
-MSG_HASH="$(hash_of "$ROOT/msg/CMakeLists.txt" "$ROOT/msg/package.xml" "$ROOT"/msg/msg/*.msg)"
+# inputs: the interface files and the ROS wheel pins (not the other dependencies)
+MSG_HASH="$( { cat "$ROOT/msg/CMakeLists.txt" "$ROOT/msg/package.xml" "$ROOT"/msg/msg/*.msg; grep -E '^ros-' "$ROOT/requirements.txt"; } | sha256sum | cut -c1-16)"
 if ! stamp_ok msgs "$MSG_HASH" || ! "$VPY" -c 'import lantern_msgs.msg' 2>/dev/null; then
   say "building lantern_msgs (rosidl_generate_interfaces)"
   BUILD="$ROOT/build/lantern_msgs"

@@ -32,3 +32,29 @@ def test_signal_finalises_bag(tmp_path, ros_domain, sig):
     assert p.returncode == 128 + sig, out
     s = summarize(bag)  # readable: metadata.yaml was written on the way out
     assert s.counts["/carla/hero/odometry"] > 0
+
+
+def test_killed_session_leaves_no_node_processes(tmp_path, ros_domain):
+    """SIGKILL of `lantern run --processes` (no chance to clean up) still ends every node process."""
+    import os
+
+    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--processes", "--max-frames", "1000000", "--run-id", f"orphan-probe-{os.getpid()}"]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        children: list[int] = []
+        while time.monotonic() < deadline and len(children) < 5:
+            time.sleep(0.2)
+            children = [int(c) for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split()]
+        assert len(children) >= 5, children
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        alive = children
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [c for c in children if os.path.exists(f"/proc/{c}") and open(f"/proc/{c}/stat").read().split()[2] != "Z"]
+        assert not alive, f"node processes outlived the killed session: {alive}"
+    finally:
+        if p.poll() is None:
+            p.kill()

@@ -38,10 +38,22 @@ def node_command(d: NodeDecl) -> list[str]:
     return [exe, *spec.cli_args()]
 
 
+def _die_with_parent() -> None:
+    """Child side of fork: get SIGTERM when the session process dies, however it dies.
+
+    Without it a killed `lantern run --processes` (a suite timeout, a CI kill)
+    would leave its node processes running in their DDS domain.
+    """
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 def run_processes(decls: Sequence[NodeDecl], domain_id: int, timeout_s: float = 3600.0) -> int:
     """One OS process per node, as `ros2 launch` would start them; ends when the session-ending nodes exit."""
     env = isolated_env(domain_id)
-    procs = {d.name: subprocess.Popen(node_command(d), env=env) for d in decls}
+    procs = {d.name: subprocess.Popen(node_command(d), env=env, preexec_fn=_die_with_parent) for d in decls}
     enders = [d.name for d in decls if d.ends_session]
     deadline = time.monotonic() + timeout_s
     code = 0

@@ -7,12 +7,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
-#: Fast DDS leaves /dev/shm/fastdds_* behind when a process is killed; UDPv4 on
-#: loopback avoids shared memory entirely and keeps discovery on this host.
+#: Fast DDS leaves /dev/shm/fastdds_* behind when a process is killed. Measured here:
+#: ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST makes rmw_fastrtps configure its own
+#: transports, shared memory included, whatever FASTDDS_BUILTIN_TRANSPORTS says.
+#: So the range is SYSTEM_DEFAULT (rmw leaves the middleware alone) and a Fast DDS
+#: profile restricts the participant to UDPv4 on 127.0.0.1 with unicast initial
+#: peers: localhost-only discovery, no shared memory.
+FASTDDS_PROFILE = Path(__file__).resolve().parents[3] / "config" / "fastdds_localhost_udp.xml"
 BASE_ENV: Mapping[str, str] = {
     "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
-    "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST",
+    "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",
+    "FASTDDS_DEFAULT_PROFILES_FILE": str(FASTDDS_PROFILE),
     "FASTDDS_BUILTIN_TRANSPORTS": "UDPv4",
 }
 
