@@ -40,6 +40,12 @@ def cmd_run(a: argparse.Namespace) -> int:
     return code
 
 
+def cmd_validate(a: argparse.Namespace) -> int:
+    from lantern_bridge import validate
+
+    return validate.main(a.paths)
+
+
 def _later(issue: str) -> callable:
     def run(_a: argparse.Namespace) -> int:
         print(f"this subcommand is not available yet: it lands with {issue}", file=sys.stderr)
@@ -64,11 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
     p.set_defaults(fn=cmd_run)
 
+    p = sub.add_parser("validate", help="statically validate route files (default: the frozen suite)")
+    p.add_argument("paths", nargs="*", help="route XML files or directories")
+    p.set_defaults(fn=cmd_validate)
+
     for name, issue, helptext in (
         ("suite", "the sessions issue (#6)", "paired closed-loop suite"),
         ("score", "the evaluation issue (#5)", "score rosbags offline"),
         ("report", "the evaluation issue (#5)", "render tables and plots"),
-        ("validate", "the bridge issue (#3)", "statically validate route files"),
     ):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("args", nargs="*")
