@@ -40,10 +40,16 @@ def cmd_run(a: argparse.Namespace) -> int:
     return code
 
 
-def cmd_validate(a: argparse.Namespace) -> int:
-    from lantern_bridge import validate
+def _delegate(target: str):  # noqa: ANN202
+    """Subcommands whose parser lives with their package: `lantern X ARGS` == `module.func(ARGS)`."""
 
-    return validate.main(a.paths)
+    def run(a: argparse.Namespace) -> int:
+        import importlib
+
+        module, _, func = target.partition(":")
+        return int(getattr(importlib.import_module(module), func)(a.args) or 0)
+
+    return run
 
 
 def _later(issue: str) -> callable:
@@ -70,14 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
     p.set_defaults(fn=cmd_run)
 
-    p = sub.add_parser("validate", help="statically validate route files (default: the frozen suite)")
-    p.add_argument("paths", nargs="*", help="route XML files or directories")
-    p.set_defaults(fn=cmd_validate)
+    for name, target, helptext in (
+        ("validate", "lantern_bridge.validate:main", "statically validate route files (default: the frozen suite)"),
+        ("score", "lantern_eval.report:score_main", "score rosbags offline: lantern score BAG... [--out DIR] [--report]"),
+        ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
+    ):
+        p = sub.add_parser(name, help=helptext, add_help=False)
+        p.set_defaults(fn=_delegate(target), delegated=True)
 
     for name, issue, helptext in (
         ("suite", "the sessions issue (#6)", "paired closed-loop suite"),
-        ("score", "the evaluation issue (#5)", "score rosbags offline"),
-        ("report", "the evaluation issue (#5)", "render tables and plots"),
     ):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("args", nargs="*")
@@ -86,7 +94,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    a = build_parser().parse_args(argv)
+    parser = build_parser()
+    a, extra = parser.parse_known_args(argv)
+    if getattr(a, "delegated", False):
+        a.args = extra  # the package's own parser reads them (and answers -h)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     return int(a.fn(a) or 0)
 
 
