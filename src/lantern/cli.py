@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("validate", "lantern_bridge.validate:main", "statically validate route files (default: the frozen suite)"),
         ("score", "lantern_eval.report:score_main", "score rosbags offline: lantern score BAG... [--out DIR] [--report]"),
         ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
+        ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)
         p.set_defaults(fn=_delegate(target), delegated=True)

@@ -1,31 +1,88 @@
-"""Agent node (walking skeleton): answers every frame with a VehicleControl.
+"""Agent node: one backend, one controller stack, answering every simulation frame.
 
-Waits until both the odometry and the cooperative warning of frame N are in,
-then publishes the Trajectory and the VehicleControl for N: the answer is a
-function of frame N's inputs alone, whatever the machine's speed. The
-skeleton drives at a constant target speed; backends replace the planner.
+Lockstep (kept from the walking skeleton): frame N is answered only when N's
+odometry and N's CooperativeWarning are in (plus N's ground truth for a
+privileged backend, N's visible actors for a perception backend, N's camera
+image for an image backend). The answer is then a function of frame N's inputs
+and the run's history alone, whatever the machine's speed. A retransmitted
+frame that was already answered is answered again with the same control.
+
+The backend plans every ``model_period_frames`` frames (frame % k == 0,
+deterministic); the controllers run every frame on the latest plan, re-expressed
+in the current ego frame. Privilege is declared by the backend: ground truth is
+subscribed only when ``backend.privileged``; the visible-actors topic only when
+``backend.perception``; the camera only when ``backend.needs_image``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import time
+from dataclasses import dataclass, fields
 
-from nav_msgs.msg import Odometry
+import numpy as np
+from nav_msgs.msg import Odometry, Path
+from sensor_msgs.msg import Image
+from std_msgs.msg import Float32
 
 from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_msgs.msg import CooperativeWarning, Trajectory, VehicleControl
+from lantern_agent import observation as conv
+from lantern_agent.backends.base import Backend, Observation, Plan, load_backend
+from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
+from lantern_agent.errors import ConfigError
+from lantern_agent.geometry import Polyline, map_to_ego
+from lantern_msgs.msg import ActorStateArray, CooperativeWarning, NavigationCommand, Trajectory, VehicleControl
 
 
 @dataclass
 class AgentParams:
-    role_name: str = param("hero", "Ego role name (ego topics).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step.")
-    target_speed: float = param(8.0, "Skeleton cruise speed, m/s.")
-    speed_gain: float = param(0.5, "Proportional gain from speed error (m/s) to pedal.")
+    role_name: str = param("hero", "Ego role name (ego topics; the ego's id in ground truth).")
+    fixed_delta_seconds: float = param(0.05, "Simulation step, s.")
+    backend: str = param("constant", "Agent backend name (entry-point group lantern.agent_backends).")
+    backend_options: str = param("{}", "JSON object of keyword options for the backend constructor.")
+    model_period_frames: int = param(1, "The backend plans on frames with frame % k == 0; controllers run every frame.")
+    warning_max_age: float = param(1.0, "s: a warning is given to the backend only while active and at most this old.")
     wait_for_warning: bool = param(True, "Answer a frame only once its CooperativeWarning is in (deterministic).")
+    wait_for_image: bool = param(True, "For image backends: answer a frame only once its camera image is in.")
+    # controller gains (controllers.ControllerConfig)
+    speed_kp: float = param(0.6, "Speed PID proportional gain (pedal per m/s).")
+    speed_ki: float = param(0.1, "Speed PID integral gain.")
+    speed_kd: float = param(0.0, "Speed PID derivative gain.")
+    speed_i_limit: float = param(3.0, "Speed PID integral clamp (m).")
+    speed_preview: float = param(0.25, "s ahead in the plan at which the waypoints' implied speed is read.")
+    max_throttle: float = param(0.8, "Throttle ceiling.")
+    stop_speed: float = param(0.4, "m/s: desired speed below which the car holds with full brake.")
+    brake_ratio: float = param(1.1, "Brake when speed > desired * brake_ratio and > desired + brake_margin.")
+    brake_margin: float = param(0.3, "m/s, see brake_ratio.")
+    brake_gain: float = param(0.35, "Brake pedal per m/s of excess speed.")
+    steer_kp: float = param(1.0, "Steer PID proportional gain on the pure-pursuit steer target.")
+    steer_ki: float = param(0.1, "Steer PID integral gain.")
+    steer_kd: float = param(0.0, "Steer PID derivative gain.")
+    steer_i_limit: float = param(0.5, "Steer PID integral clamp.")
+    lookahead_min: float = param(2.0, "m, minimum pure-pursuit look-ahead.")
+    lookahead_max: float = param(12.0, "m, maximum pure-pursuit look-ahead.")
+    lookahead_gain: float = param(0.4, "s: look-ahead = clip(gain * speed, min, max).")
+    min_aim_distance: float = param(0.75, "m: plans shorter than this keep the wheel straight.")
+    wheelbase: float = param(2.875, "m, ego wheelbase (pure pursuit from the rear axle, half a wheelbase behind the odometry point).")
+    max_steer_deg: float = param(70.0, "Wheel angle at steer = 1 (CARLA max_steer_angle).")
+
+
+def controller_config(p: AgentParams) -> ControllerConfig:
+    names = {f.name for f in fields(ControllerConfig)} - {"dt", "waypoint_dt"}
+    return ControllerConfig(dt=p.fixed_delta_seconds, **{n: getattr(p, n) for n in names})
+
+
+def parse_backend_options(text: str) -> dict:
+    try:
+        opts = json.loads(text or "{}")
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"agent parameter 'backend_options': not valid JSON ({e})") from e
+    if not isinstance(opts, dict):
+        raise ConfigError(f"agent parameter 'backend_options': must be a JSON object, got {type(opts).__name__}")
+    return opts
 
 
 class AgentNode(LanternNode):
@@ -33,60 +90,173 @@ class AgentNode(LanternNode):
 
     def __init__(self, name: str = "lantern_agent", **kwargs) -> None:
         super().__init__(name, **kwargs)
-        self.dt_ns = lockstep.dt_to_ns(self.p.fixed_delta_seconds)
+        p: AgentParams = self.p
+        if p.model_period_frames < 1:
+            raise ConfigError(f"agent parameter 'model_period_frames' must be >= 1, got {p.model_period_frames}")
+        self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
+        self.backend: Backend = load_backend(p.backend, **parse_backend_options(p.backend_options))
+        self.backend.reset()
+        self.controller = Controller(controller_config(p))
+        self.controller.reset()
+        # per-frame inputs, keyed by frame
         self.odom: dict[int, Odometry] = {}
         self.warn: dict[int, CooperativeWarning] = {}
+        self.gt: dict[int, ActorStateArray] = {}
+        self.perc: dict[int, ActorStateArray] = {}
+        self.images: dict[int, Image] = {}
+        self.commands: dict[int, NavigationCommand] = {}
+        self.route: np.ndarray | None = None
+        self.speedometer: float | None = None
         self.answered = -1
-        rn = self.p.role_name
+        self._last_ctrl: tuple[float, float, float] = (0.0, 1.0, 0.0)
+        self._plan: Plan | None = None
+        self._plan_frame = -1
+        self._plan_pose: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        rn = p.role_name
         self.pub_ctrl = self.create_publisher(VehicleControl, topics.vehicle_control(rn), qos.STATE)
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
         self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
-        self.create_subscription(CooperativeWarning, topics.WARNING, self._on_warning, qos.STATE)
+        self.create_subscription(Float32, topics.speedometer(rn), self._on_speed, qos.STATE)
+        self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
+        self.create_subscription(Path, topics.ROUTE, self._on_route, qos.LATCHED)
+        self.create_subscription(NavigationCommand, topics.NAV_COMMAND, self._keyed(self.commands), qos.STATE)
+        if self.backend.needs_image:
+            self.create_subscription(Image, topics.camera_image(rn), self._keyed(self.images), qos.SENSOR)
+        if self.backend.privileged:
+            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._keyed(self.gt), qos.STATE)
+        if self.backend.perception:
+            self.create_subscription(ActorStateArray, topics.PERCEPTION_VISIBLE, self._keyed(self.perc), qos.STATE)
         self.exit_on_run_end()
+        self.get_logger().info(f"backend={p.backend} privileged={self.backend.privileged} perception={self.backend.perception} image={self.backend.needs_image} period={p.model_period_frames}")
+
+    # -- inputs ------------------------------------------------------------------------
+    def _keyed(self, store: dict):
+        def cb(msg) -> None:  # noqa: ANN001
+            frame = lockstep.frame_of(msg.header.stamp, self.dt_ns)
+            if frame > self.answered or store is self.commands:
+                store[frame] = msg
+            self._try_answer()
+
+        return cb
 
     def _on_odom(self, msg: Odometry) -> None:
         self.odom[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
         self._try_answer()
 
-    def _on_warning(self, msg: CooperativeWarning) -> None:
-        self.warn[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
+    def _on_speed(self, msg: Float32) -> None:
+        self.speedometer = float(msg.data)  # diagnostic only: speed comes from the frame's odometry
+
+    def _on_route(self, msg: Path) -> None:
+        self.route = conv.route_of(msg)
         self._try_answer()
+
+    # -- lockstep ----------------------------------------------------------------------
+    def _ready(self, frame: int) -> bool:
+        p = self.p
+        if p.wait_for_warning and frame not in self.warn:
+            return False
+        if self.backend.privileged and frame not in self.gt:
+            return False
+        if self.backend.perception and frame not in self.perc:
+            return False
+        if self.backend.needs_image and p.wait_for_image and frame not in self.images:
+            return False
+        if frame not in self.commands and self.count_publishers(topics.NAV_COMMAND) > 0:
+            return False  # the bridge publishes a command per frame: use exactly frame N's
+        if self.route is None and self.count_publishers(topics.ROUTE) > 0:
+            return False  # a route is coming (latched): wait for it rather than plan without
+        return True
 
     def _try_answer(self) -> None:
         for frame in sorted(self.odom):
             if frame <= self.answered:
                 # retransmission of a frame already answered: answer it again (the first answer may be lost)
-                self._publish_control(frame, self._last_ctrl) if frame == self.answered else None
+                if frame == self.answered:
+                    self._publish_control(frame, self._last_ctrl)
                 del self.odom[frame]
-                self.warn.pop(frame, None)
                 continue
-            if self.p.wait_for_warning and frame not in self.warn:
+            if not self._ready(frame):
                 return
             odom = self.odom.pop(frame)
-            warning = self.warn.pop(frame, None)
-            self._answer(frame, odom, warning)
+            self._answer(frame, odom)
+            self._prune(frame)
 
-    def _answer(self, frame: int, odom: Odometry, warning: CooperativeWarning | None) -> None:
-        speed = odom.twist.twist.linear.x
-        err = self.p.target_speed - speed
-        pedal = max(-1.0, min(1.0, self.p.speed_gain * err))
-        throttle, brake = (pedal, 0.0) if pedal >= 0 else (0.0, -pedal)
-        traj = Trajectory(time_step=0.25, backend="skeleton")
-        traj.header.stamp, traj.header.frame_id = odom.header.stamp, self.p.role_name
-        traj.x = [self.p.target_speed * 0.25 * (i + 1) for i in range(10)]
-        traj.y = [0.0] * 10
-        traj.target_speed = [float(self.p.target_speed)] * 10
-        if warning is not None and warning.active:
-            traj.warning_used, traj.warning_notice_id, traj.warning_age = True, warning.source_notice_id, warning.age
+    def _prune(self, frame: int) -> None:
+        for store in (self.warn, self.gt, self.perc, self.images):
+            for k in [k for k in store if k <= frame]:
+                del store[k]
+        keep = max((k for k in self.commands if k <= frame), default=None)
+        for k in [k for k in self.commands if k < frame and k != keep]:
+            del self.commands[k]
+
+    # -- one frame ---------------------------------------------------------------------
+    def _observation(self, frame: int, odom: Odometry) -> Observation:
+        pose = conv.pose_of(odom)
+        route = self.route if self.route is not None else np.zeros((0, 2))
+        cmd_key = max((k for k in self.commands if k <= frame), default=None)
+        if cmd_key is not None:
+            c = self.commands[cmd_key]
+            command, target, dist = int(c.command), (float(c.target_point_ego.x), float(c.target_point_ego.y)), float(c.distance_to_maneuver)
         else:
-            traj.warning_age = -1.0
-        self.pub_traj.publish(traj)
-        self._last_ctrl = (float(throttle), float(brake), 0.0)
+            command, target, dist = 4, self._fallback_target(route, pose), -1.0
+        actors = None
+        if self.backend.privileged:
+            actors = conv.actors_of(self.gt[frame])
+        elif self.backend.perception:
+            actors = conv.actors_of(self.perc[frame])
+        image = conv.image_of(self.images[frame]) if self.backend.needs_image and frame in self.images else None
+        return Observation(
+            frame=frame, t=frame * self.dt_ns / 1e9, image=image, speed=conv.speed_of(odom), pose=pose, route=route,
+            command=command, target_point_ego=target, distance_to_maneuver=dist,
+            warning=conv.warning_of(self.warn.get(frame), self.p.warning_max_age), actors=actors,
+        )
+
+    @staticmethod
+    def _fallback_target(route: np.ndarray, pose: tuple[float, float, float]) -> tuple[float, float]:
+        if len(route) < 2:
+            return (10.0, 0.0)
+        pl = Polyline.from_points(route)
+        s, _ = pl.project(pose[0], pose[1])
+        (x, y), = map_to_ego(pl.at(s + 10.0), pose)
+        return float(x), float(y)
+
+    def _answer(self, frame: int, odom: Odometry) -> None:
+        obs = self._observation(frame, odom)
+        if self._plan is None or frame % self.p.model_period_frames == 0:
+            t0 = time.perf_counter()
+            plan = self.backend.plan(obs)
+            spent = time.perf_counter() - t0  # diagnostic only, never used in control
+            if not isinstance(plan, Plan):
+                raise TypeError(f"backend {self.p.backend!r} returned {type(plan).__name__}, expected Plan")
+            self._plan, self._plan_frame, self._plan_pose = plan, frame, obs.pose
+            self._publish_trajectory(odom, plan, obs, spent)
+        assert self._plan is not None
+        elapsed = (frame - self._plan_frame) * self.p.fixed_delta_seconds
+        path = path_since_plan(self._plan.waypoints, self._plan_pose, obs.pose)
+        v_des = desired_speed(self._plan.waypoints, self._plan.target_speed, self.controller.cfg, elapsed)
+        ctrl = self.controller.step(path, v_des, obs.speed)
+        self._last_ctrl = (ctrl.throttle, ctrl.brake, ctrl.steer)
         self.answered = frame
         self._publish_control(frame, self._last_ctrl)
 
+    def _publish_trajectory(self, odom: Odometry, plan: Plan, obs: Observation, spent: float) -> None:
+        traj = Trajectory(time_step=0.25, backend=self.p.backend, inference_time=float(spent))
+        traj.header.stamp, traj.header.frame_id = odom.header.stamp, self.p.role_name
+        traj.x = [float(v) for v in plan.waypoints[:, 0]]
+        traj.y = [float(v) for v in plan.waypoints[:, 1]]
+        if plan.speeds is not None:
+            traj.target_speed = [float(v) for v in plan.speeds]
+        elif plan.target_speed is not None:
+            traj.target_speed = [float(plan.target_speed)] * len(plan.waypoints)
+        w = obs.warning
+        if w is not None:
+            traj.warning_used, traj.warning_notice_id, traj.warning_age = True, int(w.notice_id), float(w.age)
+        else:
+            traj.warning_used, traj.warning_notice_id, traj.warning_age = False, 0, -1.0
+        self.pub_traj.publish(traj)
+
     def _publish_control(self, frame: int, ctrl: tuple[float, float, float]) -> None:
-        c = VehicleControl(frame=frame, throttle=ctrl[0], brake=ctrl[1], steer=ctrl[2])
+        c = VehicleControl(frame=frame, throttle=float(ctrl[0]), brake=float(ctrl[1]), steer=float(ctrl[2]))
         c.header.stamp, c.header.frame_id = lockstep.time_msg(frame * self.dt_ns), self.p.role_name
         self.pub_ctrl.publish(c)
 

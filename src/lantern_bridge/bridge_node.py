@@ -1,4 +1,4 @@
-"""Bridge node: steps the world in lockstep with the agent and publishes the ego topics.
+"""Bridge node: steps the embedded simulator in lockstep with the agent and publishes the ego topics.
 
 Synchronous mode like carla-ros-bridge with
 ``synchronous_mode_wait_for_vehicle_control_command``: frame N's observations
@@ -7,6 +7,10 @@ an ack for N from every sync participant, then steps. Everything the physics
 sees is a function of (seed, route, the agent's answers), never of wall time.
 A wait longer than ``control_timeout`` ends the run as an infrastructure
 failure (agent timeout), recorded, never a silent hang.
+
+Per step: scenario.before_step() -> world.step(control) -> scenario.after_step()
+-> lifecycle/collision/infraction events -> frame N+1 (clock, camera, speed,
+ground truth, visible actors, navigation command, odometry LAST).
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from nav_msgs.msg import Odometry
+from geometry_msgs.msg import PoseStamped
+from nav_msgs.msg import Odometry, Path
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import Float32
@@ -24,24 +30,43 @@ from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_bridge.skeleton_world import StraightRoadWorld
-from lantern_msgs.msg import FrameAck, RunStatus, ScenarioEvent, VehicleControl
+from lantern_bridge.world import session as session_world
+from lantern_msgs.msg import ActorState, ActorStateArray, FrameAck, NavigationCommand, RunStatus, ScenarioEvent, VehicleControl
 
 
 @dataclass
 class BridgeParams:
     role_name: str = param("hero", "Ego role name; ego topics are /carla/<role_name>/...")
     fixed_delta_seconds: float = param(0.05, "Simulation step in seconds (20 Hz, CARLA synchronous mode).")
-    max_frames: int = param(200, "Frames after which the route ends (walking skeleton: fixed length).")
+    max_frames: int = param(0, "Frames after which the run is cut (COMPLETED, reason 'max_frames'); 0 = until the route ends.")
     control_timeout: float = param(10.0, "Wall seconds to wait for a frame's control/acks before an agent timeout.")
     retransmit_period: float = param(0.5, "Wall seconds after which an unanswered frame is published again.")
     startup_timeout: float = param(30.0, "Wall seconds to wait for the agent and sync participants to come up.")
     sync_participants: list = param([], "Node names whose FrameAck the bridge waits for each frame (besides the agent's control).")
-    camera_width: int = param(160, "Camera image width in pixels.")
-    camera_height: int = param(80, "Camera image height in pixels.")
+    camera_width: int = param(640, "Camera image width in pixels.")
+    camera_height: int = param(320, "Camera image height in pixels.")
     camera_fov: float = param(110.0, "Camera horizontal field of view in degrees.")
-    route_id: str = param("skeleton", "Route id written into events and run status.")
+    route_file: str = param("", "Route XML (CARLA leaderboard format with cooperative fields); '' = built-in fallback route.")
+    fallback_layout: str = param("straight", "Layout of the fallback route: straight | junction3 | junction4.")
+    fallback_turn: str = param("straight", "Ego manoeuvre of the fallback route: left | right | straight.")
+    fallback_traffic_light: bool = param(False, "Fallback route: signalised junction.")
+    fallback_stop_sign: bool = param(False, "Fallback route: all-way stop signs at an unsignalised junction.")
+    fallback_approach_length: float = param(120.0, "Fallback route: metres before the junction / conflict point.")
+    fallback_exit_length: float = param(80.0, "Fallback route: metres after it.")
+    fallback_weather: str = param("clear_day", "Fallback route weather profile (App. B names).")
+    fallback_scenario: str = param("none", "Fallback route scenario: none | demo_walker (built-in occluded walker, not a LANTERN family).")
+    seed: int = param(0, "World seed (background traffic, signal offsets).")
+    background_vehicles: int = param(4, "Background traffic vehicles kept on the map.")
+    anti_deadlock: bool = param(True, "Scenario anti-deadlock rule (event forced 2 s after warning onset); false for the ablation.")
+    blocked_time: float = param(90.0, "Seconds stopped (not at a red light) before the route fails as agent_blocked.")
+    route_deviation: float = param(15.0, "Metres off the route centre line before the route fails as route_deviation.")
+    publish_camera: bool = param(True, "Render and publish the front camera (false: headless runs of privileged agents).")
+    route_id: str = param("skeleton", "Route id written into events and run status (the route file's id wins when given).")
     run_id: str = param("", "Run id written into the run status.")
+    condition: str = param("", "Condition written into the run status ('warning' | 'no-warning'; '' = unknown to the bridge).")
+
+
+_COMMANDS = {"LANE_FOLLOW": NavigationCommand.LANE_FOLLOW, "LEFT": NavigationCommand.LEFT, "RIGHT": NavigationCommand.RIGHT, "STRAIGHT": NavigationCommand.STRAIGHT}
 
 
 class BridgeNode(LanternNode):
@@ -51,8 +76,7 @@ class BridgeNode(LanternNode):
         super().__init__(name, **kwargs)
         p: BridgeParams = self.p
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
-        self.world = StraightRoadWorld(p.fixed_delta_seconds, p.camera_width, p.camera_height)
-        self.world.reset()
+        self.route_id = p.route_id
         self.frame = 0
         self.started = False
         self.finished = False
@@ -68,10 +92,25 @@ class BridgeNode(LanternNode):
         self.pub_info = self.create_publisher(CameraInfo, topics.camera_info(rn), qos.SENSOR_PUB)
         self.pub_event = self.create_publisher(ScenarioEvent, topics.SCENARIO_EVENTS, qos.LATCHED)
         self.pub_status = self.create_publisher(RunStatus, topics.RUN_STATUS, qos.LATCHED)
+        self.pub_route = self.create_publisher(Path, topics.ROUTE, qos.LATCHED)
+        self.pub_nav = self.create_publisher(NavigationCommand, topics.NAV_COMMAND, qos.STATE)
+        self.pub_gt = self.create_publisher(ActorStateArray, topics.GROUND_TRUTH_ACTORS, qos.STATE)
+        self.pub_vis = self.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.create_subscription(VehicleControl, topics.vehicle_control(rn), self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
+        self.session: session_world.SessionWorld | None = None
+        try:
+            self.session = session_world.build(session_world.SessionWorldConfig.from_params(p))
+        except Exception as exc:  # noqa: BLE001 - an invalid route never runs: recorded as such
+            self.get_logger().error(f"cannot build the run: {exc}")
+            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"invalid_route: {type(exc).__name__}: {exc}")
+        else:
+            self.world = self.session.world
+            self.route_id = self.session.route_id or p.route_id
+            self._publish_route()
         self._wall_start = time.monotonic()
         self._last_publish = 0.0
+        self._frame_since = 0.0  # wall time frame N was first published (retransmits do not reset the agent timeout)
         self.create_timer(0.05, self._watchdog)  # wall-clock watchdog only: never advances the world
 
     # -- lockstep -----------------------------------------------------------------
@@ -97,71 +136,140 @@ class BridgeNode(LanternNode):
         if not self.started:
             if self._ready_to_start():
                 self.started = True
-                self._event(ScenarioEvent.ROUTE_START)
-                self._publish_frame()
+                opening = self._guarded(self.session.start)
+                for ev in opening or []:
+                    self._event(getattr(ScenarioEvent, ev.type), ev.detail, ev.other_actor)
+                if not self.finished:
+                    self._guarded(self._publish_frame)
             elif now - self._wall_start > self.p.startup_timeout:
                 missing = sorted(self.participants - self.ready)
                 self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"startup_timeout: missing {missing or 'agent'}")
             return
-        if now - self._last_publish > self.p.control_timeout:
+        if now - self._frame_since > self.p.control_timeout:
             self._finish(RunStatus.INFRASTRUCTURE_FAILURE, "agent_timeout")
         elif now - self._last_publish > self.p.retransmit_period and not self._answered():
-            self._publish_frame(retransmit=True)
+            self._guarded(self._publish_frame, True)
 
     def _answered(self) -> bool:
         return self.frame in self.controls and self.participants <= self.acks.get(self.frame, set())
+
+    def _guarded(self, fn, *args) -> Any:  # noqa: ANN001
+        """Run scenario/world code; a crash there is an infrastructure failure, never a route result."""
+        try:
+            return fn(*args)
+        except Exception as exc:  # noqa: BLE001 - recorded and ends the run
+            self.get_logger().error(f"simulator/scenario error: {exc!r}")
+            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"simulator_error: {type(exc).__name__}: {exc}")
+            return None
 
     def _try_step(self) -> None:
         if not self.started or self.finished or not self._answered():
             return
         ctrl = self.controls.pop(self.frame)
         self.acks.pop(self.frame, None)
-        self.world.step(ctrl.throttle, ctrl.brake, ctrl.steer)
-        self.frame += 1
-        if self.frame >= self.p.max_frames:
-            self._event(ScenarioEvent.ROUTE_END)
-            self._finish(RunStatus.COMPLETED, "")
+        out = self._guarded(self.session.step, ctrl.throttle, ctrl.steer, ctrl.brake, ctrl.hand_brake, ctrl.reverse)
+        if out is None:
             return
-        self._publish_frame()
+        self.frame += 1
+        for ev in out.events:
+            self._event(getattr(ScenarioEvent, ev.type), ev.detail, ev.other_actor)
+        if out.outcome is not None:
+            kind, reason = out.outcome
+            self._finish({"completed": RunStatus.COMPLETED, "route_failure": RunStatus.ROUTE_FAILURE}[kind], reason)
+            return
+        if self.p.max_frames and self.frame >= self.p.max_frames:
+            self._finish(RunStatus.COMPLETED, "max_frames")
+            return
+        self._guarded(self._publish_frame)
 
     # -- publishing -------------------------------------------------------------------
     def _stamp(self):
         return lockstep.time_msg(self.frame * self.dt_ns)
 
+    def _publish_route(self) -> None:
+        path = Path()
+        path.header.frame_id = "map"
+        path.header.stamp = self._stamp()
+        r = self.world.route
+        n = max(2, int(r.length // 2.0) + 1)
+        for i in range(n):
+            x, y, yaw = r.point_at(r.length * i / (n - 1))
+            ps = PoseStamped()
+            ps.header = path.header
+            ps.pose.position.x, ps.pose.position.y = x, y
+            ps.pose.orientation.z, ps.pose.orientation.w = math.sin(yaw / 2), math.cos(yaw / 2)
+            path.poses.append(ps)
+        self.pub_route.publish(path)
+
     def _publish_frame(self, retransmit: bool = False) -> None:
         stamp = self._stamp()
         self._last_publish = time.monotonic()
         if not retransmit:
+            self._frame_since = self._last_publish
             self.pub_clock.publish(Clock(clock=stamp))
-        ego = self.world.ego
+        w = self.world
+        ego = w.ego
         rn = self.p.role_name
-        img = self.world.camera_image()
-        im = Image(height=img.shape[0], width=img.shape[1], encoding="rgb8", is_bigendian=0, step=img.shape[1] * 3)
-        im.header.stamp, im.header.frame_id = stamp, f"{rn}/rgb_front"
-        im.data = img.tobytes()
-        self.pub_image.publish(im)
-        self.pub_info.publish(self._camera_info(stamp))
+        if self.p.publish_camera:
+            img = self.session.image(self.frame)
+            im = Image(height=img.shape[0], width=img.shape[1], encoding="rgb8", is_bigendian=0, step=img.shape[1] * 3)
+            im.header.stamp, im.header.frame_id = stamp, f"{rn}/rgb_front"
+            im.data = img.tobytes()
+            self.pub_image.publish(im)
+            self.pub_info.publish(self._camera_info(stamp))
+        self.pub_speed.publish(Float32(data=float(ego.speed)))
+        gt, vis = self.session.actor_states(self.frame, rn)
+        self.pub_gt.publish(self._array(stamp, gt))
+        self.pub_vis.publish(self._array(stamp, vis))
+        self.pub_nav.publish(self._nav(stamp))
         odom = Odometry()
         odom.header.stamp, odom.header.frame_id, odom.child_frame_id = stamp, "map", rn
         odom.pose.pose.position.x, odom.pose.pose.position.y = ego.x, ego.y
         odom.pose.pose.orientation.z, odom.pose.pose.orientation.w = math.sin(ego.yaw / 2), math.cos(ego.yaw / 2)
         odom.twist.twist.linear.x = ego.speed
-        self.pub_speed.publish(Float32(data=float(ego.speed)))
+        odom.twist.twist.angular.z = ego.yaw_rate
         self.pub_odom.publish(odom)  # last: consumers treat odometry as "frame N is complete"
 
-    def _camera_info(self, stamp) -> CameraInfo:
-        w, h = self.p.camera_width, self.p.camera_height
-        f = w / (2.0 * math.tan(math.radians(self.p.camera_fov) / 2.0))
-        info = CameraInfo(width=w, height=h, distortion_model="plumb_bob")
+    def _array(self, stamp, states: list[session_world.ActorRecord]) -> ActorStateArray:  # noqa: ANN001
+        arr = ActorStateArray()
+        arr.header.stamp, arr.header.frame_id = stamp, "map"
+        for r in states:
+            st = ActorState(id=r.id, role=r.role, actor_class=r.actor_class)
+            st.pose.position.x, st.pose.position.y, st.pose.position.z = r.x, r.y, r.z
+            st.pose.orientation.z, st.pose.orientation.w = math.sin(r.yaw / 2), math.cos(r.yaw / 2)
+            st.twist.linear.x, st.twist.linear.y = r.vx, r.vy
+            st.twist.angular.z = r.yaw_rate
+            st.extent.x, st.extent.y, st.extent.z = r.extent
+            arr.actors.append(st)
+        return arr
+
+    def _nav(self, stamp) -> NavigationCommand:  # noqa: ANN001
+        w = self.world
+        r = w.route
+        s = w.monitor.progress
+        cmd, dist = r.command_at(s)
+        tx, ty, _ = r.point_at(min(r.length, s + 10.0))
+        e = w.ego
+        dx, dy = tx - e.x, ty - e.y
+        c, sn = math.cos(e.yaw), math.sin(e.yaw)
+        nav = NavigationCommand(command=_COMMANDS[cmd], distance_to_maneuver=float(dist), route_progress=float(w.monitor.max_progress), route_length=float(r.length))
+        nav.header.stamp, nav.header.frame_id = stamp, "map"
+        nav.target_point.x, nav.target_point.y = tx, ty
+        nav.target_point_ego.x, nav.target_point_ego.y = c * dx + sn * dy, -(-sn * dx + c * dy)
+        return nav
+
+    def _camera_info(self, stamp) -> CameraInfo:  # noqa: ANN001
+        ci = self.world.camera.camera_info()
+        info = CameraInfo(width=ci["width"], height=ci["height"], distortion_model=ci["distortion_model"])
         info.header.stamp, info.header.frame_id = stamp, f"{self.p.role_name}/rgb_front"
-        info.k = [f, 0.0, w / 2.0, 0.0, f, h / 2.0, 0.0, 0.0, 1.0]
-        info.p = [f, 0.0, w / 2.0, 0.0, 0.0, f, h / 2.0, 0.0, 0.0, 0.0, 1.0, 0.0]
-        info.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
-        info.d = [0.0] * 5
+        info.k, info.p, info.r, info.d = ci["k"], ci["p"], ci["r"], ci["d"]
         return info
 
-    def _event(self, kind: int, detail: str = "") -> None:
-        ev = ScenarioEvent(type=kind, frame=self.frame, sim_time=self.frame * self.dt_ns / 1e9, route_distance=float(self.world.ego.x), route_id=self.p.route_id, detail=detail)
+    def _progress(self) -> float:
+        return float(self.world.monitor.max_progress) if self.session is not None else 0.0
+
+    def _event(self, kind: int, detail: str = "", other: str = "") -> None:
+        ev = ScenarioEvent(type=kind, frame=self.frame, sim_time=self.frame * self.dt_ns / 1e9, route_distance=self._progress(), route_id=self.route_id, detail=detail, other_actor=other)
         ev.header.stamp, ev.header.frame_id = self._stamp(), "map"
         self.pub_event.publish(ev)
 
@@ -171,7 +279,9 @@ class BridgeNode(LanternNode):
         self.finished = True
         if outcome == RunStatus.INFRASTRUCTURE_FAILURE:
             self._event(ScenarioEvent.INFRASTRUCTURE_FAILURE, reason)
-        st = RunStatus(run_id=self.p.run_id, route_id=self.p.route_id, outcome=outcome, reason=reason, frame=self.frame, sim_time=self.frame * self.dt_ns / 1e9, route_completion=min(1.0, self.frame / max(1, self.p.max_frames)))
+        info = self.session.info if self.session is not None else {}
+        completion = self._progress() / self.world.route.length if self.session is not None else 0.0
+        st = RunStatus(run_id=self.p.run_id, route_id=self.route_id, family=info.get("family", ""), route_kind=info.get("route_kind", ""), condition=self.p.condition, outcome=outcome, reason=reason, frame=self.frame, sim_time=self.frame * self.dt_ns / 1e9, route_completion=float(completion))
         st.header.stamp = self._stamp()
         self.pub_status.publish(st)
         self.get_logger().info(f"run finished: outcome={outcome} reason={reason or '-'} frames={self.frame}")

@@ -1,21 +1,26 @@
-"""Read a recorded session back with rosbags: per-topic counts, time span, run metadata.
+"""Read a recorded session back with rosbags: per-topic counts, time span, run metadata, messages.
 
-Errors name the bag and the reason (missing, not a rosbag2, cut short) so a
-batch can report one bad bag and go on with the rest.
+Errors name the bag and the reason (missing, not a rosbag2, cut short by a
+crash, corrupt) so a batch can report one bad bag and go on with the rest.
+A bag whose recorder never finalised it has no metadata.yaml (rosbag2 writes
+it on close), and the recorder also stores an explicit ``lantern_recording``
+marker ({"completed": true, ...}) in the custom data when it closes cleanly.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 from rosbags.rosbag2 import Reader
 
+from lantern_eval.errors import BagError
 
-class BagError(Exception):
-    """A bag that cannot be read; ``str`` names the bag and the reason."""
+__all__ = ["BagError", "BagSummary", "OpenBag", "iter_messages", "summarize"]
 
 
 @dataclass
@@ -26,32 +31,169 @@ class BagSummary:
     start_ns: int
     end_ns: int
     metadata: dict = field(default_factory=dict)
+    recording: dict = field(default_factory=dict)  # recorder's completion marker ({} for bags of other recorders)
+    size_bytes: int = 0
 
     @property
     def duration_s(self) -> float:
         return (self.end_ns - self.start_ns) / 1e9
 
+    @property
+    def completed(self) -> bool:
+        """True unless the recorder's marker says the recording did not finish cleanly."""
+        return bool(self.recording.get("completed", True))
+
 
 def _custom_data(path: Path) -> dict:
-    info = yaml.safe_load((path / "metadata.yaml").read_text()) or {}
+    try:
+        info = yaml.safe_load((path / "metadata.yaml").read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise BagError(f"{path}: metadata.yaml is not valid YAML ({exc})") from exc
+    if not isinstance(info, dict) or "rosbag2_bagfile_information" not in info:
+        raise BagError(f"{path}: metadata.yaml is not rosbag2 metadata (no rosbag2_bagfile_information)")
     return (info.get("rosbag2_bagfile_information") or {}).get("custom_data") or {}
+
+
+def _json_field(path: Path, custom: dict, key: str) -> dict:
+    raw = custom.get(key)
+    if raw is None:
+        return {}
+    try:
+        val = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise BagError(f"{path}: custom data {key!r} is not JSON ({exc})") from exc
+    if not isinstance(val, dict):
+        raise BagError(f"{path}: custom data {key!r} is not a JSON object")
+    return val
+
+
+def _check_dir(path: Path) -> None:
+    if not path.exists():
+        raise BagError(f"{path}: no such bag")
+    if not path.is_dir():
+        raise BagError(f"{path}: not a rosbag2 directory (a file; rosbag2 bags are directories)")
+    if not (path / "metadata.yaml").is_file():
+        raise BagError(f"{path}: no metadata.yaml (recording cut short by a crash, or not a rosbag2 directory)")
+
+
+def _summary_of(path: Path, reader: Reader) -> BagSummary:
+    custom = getattr(reader.storage.metadata, "custom", None) or {}  # parsed once by rosbags
+    counts: dict[str, int] = {}
+    for c in reader.connections:
+        counts[c.topic] = counts.get(c.topic, 0) + c.msgcount
+    files = [p for p in path.iterdir() if p.is_file()]
+    storage = "mcap" if any(p.suffix == ".mcap" for p in files) else "sqlite3"
+    size = sum(p.stat().st_size for p in files)
+    return BagSummary(path, storage, counts, reader.start_time, reader.end_time, _json_field(path, custom, "lantern"), _json_field(path, custom, "lantern_recording"), size)
 
 
 def summarize(path: Path) -> BagSummary:
     path = Path(path)
-    if not path.exists():
-        raise BagError(f"{path}: no such bag")
-    if not (path / "metadata.yaml").is_file():
-        raise BagError(f"{path}: no metadata.yaml (recording cut short by a crash, or not a rosbag2 directory)")
+    _check_dir(path)
     try:
         with Reader(path) as reader:
-            counts: dict[str, int] = {}
-            for c in reader.connections:
-                counts[c.topic] = counts.get(c.topic, 0) + c.msgcount
-            custom = _custom_data(path)
-            storage = "mcap" if any(p.suffix == ".mcap" for p in path.iterdir()) else "sqlite3"
-            return BagSummary(path, storage, counts, reader.start_time, reader.end_time, json.loads(custom.get("lantern", "{}")))
+            return _summary_of(path, reader)
     except BagError:
         raise
     except Exception as exc:  # rosbags raises several types; the caller needs one
+        raise BagError(f"{path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc
+
+
+class OpenBag:
+    """One open of a bag: its summary and a reader for its messages (metadata.yaml is parsed once).
+
+    ``with OpenBag(path) as bag: bag.summary; for topic, type, t, msg in bag.messages(topics): ...``
+    Every failure is a BagError naming the bag and the reason.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        _check_dir(self.path)
+        self._reader: Reader | None = None
+        self.summary: BagSummary | None = None
+
+    def __enter__(self) -> OpenBag:
+        try:
+            self._reader = Reader(self.path)
+            self._reader.open()
+            self.summary = _summary_of(self.path, self._reader)
+        except BagError:
+            self.close()
+            raise
+        except Exception as exc:
+            self.close()
+            raise BagError(f"{self.path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc
+        return self
+
+    def raw_messages(self, topics: Iterable[str]) -> Iterator[tuple[str, str, int, bytes]]:
+        """(topic, msgtype, log time ns, CDR bytes) of the given topics, in log-time order."""
+        assert self._reader is not None, "use OpenBag as a context manager"
+        wanted = set(topics)
+        conns = [c for c in self._reader.connections if c.topic in wanted]
+        if not conns:
+            return
+        try:
+            for conn, t_ns, raw in self._reader.messages(connections=conns):
+                yield conn.topic, conn.msgtype, t_ns, raw
+        except Exception as exc:
+            raise BagError(f"{self.path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc
+
+    def messages(self, topics: Iterable[str]) -> Iterator[tuple[str, str, int, Any]]:
+        from lantern_eval.typestore import typestore
+
+        assert self._reader is not None, "use OpenBag as a context manager"
+        store = typestore()
+        wanted = set(topics)
+        conns = [c for c in self._reader.connections if c.topic in wanted]
+        if not conns:
+            return
+        try:
+            for conn, t_ns, raw in self._reader.messages(connections=conns):
+                try:
+                    msg = store.deserialize_cdr(raw, conn.msgtype)
+                except Exception as exc:
+                    raise BagError(f"{self.path}: cannot decode a {conn.msgtype} message on {conn.topic} at {t_ns} ns ({type(exc).__name__}: {exc})") from exc
+                yield conn.topic, conn.msgtype, t_ns, msg
+        except BagError:
+            raise
+        except Exception as exc:
+            raise BagError(f"{self.path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc
+
+    def close(self) -> None:
+        if self._reader is not None:
+            try:
+                if self._reader.is_open:
+                    self._reader.close()
+            finally:
+                self._reader = None
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_messages(path: Path, topics: Iterable[str]) -> Iterator[tuple[str, str, int, Any]]:
+    """(topic, msgtype, log time ns, deserialised message) of the given topics, in log-time order.
+
+    Messages are deserialised with the project's typestore (lantern_msgs and
+    ROS 2 Kilted standard types); any read or decode failure is a BagError
+    naming the bag, the topic and the reason.
+    """
+    from lantern_eval.typestore import typestore
+
+    path = Path(path)
+    _check_dir(path)
+    store = typestore()
+    wanted = set(topics)
+    try:
+        with Reader(path) as reader:
+            conns = [c for c in reader.connections if c.topic in wanted]
+            for conn, t_ns, raw in reader.messages(connections=conns):
+                try:
+                    msg = store.deserialize_cdr(raw, conn.msgtype)
+                except Exception as exc:
+                    raise BagError(f"{path}: cannot decode a {conn.msgtype} message on {conn.topic} at {t_ns} ns ({type(exc).__name__}: {exc})") from exc
+                yield conn.topic, conn.msgtype, t_ns, msg
+    except BagError:
+        raise
+    except Exception as exc:
         raise BagError(f"{path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc

@@ -49,6 +49,14 @@ class BagWriter:
         """Run metadata lands in metadata.yaml's custom_data (strings only, as rosbag2 defines it)."""
         self._writer.set_custom_data("lantern", json.dumps(metadata, sort_keys=True))
 
+    def set_recording(self, marker: dict) -> None:
+        """Completion marker (custom data ``lantern_recording``): written only by a clean close path.
+
+        A reader treats a bag without metadata.yaml as cut short by a crash, and a
+        bag whose marker says ``completed: false`` as cut short by the stack.
+        """
+        self._writer.set_custom_data("lantern_recording", json.dumps(marker, sort_keys=True))
+
     def close(self) -> None:
         if self._open:
             self._writer.close()

@@ -1,15 +1,28 @@
 """Recorder node: writes every topic of the session into one rosbag2 (mcap by default).
 
-Subscriptions are raw (serialized bytes), so recording never deserialises.
-The recorder is a lockstep participant: it acks frame N once N's odometry is
-written, so the bridge cannot outrun it and nothing is lost. On the final
-RunStatus, SIGINT or SIGTERM it closes the bag (metadata.yaml written); a bag
-without its closing metadata is, by construction, a crashed run.
+Subscriptions are raw (serialized bytes), so recording never deserialises
+(only the rare RunStatus is decoded, to see the run end). The recorder is a
+lockstep participant: it acks frame N once N's odometry is written, so the
+bridge cannot outrun it and nothing is lost. The camera is recorded every
+n-th simulation frame (chosen by the frame number in the stamp, so a
+retransmitted frame never shifts the phase) or at ``camera_hz``.
+
+Ending: after the final RunStatus it drains for ``drain_quiet_s`` wall seconds
+without new messages (events published just before the status still land),
+then ends. On that path, on SIGINT/SIGTERM and after a sibling's crash the
+runner calls ``on_shutdown``, which closes the bag: metadata.yaml is written
+with the run metadata (custom data ``lantern``) and a completion marker
+(``lantern_recording``: completed = the final RunStatus was recorded,
+closed_by = run_end | shutdown_before_run_end). A bag without metadata.yaml
+is a recorder crash; a bag with ``completed: false`` is a run cut short. The
+scorer reports both as infrastructure failures, never as a pass.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +31,8 @@ from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_eval.bag_writer import BagWriter
+
+RECORDING_VERSION = 1
 
 
 def contract_topics(role_name: str) -> dict[str, tuple[str, object]]:
@@ -53,10 +68,19 @@ class RecorderParams:
     role_name: str = param("hero", "Ego role name (ego topics).")
     output: str = param("", "Bag directory to create; empty disables recording (messages are still counted).")
     storage: str = param("mcap", "rosbag2 storage plugin: mcap or sqlite3.")
-    camera_every: int = param(1, "Record every n-th camera frame (1 = all).")
+    camera_every: int = param(1, "Record the camera on every n-th simulation frame (1 = all). Ignored when camera_hz > 0.")
+    camera_hz: float = param(0.0, "Camera recording rate in Hz of simulation time (0 = use camera_every).")
     fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
     sync_name: str = param("recorder", "Name used in FrameAck (must match the bridge's sync_participants).")
-    metadata_json: str = param("{}", "Run metadata (JSON object) stored in the bag's custom data.")
+    metadata_json: str = param("{}", "Run metadata (JSON object) stored in the bag's custom data 'lantern'.")
+    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before the bag is closed.")
+    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which the bag is closed even if messages still arrive.")
+
+
+def camera_period_frames(p: RecorderParams) -> int:
+    if p.camera_hz > 0:
+        return max(1, round(1.0 / (p.camera_hz * p.fixed_delta_seconds)))
+    return max(1, int(p.camera_every))
 
 
 class RecorderNode(LanternNode):
@@ -64,37 +88,70 @@ class RecorderNode(LanternNode):
 
     def __init__(self, name: str = "lantern_recorder", **kwargs) -> None:
         super().__init__(name, **kwargs)
-        import json
+        from lantern_msgs.msg import RunStatus
 
         p: RecorderParams = self.p
+        self._run_status_type = RunStatus
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
-        self.metadata = json.loads(p.metadata_json or "{}")
+        try:
+            self.metadata = json.loads(p.metadata_json or "{}")
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"parameter metadata_json is not JSON: {exc}") from exc
+        if not isinstance(self.metadata, dict):
+            raise ValueError("parameter metadata_json must be a JSON object")
+        self.metadata.setdefault("role_name", p.role_name)
+        self.camera_period = camera_period_frames(p)
         self.counts: dict[str, int] = {}
+        self.final_status_seen = False
+        self._final_wall: float | None = None
+        self._last_msg_wall = time.monotonic()
+        self._camera_frames: set[int] = set()
         self.writer: BagWriter | None = None
         if p.output:
             self.writer = BagWriter(Path(p.output), p.storage).open()
             self.writer.set_metadata(self.metadata)
+            self.writer.set_recording(self._marker("recording"))  # replaced on a clean close
         self.ack = lockstep.ack_publisher(self)
         self.image_topic = topics.camera_image(p.role_name)
         self.odom_topic = topics.odometry(p.role_name)
-        self._image_n = 0
         self._last_t_ns = 0
         for topic, (tname, q) in contract_topics(p.role_name).items():
             self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True)
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
-        self.exit_on_run_end()
+        # Wall-clock timer (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
+        from rclpy.clock import Clock, ClockType
+
+        self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
+
+    def _marker(self, closed_by: str) -> dict:
+        p: RecorderParams = self.p
+        return {
+            "version": RECORDING_VERSION,
+            "completed": self.final_status_seen and closed_by == "run_end",
+            "closed_by": closed_by,
+            "final_status_seen": self.final_status_seen,
+            "storage": p.storage,
+            "camera_period_frames": self.camera_period,
+            "fixed_delta_seconds": p.fixed_delta_seconds,
+            "counts": dict(sorted(self.counts.items())),
+        }
 
     def _callback(self, topic: str, tname: str):  # noqa: ANN202
         is_odom = topic == self.odom_topic
         is_image = topic == self.image_topic
+        is_status = topic == topics.RUN_STATUS
 
         def cb(raw: bytes) -> None:
-            if is_image:
-                self._image_n += 1
-                if (self._image_n - 1) % max(1, self.p.camera_every):
-                    return
+            if self._final_wall is not None and topic not in (topics.CLOCK,):
+                self.get_logger().debug(f"after final status: {topic}")
+            self._last_msg_wall = time.monotonic()
             t_ns = _stamp_from_cdr(raw, tname)
             t_ns = self._last_t_ns if t_ns is None else t_ns
+            if is_image:
+                frame = round(t_ns / self.dt_ns)
+                if frame % self.camera_period or frame in self._camera_frames:
+                    return
+                self._camera_frames.add(frame)
             self._last_t_ns = max(self._last_t_ns, t_ns)
             self.counts[topic] = self.counts.get(topic, 0) + 1
             if self.writer is not None:
@@ -102,11 +159,29 @@ class RecorderNode(LanternNode):
             if is_odom:
                 frame = round(t_ns / self.dt_ns)
                 self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(t_ns)))
+            if is_status:
+                self._on_status_raw(raw)
 
         return cb
 
+    def _on_status_raw(self, raw: bytes) -> None:
+        from rclpy.serialization import deserialize_message
+
+        st = deserialize_message(raw, self._run_status_type)
+        if st.outcome != self._run_status_type.RUNNING and not self.final_status_seen:
+            self.final_status_seen = True
+            self._final_wall = time.monotonic()
+
+    def _drain_check(self) -> None:
+        if self._final_wall is None:
+            return
+        now = time.monotonic()
+        if now - self._last_msg_wall >= self.p.drain_quiet_s or now - self._final_wall >= self.p.drain_max_s:
+            self.request_exit(0)
+
     def on_shutdown(self) -> None:
         if self.writer is not None:
+            self.writer.set_recording(self._marker("run_end" if self.final_status_seen else "shutdown_before_run_end"))
             self.writer.close()
             self.get_logger().info(f"bag closed: {self.writer.path}")
             self.writer = None

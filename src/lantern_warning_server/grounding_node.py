@@ -1,15 +1,19 @@
-"""Onboard grounding node (walking skeleton): HazardNotice + odometry -> CooperativeWarning.
+"""Onboard grounding node: HazardNotice + ego odometry -> CooperativeWarning, every frame.
 
-Publishes one CooperativeWarning per frame (active or not), so the agent can
-wait for "the warning of frame N" and stay deterministic. Notices count from
-the frame after their generation (one-frame transport latency), which the
-lockstep guarantees have arrived. The full node (templates, validation,
-authentication, channel) replaces the body; topics and timing stay.
+Publishes one CooperativeWarning per frame (active or not) so the agent can
+wait for "the warning of frame N". Which notices count at frame N is fixed by
+the lockstep, never by arrival time:
+- direct from an RSU (``wait_for_sync`` empty): notices generated before frame N
+  (a notice stamped within frame N is held one frame: it may still be in flight);
+- behind the channel emulator (``input_topic`` = /v2x/obu/hazard,
+  ``wait_for_sync`` = channel): every notice delivered up to frame N, known
+  complete once the channel's FrameAck for N is in.
+Gating, grounding and wording are ``grounding.Grounder``; rejected notices
+are published as V2xDiagnostic REJECTED with the reason.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
@@ -18,14 +22,30 @@ from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_msgs.msg import CooperativeWarning, HazardNotice
+from lantern_msgs.msg import CooperativeWarning, FrameAck, HazardNotice, V2xDiagnostic
+from lantern_warning_server import auth, msgconv
+from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate
+from lantern_warning_server.ros_util import drain
+from lantern_warning_server.templates import TemplateLibrary
 
 
 @dataclass
 class GroundingParams:
     role_name: str = param("hero", "Ego role name (odometry topic).")
     fixed_delta_seconds: float = param(0.05, "Simulation step.")
-    max_age: float = param(1.0, "Notices older than this (s) are ignored.")
+    input_topic: str = param(topics.HAZARD_NOTICE, "Notices to ground: the RSU topic, or /v2x/obu/hazard behind the channel.")
+    wait_for_sync: str = param("", "Sync participant whose FrameAck for N must arrive before frame N is grounded ('channel' behind the channel emulator).")
+    max_age: float = param(1.0, "Age budget, s: older notices are stale (LAST-V2X Table 1).")
+    future_tolerance: float = param(0.0, "s a notice's generation time may lie ahead of the vehicle clock.")
+    free_text_policy: str = param("reject", "Notices with free text: reject, ignore (render from templates), allow (show the text).")
+    max_text_length: int = param(256, "Maximum free-text length, characters.")
+    max_abs_coordinate: float = param(1.0e5, "Largest accepted |x|, |y|, |z| of a map position, m.")
+    max_range: float = param(2000.0, "Largest accepted ego -> hazard distance, m.")
+    expected_frame_id: str = param("map", "Required header.frame_id of notices.")
+    auth_required: bool = param(False, "Require a valid HMAC-SHA256 tag from a configured sender.")
+    auth_key_file: str = param("", "Key file with per-sender keys (required when auth_required).")
+    templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
+    paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
 
 
 class GroundingNode(LanternNode):
@@ -33,41 +53,75 @@ class GroundingNode(LanternNode):
 
     def __init__(self, name: str = "lantern_grounding", **kwargs) -> None:
         super().__init__(name, **kwargs)
-        self.dt_ns = lockstep.dt_to_ns(self.p.fixed_delta_seconds)
-        self.notices: list[HazardNotice] = []
+        p: GroundingParams = self.p
+        self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
+        authenticator = None
+        if p.auth_required:
+            if not p.auth_key_file:
+                raise ValueError("auth_required is true but auth_key_file is empty")
+            authenticator = auth.Authenticator(auth.load_keys(p.auth_key_file))
+        gate = NoticeGate(GateConfig(
+            max_age=p.max_age, future_tolerance=p.future_tolerance, max_text_length=p.max_text_length,
+            free_text_policy=p.free_text_policy, max_abs_coordinate=p.max_abs_coordinate, max_range=p.max_range,
+            expected_frame_id=p.expected_frame_id,
+        ), authenticator)
+        self.grounder = Grounder(gate, TemplateLibrary.load(p.templates_file or None, p.paraphrases_file or None))
+        self.inbox: list = []
+        self.odom: dict[int, Odometry] = {}
+        self.acked: set[int] = set()
         self.last_frame = -1
         self.pub = self.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
-        self.create_subscription(HazardNotice, topics.HAZARD_NOTICE, self.notices.append, qos.STATE)
-        self.create_subscription(Odometry, topics.odometry(self.p.role_name), self._on_odom, qos.STATE)
+        self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
+        self.sub_notices = self.create_subscription(HazardNotice, p.input_topic, self._on_notice, qos.STATE)
+        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
+        if p.wait_for_sync:
+            self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.exit_on_run_end()
+
+    def _on_notice(self, msg: HazardNotice) -> None:
+        self.inbox.append(msgconv.notice_from_msg(msg))
+
+    def _on_ack(self, msg: FrameAck) -> None:
+        if msg.node == self.p.wait_for_sync and msg.header.frame_id != "ready":
+            self.acked.add(int(msg.frame))
+            self._try_ground()
 
     def _on_odom(self, odom: Odometry) -> None:
         frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
         if frame <= self.last_frame:
-            return  # retransmitted frame
+            return  # retransmitted frame: its warning is already out
+        self.odom[frame] = odom
+        self._try_ground()
+
+    def _try_ground(self) -> None:
+        for frame in sorted(self.odom):
+            if self.p.wait_for_sync and frame not in self.acked:
+                return
+            self._ground(frame, self.odom.pop(frame))
+            self.acked = {f for f in self.acked if f > frame}
+
+    def _ground(self, frame: int, odom: Odometry) -> None:
         self.last_frame = frame
-        now_ns = lockstep.stamp_ns(odom.header.stamp)
-        usable = [n for n in self.notices if lockstep.stamp_ns(n.header.stamp) < now_ns]
-        latest = max(usable, key=lambda n: (lockstep.stamp_ns(n.header.stamp), n.sequence), default=None)
-        w = CooperativeWarning()
-        w.header.stamp, w.header.frame_id = odom.header.stamp, self.p.role_name
-        if latest is not None and latest.active:
-            age = (now_ns - lockstep.stamp_ns(latest.header.stamp)) / 1e9
-            if age <= self.p.max_age:
-                q = odom.pose.pose.orientation
-                yaw = math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y * q.y + q.z * q.z))
-                dx = latest.position.x - odom.pose.pose.position.x
-                dy = latest.position.y - odom.pose.pose.position.y
-                fwd = math.cos(yaw) * dx + math.sin(yaw) * dy
-                left = -math.sin(yaw) * dx + math.cos(yaw) * dy
-                w.active, w.has_position = True, True
-                w.position.x, w.position.y = fwd, -left
-                w.distance = math.hypot(fwd, left)
-                w.family, w.hazard_kind = latest.family, latest.hazard_kind
-                w.template_id = "skeleton"
-                w.text = f"Hazard ahead at ({fwd:.1f}, {-left:.1f}) m. Slow down."
-                w.source_sender_id, w.source_notice_id, w.age = latest.sender_id, latest.notice_id, age
-        self.pub.publish(w)
+        drain(self.sub_notices)  # deliveries of frame N were sent before the ack / odometry that triggers this
+        now_ns = msgconv.stamp_ns(odom.header.stamp)
+        if self.p.wait_for_sync:
+            usable, self.inbox = self.inbox, []
+        else:
+            # Notices of frame N itself may still be in flight (the RSU publishes them on
+            # the same odometry): hold them one frame. Anything further ahead is future-dated
+            # and goes to the gate now.
+            def held(n) -> bool:  # noqa: ANN001
+                return now_ns <= n.stamp_ns < now_ns + self.dt_ns
+
+            usable = [n for n in self.inbox if not held(n)]
+            self.inbox = [n for n in self.inbox if held(n)]
+        warning, rejected = self.grounder.step(now_ns, msgconv.ego_from_odometry(odom), usable)
+        for n, reason in rejected:
+            self.pub_diag.publish(msgconv.diagnostic_to_msg("REJECTED", reason, n, now_ns, float("nan"), 0.0))
+        self.pub.publish(msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name))
+
+    def on_shutdown(self) -> None:
+        self.get_logger().info(f"grounding counters: {self.grounder.counters.as_dict()}")
 
 
 def main() -> None:

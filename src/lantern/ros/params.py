@@ -43,10 +43,14 @@ def declare(node: Any, spec: type[T]) -> T:
         )
         if isinstance(default, list) and not default:
             # rclpy cannot infer an empty list's type; string arrays are the only empty lists we use.
+            from rclpy.exceptions import ParameterUninitializedException
             from rclpy.parameter import Parameter
 
             node.declare_parameter(f.name, Parameter.Type.STRING_ARRAY, desc)
-            value = node.get_parameter(f.name).value
+            try:
+                value = node.get_parameter(f.name).value
+            except ParameterUninitializedException:  # declared by type, no value given: the default []
+                value = None
             values[f.name] = list(value) if value is not None else []
             continue
         value = node.declare_parameter(f.name, default, desc).value

@@ -1,0 +1,336 @@
+"""Read and write route files: CARLA leaderboard route XML + the LANTERN cooperative fields.
+
+Layout of a file (one route, one scenario)::
+
+    <routes>
+      <route id=... town=... variant="A|B" pair_id=... weather_profile=... seed=... source_route_id=...>
+        <layout kind=... lanes_per_direction=... lane_width=... approach_length=... exit_length=...
+                turn=... traffic_light=... seed=... ego_lane=.../>
+        <weathers><weather route_percentage="0" cloudiness=... precipitation=... .../></weathers>
+        <waypoints><position x= y= z=/>...</waypoints>
+        <scenarios>
+          <scenario name=... type=...>
+            <trigger_point x y z yaw/>  <scenario_arm_point .../>  <cooperative_trigger_point .../>
+            <event_trigger_point .../>  <collision_point .../>
+            <closed_loop_family value=.../> <cooperative_enabled value=.../> <hazard_enabled value=.../>
+            <cooperative_prompt value=.../> <hint_lead_distance value=.../> <event_lead_distance value=.../>
+            <hint_trigger_tolerance value=.../> <event_trigger_tolerance value=.../>
+            <event_force_after_hint value=.../> <forced_trigger value=.../> <countdown_pause value=.../>
+            <ped_speed value=.../> ...   (family actor parameters, one element each)
+          </scenario>
+        </scenarios>
+      </route>
+    </routes>
+
+The marker and ``<name value=.../>`` parameter conventions follow the LANTERN
+authors' route files; a CARLA leaderboard parser ignores the extra elements.
+Parsing collects every problem it can find and raises one RouteFileError
+listing (file, field, reason) for each.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from lantern_bridge.scenario.errors import Failure, RouteFileError
+from lantern_bridge.scenario.families import table
+from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, VARIANTS, Point, RouteSpec, Weather
+from lantern_bridge.world.layout import LayoutSpec
+
+#: scenario elements that are cooperative/protocol fields (everything else with a value= is an actor parameter)
+COOP_FIELDS = (
+    "closed_loop_family",
+    "cooperative_enabled",
+    "hazard_enabled",
+    "cooperative_prompt",
+    "hint_lead_distance",
+    "event_lead_distance",
+    "hint_trigger_tolerance",
+    "event_trigger_tolerance",
+    "event_force_after_hint",
+    "forced_trigger",
+    "countdown_pause",
+)
+_WEATHER_ATTRS = (("cloudiness", "cloudiness"), ("precipitation", "precipitation"), ("wetness", "wetness"), ("fog_density", "fog_density"), ("sun_altitude", "sun_altitude_angle"))
+
+
+def fmt(v: float) -> str:
+    """Stable short decimal text (mm precision) so files are byte-identical across runs."""
+    r = round(float(v), 3)
+    if r == 0.0:
+        r = 0.0  # no "-0.0"
+    t = f"{r:.3f}".rstrip("0")
+    return t + "0" if t.endswith(".") else t
+
+
+def _bool(v: bool) -> str:
+    return "true" if v else "false"
+
+
+# ----------------------------------------------------------------------------- writing
+def to_element(spec: RouteSpec) -> ET.Element:
+    root = ET.Element("routes")
+    r = ET.SubElement(root, "route", {
+        "id": spec.route_id, "town": spec.town, "variant": spec.variant, "pair_id": spec.pair_id,
+        "weather_profile": spec.weather, "seed": str(spec.seed), "source_route_id": spec.source_route_id,
+    })
+    lay = spec.layout
+    ET.SubElement(r, "layout", {
+        "kind": lay.kind, "lanes_per_direction": str(lay.lanes_per_direction), "lane_width": fmt(lay.lane_width),
+        "approach_length": fmt(lay.approach_length), "exit_length": fmt(lay.exit_length), "turn": lay.turn,
+        "traffic_light": _bool(lay.traffic_light), "seed": str(lay.seed), "ego_lane": str(lay.ego_lane),
+    })
+    w = spec.weather_settings
+    ws = ET.SubElement(r, "weathers")
+    attrs = {"route_percentage": "0"}
+    attrs.update({xml: fmt(getattr(w, f)) for f, xml in _WEATHER_ATTRS})
+    attrs["precipitation_deposits"] = fmt(w.wetness)
+    ET.SubElement(ws, "weather", attrs)
+    wp = ET.SubElement(r, "waypoints")
+    for x, y, z in spec.waypoints:
+        ET.SubElement(wp, "position", {"x": fmt(x), "y": fmt(y), "z": fmt(z)})
+    sc = ET.SubElement(ET.SubElement(r, "scenarios"), "scenario", {"name": spec.scenario_name, "type": spec.scenario_type})
+    for name in (TRIGGER, *MARKERS):
+        p = spec.markers[name]
+        ET.SubElement(sc, name, {"x": fmt(p.x), "y": fmt(p.y), "z": fmt(p.z), "yaw": fmt(p.yaw)})
+    vals: dict[str, str] = {
+        "closed_loop_family": spec.family,
+        "cooperative_enabled": _bool(spec.cooperative_enabled),
+        "hazard_enabled": _bool(spec.hazard_enabled),
+        "cooperative_prompt": spec.prompt_template,
+        "hint_lead_distance": fmt(spec.hint_lead_distance),
+        "event_lead_distance": fmt(spec.event_lead_distance),
+        "hint_trigger_tolerance": fmt(spec.hint_trigger_tolerance),
+        "event_trigger_tolerance": fmt(spec.event_trigger_tolerance),
+        "event_force_after_hint": fmt(spec.event_force_after_hint),
+        "forced_trigger": _bool(spec.forced_trigger),
+        "countdown_pause": _bool(spec.countdown_pause),
+    }
+    for k in COOP_FIELDS:
+        ET.SubElement(sc, k, {"value": vals[k]})
+    for k in sorted(spec.params):
+        v = spec.params[k]
+        ET.SubElement(sc, k, {"value": v if isinstance(v, str) else fmt(v)})
+    return root
+
+
+def to_xml(spec: RouteSpec) -> bytes:
+    root = to_element(spec)
+    ET.indent(root, space="  ")
+    return b"<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(root, encoding="utf-8") + b"\n"
+
+
+def write_route(spec: RouteSpec, path: Path | str) -> Path:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(to_xml(spec))
+    return p
+
+
+# ----------------------------------------------------------------------------- reading
+class _Reader:
+    """Collects failures while reading, so one run reports everything wrong with a file."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.failures: list[Failure] = []
+
+    def fail(self, field: str, reason: str) -> None:
+        self.failures.append(Failure(self.file, field, reason))
+
+    def attr(self, el: ET.Element, key: str, where: str, default: str | None = None) -> str | None:
+        v = el.get(key)
+        if v is None:
+            if default is not None:
+                return default
+            self.fail(f"{where}@{key}", "missing attribute")
+        return v
+
+    def num(self, el: ET.Element, key: str, where: str, default: float | None = None) -> float:
+        raw = self.attr(el, key, where, None if default is None else str(default))
+        if raw is None:
+            return math.nan
+        try:
+            v = float(raw)
+        except ValueError:
+            self.fail(f"{where}@{key}", f"not a number: {raw!r}")
+            return math.nan
+        if not math.isfinite(v):
+            self.fail(f"{where}@{key}", f"not finite: {raw!r}")
+        return v
+
+    def boolean(self, raw: str | None, where: str) -> bool:
+        if raw is None:
+            return False
+        if raw.strip().lower() in ("true", "1", "yes"):
+            return True
+        if raw.strip().lower() in ("false", "0", "no"):
+            return False
+        self.fail(where, f"not a boolean: {raw!r}")
+        return False
+
+    def point(self, sc: ET.Element, name: str) -> Point:
+        el = sc.find(name)
+        if el is None:
+            self.fail(f"scenario/{name}", "missing marker element")
+            return Point(math.nan, math.nan)
+        return Point(self.num(el, "x", f"scenario/{name}"), self.num(el, "y", f"scenario/{name}"), self.num(el, "z", f"scenario/{name}", 0.0), self.num(el, "yaw", f"scenario/{name}", 0.0))
+
+
+def _value(sc: ET.Element, name: str) -> str | None:
+    el = sc.find(name)
+    return None if el is None else el.get("value")
+
+
+def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
+    """Parse one route file's bytes; raises RouteFileError listing every failure found."""
+    rd = _Reader(file)
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise RouteFileError.one(file, "xml", f"not well-formed XML: {exc}") from None
+    if root.tag != "routes":
+        raise RouteFileError.one(file, "routes", f"root element is <{root.tag}>, expected <routes>")
+    routes = root.findall("route")
+    if len(routes) != 1:
+        raise RouteFileError.one(file, "routes/route", f"expected exactly one route, found {len(routes)}")
+    r = routes[0]
+    scen = r.findall("scenarios/scenario")
+    if len(scen) != 1:
+        raise RouteFileError.one(file, "route/scenarios/scenario", f"expected exactly one scenario, found {len(scen)}")
+    sc = scen[0]
+
+    route_id = rd.attr(r, "id", "route") or ""
+    town = rd.attr(r, "town", "route") or ""
+    variant = rd.attr(r, "variant", "route") or ""
+    if variant and variant not in VARIANTS:
+        rd.fail("route@variant", f"{variant!r} is not one of {VARIANTS}")
+    pair_id = rd.attr(r, "pair_id", "route") or ""
+    seed_raw = rd.attr(r, "seed", "route") or "0"
+    try:
+        seed = int(seed_raw)
+    except ValueError:
+        rd.fail("route@seed", f"not an integer: {seed_raw!r}")
+        seed = 0
+
+    lay_el = r.find("layout")
+    layout = LayoutSpec("straight")
+    if lay_el is None:
+        rd.fail("route/layout", "missing layout element (road geometry of the embedded world)")
+    else:
+        try:
+            layout = LayoutSpec(
+                kind=rd.attr(lay_el, "kind", "layout") or "",
+                lanes_per_direction=int(rd.num(lay_el, "lanes_per_direction", "layout")),
+                lane_width=rd.num(lay_el, "lane_width", "layout"),
+                approach_length=rd.num(lay_el, "approach_length", "layout"),
+                exit_length=rd.num(lay_el, "exit_length", "layout"),
+                turn=rd.attr(lay_el, "turn", "layout") or "",
+                traffic_light=rd.boolean(rd.attr(lay_el, "traffic_light", "layout"), "layout@traffic_light"),
+                seed=int(rd.num(lay_el, "seed", "layout", 0.0)),
+                ego_lane=int(rd.num(lay_el, "ego_lane", "layout", -1.0)),
+            )
+            layout.validate()
+        except (ValueError, TypeError) as exc:  # WorldError is a ValueError; int(nan) raises ValueError
+            rd.fail("route/layout", str(exc))
+
+    wels = r.findall("weathers/weather")
+    weather = Weather("", math.nan, math.nan, math.nan, math.nan, math.nan)
+    if not wels:
+        rd.fail("route/weathers/weather", "missing weather")
+    else:
+        we = wels[0]
+        profile = r.get("weather_profile", "")
+        if not profile:
+            rd.fail("route@weather_profile", "missing attribute")
+        weather = Weather(profile, *(rd.num(we, xml, "weathers/weather") for _, xml in _WEATHER_ATTRS))
+
+    wps: list[tuple[float, float, float]] = []
+    for i, pe in enumerate(r.findall("waypoints/position")):
+        wps.append((rd.num(pe, "x", f"waypoints/position[{i}]"), rd.num(pe, "y", f"waypoints/position[{i}]"), rd.num(pe, "z", f"waypoints/position[{i}]", 0.0)))
+    if len(wps) < 2:
+        rd.fail("route/waypoints", f"need at least two positions, found {len(wps)}")
+
+    markers = {name: rd.point(sc, name) for name in (TRIGGER, *MARKERS)}
+
+    fam_raw = _value(sc, "closed_loop_family")
+    fam_id = ""
+    if fam_raw is None:
+        rd.fail("scenario/closed_loop_family", "missing")
+    else:
+        try:
+            fam_id = table().get(fam_raw).id
+        except ValueError as exc:
+            rd.fail("scenario/closed_loop_family", str(exc))
+
+    def num_value(name: str) -> float:
+        raw = _value(sc, name)
+        if raw is None:
+            rd.fail(f"scenario/{name}", "missing")
+            return math.nan
+        try:
+            v = float(raw)
+        except ValueError:
+            rd.fail(f"scenario/{name}", f"not a number: {raw!r}")
+            return math.nan
+        if not math.isfinite(v) or v < 0:
+            rd.fail(f"scenario/{name}", f"must be a finite number >= 0, got {raw!r}")
+        return v
+
+    def bool_value(name: str) -> bool:
+        raw = _value(sc, name)
+        if raw is None:
+            rd.fail(f"scenario/{name}", "missing")
+        return rd.boolean(raw, f"scenario/{name}")
+
+    fields: dict[str, Any] = {k: num_value(k) for k in ("hint_lead_distance", "event_lead_distance", "hint_trigger_tolerance", "event_trigger_tolerance", "event_force_after_hint")}
+    flags = {k: bool_value(k) for k in ("cooperative_enabled", "hazard_enabled", "forced_trigger", "countdown_pause")}
+    prompt = _value(sc, "cooperative_prompt")
+    if prompt is None:
+        rd.fail("scenario/cooperative_prompt", "missing")
+    params: dict[str, Any] = {}
+    known = set(COOP_FIELDS) | {TRIGGER, *MARKERS}
+    for child in sc:
+        if child.tag in known:
+            continue
+        raw = child.get("value")
+        if raw is None:
+            rd.fail(f"scenario/{child.tag}", "parameter element without a value attribute")
+            continue
+        try:
+            params[child.tag] = float(raw)
+        except ValueError:
+            params[child.tag] = raw
+
+    if rd.failures:
+        raise RouteFileError(rd.failures)
+    return RouteSpec(
+        route_id=route_id, town=town, family=fam_id, variant=variant, pair_id=pair_id, weather=weather.profile, layout=layout,
+        seed=seed, weather_settings=weather, waypoints=tuple(wps), scenario_name=sc.get("name", ""), scenario_type=sc.get("type", ""),
+        markers=MappingProxyType(markers), prompt_template=prompt or "", params=MappingProxyType(params),
+        source_route_id=r.get("source_route_id", ""), path=file, **fields, **flags,
+    )
+
+
+def read_route(path: Path | str) -> RouteSpec:
+    """Read one route file (no semantic validation; see lantern_bridge.validate.load_valid_route)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RouteFileError.one(str(p), "file", f"cannot read: {exc.strerror or exc}") from None
+    return parse_route(data, str(p))
+
+
+def read_route_file(path: Path | str) -> RouteSpec:
+    """Read AND statically validate a route file: what a run must use (an invalid file never runs).
+
+    Same as ``lantern_bridge.validate.load_valid_route``; imported lazily because the
+    validator itself reads files through this module."""
+    from lantern_bridge.validate import load_valid_route
+
+    return load_valid_route(path)

@@ -1,0 +1,148 @@
+"""Top-down map texture: the road network painted once, with a mip pyramid for distance.
+
+Drawing the ground once (0.1 m/texel) and looking it up per pixel is what
+makes a CPU perspective camera fast: per frame the renderer only maps pixel
+rows to ground points. Coarser copies (2x, 4x, ...) are used for far rows so
+lane dashes do not alias into noise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from lantern_bridge.world.roads import RoadMap
+from lantern_bridge.world.weather import WeatherProfile
+
+ASPHALT = (68, 68, 70)
+SIDEWALK = (158, 152, 142)
+CURB = (196, 194, 188)
+VERGE = (92, 112, 70)
+WHITE = (225, 225, 220)
+YELLOW = (215, 175, 45)
+
+
+@dataclass
+class MapTexture:
+    levels: list[np.ndarray]  # level k: (H_k, W_k, 3) uint8 at res * 2^k m/texel
+    x0: float
+    y0: float
+    res: float
+
+    def flat(self, k: int) -> np.ndarray:
+        return self.levels[k].reshape(-1, 3)
+
+
+class _Painter:
+    def __init__(self, bounds: tuple[float, float, float, float], res: float) -> None:
+        self.x0, self.y0, x1, y1 = bounds
+        self.res = res
+        self.w = int(math.ceil((x1 - self.x0) / res))
+        self.h = int(math.ceil((y1 - self.y0) / res))
+        self.img = Image.new("RGB", (self.w, self.h), VERGE)
+        self.draw = ImageDraw.Draw(self.img)
+
+    def px(self, p: np.ndarray) -> tuple[float, float]:
+        return ((float(p[0]) - self.x0) / self.res, (float(p[1]) - self.y0) / self.res)
+
+    def quad(self, pts: list[np.ndarray], color: tuple[int, int, int]) -> None:
+        self.draw.polygon([self.px(p) for p in pts], fill=color)
+
+    def strip(self, a: np.ndarray, b: np.ndarray, lat0: float, lat1: float, along: np.ndarray, right: np.ndarray, color: tuple[int, int, int]) -> None:
+        """Rectangle between distances a..b along ``along`` and lateral offsets lat0..lat1 along ``right``."""
+        self.quad([along * a + right * lat0, along * b + right * lat0, along * b + right * lat1, along * a + right * lat1], color)
+
+
+def _dashes(p: _Painter, r0: float, r1: float, lat: float, u: np.ndarray, rr: np.ndarray, dash: float = 3.0, gap: float = 5.0, width: float = 0.15) -> None:
+    r = r0 + 1.0
+    while r < r1 - 0.5:
+        p.quad([u * r + rr * (lat - width / 2), u * min(r + dash, r1) + rr * (lat - width / 2), u * min(r + dash, r1) + rr * (lat + width / 2), u * r + rr * (lat + width / 2)], WHITE)
+        r += dash + gap
+
+
+def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: int = 5) -> MapTexture:
+    """Paint the road map with the weather's light, tint and wetness baked in."""
+    p = _Painter(road.bounds, res)
+    n, w = road.lanes_per_direction, road.lane_width
+    half = n * w
+    sw = road.sidewalk_width
+    j = road.junction_half
+    # sidewalks (under everything), then the carriageway, then markings
+    for arm in road.arms.values():
+        u = np.array(arm.direction)
+        rr = np.array([u[1], -u[0]])
+        end = arm.start + arm.length
+        p.quad([rr * (-half - sw), u * end + rr * (-half - sw), u * end + rr * (half + sw), rr * (half + sw)], SIDEWALK)
+    if road.has_junction:
+        p.quad([np.array([-half - sw, -half - sw]), np.array([half + sw, -half - sw]), np.array([half + sw, half + sw]), np.array([-half - sw, half + sw])], SIDEWALK)
+    for arm in road.arms.values():
+        u = np.array(arm.direction)
+        rr = np.array([u[1], -u[0]])
+        end = arm.start + arm.length
+        p.quad([rr * (-half - 0.15), u * end + rr * (-half - 0.15), u * end + rr * (half + 0.15), rr * (half + 0.15)], CURB)
+    if road.has_junction:
+        c = half + 0.15
+        p.quad([np.array([-c, -c]), np.array([c, -c]), np.array([c, c]), np.array([-c, c])], CURB)
+    for arm in road.arms.values():
+        u = np.array(arm.direction)
+        rr = np.array([u[1], -u[0]])
+        end = arm.start + arm.length
+        p.quad([rr * -half, u * end + rr * -half, u * end + rr * half, rr * half], ASPHALT)
+    if road.has_junction:
+        p.quad([np.array([-half, -half]), np.array([half, -half]), np.array([half, half]), np.array([-half, half])], ASPHALT)
+        # rounded kerbs at the corners between adjacent arms
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                rad = 3.0
+                cx, cy = sx * (half + rad), sy * (half + rad)
+                a0 = math.atan2(-sy, 0.0)
+                a1 = math.atan2(0.0, -sx)
+                da = math.remainder(a1 - a0, 2 * math.pi)
+                arc = [np.array([cx + rad * math.cos(a0 + da * k / 8), cy + rad * math.sin(a0 + da * k / 8)]) for k in range(9)]
+                p.quad([np.array([sx * half, sy * half])] + arc, ASPHALT)
+    # markings on the arms (never inside the junction box)
+    for arm in road.arms.values():
+        u = np.array(arm.direction)
+        rr = np.array([u[1], -u[0]])
+        r0, r1 = arm.start, arm.start + arm.length
+        for lat in (-0.18, 0.18):
+            p.strip(r0, r1, lat - 0.06, lat + 0.06, u, rr, YELLOW)
+        for lat in (-half + 0.25, half - 0.25):
+            p.strip(r0, r1, lat - 0.07, lat + 0.07, u, rr, WHITE)
+        for i in range(1, n):
+            for sign in (-1, 1):
+                _dashes(p, r0, r1, sign * i * w, u, rr)
+        if road.has_junction:
+            # stop line across the incoming half (right of the incoming direction = -rr)
+            stop_w = 0.45 if (road.lights or road.stop_signs) else 0.25
+            p.strip(r0 + 0.1, r0 + 0.1 + stop_w, -half + 0.1, -0.3, u, rr, WHITE)
+            # zebra crossing between the junction box and the stop line
+            a, b = half + 0.5, r0 - 0.3
+            if b - a > 0.8:
+                lat = -half + 0.3
+                while lat < half - 0.5:
+                    p.strip(a, b, lat, lat + 0.5, u, rr, WHITE)
+                    lat += 1.0
+    # bake the weather's light, tint and wet darkening: a per-channel affine map, applied as a LUT in C
+    light = weather.light
+    tint = np.array(weather.tint, np.float32)
+    wet = weather.wetness / 100.0
+    v = np.arange(256, dtype=np.float32)
+    lut = []
+    for ch in range(3):
+        out = v * (light * (1.0 - 0.3 * wet)) * tint[ch]
+        if wet > 0:
+            out = out * (1 - 0.15 * wet) + (20.0, 28.0, 40.0)[ch] * 0.15 * wet * light
+        lut.extend(np.clip(np.rint(out), 0, 255).astype(int).tolist())
+    img = p.img.point(lut)
+    levels = [np.asarray(img)]
+    for _ in range(1, n_levels):
+        img = img.reduce(2)  # 2x2 box filter
+        levels.append(np.asarray(img))
+    return MapTexture(levels, p.x0, p.y0, res)
+
+
+__all__ = ["MapTexture", "paint"]

@@ -1,0 +1,124 @@
+"""Online eval node: scores the run from the live topics when it ends and writes a JSON result.
+
+It feeds the live messages to the same ``TelemetryBuilder`` the offline scorer
+feeds from bags, and calls the same ``score_run``, so its result equals
+``lantern score`` on the run's bag. It is a lockstep participant (FrameAck
+after each frame's odometry, name ``sync_name``, default ``eval``), so the
+bridge never outruns it and no message is dropped from its history. After the
+final RunStatus it drains like the recorder (a few wall seconds at most;
+wall time only decides when to stop listening, never a result), scores, writes
+``output`` and ends. A shutdown before the run ended writes an
+infrastructure record (never a pass).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lantern.ros import lockstep
+from lantern.ros.node import LanternNode, node_main
+from lantern.ros.params import param
+from lantern_eval.enums import RunState
+from lantern_eval.errors import TelemetryError
+from lantern_eval.recorder_node import contract_topics, ros_type
+from lantern_eval.scoring import RunRecord, score_run
+from lantern_eval.telemetry import TelemetryBuilder, eval_topics
+from lantern_eval.thresholds import load_thresholds
+
+
+@dataclass
+class EvalParams:
+    role_name: str = param("hero", "Ego role name (ego topics).")
+    output: str = param("", "Path of the JSON result to write ('' = log only).")
+    metadata_json: str = param("{}", "Run metadata (JSON object), the same the recorder stores in the bag.")
+    thresholds_file: str = param("", "Evaluator thresholds YAML ('' = config/eval.yaml).")
+    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
+    sync_name: str = param("eval", "Name used in FrameAck (add it to the bridge's sync_participants).")
+    lockstep: bool = param(True, "Acknowledge frames (lockstep participant).")
+    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before scoring.")
+    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which it scores anyway.")
+
+
+def write_result(path: Path, record: RunRecord, thresholds: dict[str, Any], mode: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps({"mode": mode, "record": record.to_dict(), "thresholds": thresholds}, indent=1, sort_keys=True))
+    tmp.replace(path)
+
+
+class EvalNode(LanternNode):
+    Params = EvalParams
+
+    def __init__(self, name: str = "lantern_eval", **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        from rclpy.clock import Clock, ClockType
+
+        from lantern_msgs.msg import RunStatus
+
+        p: EvalParams = self.p
+        self._running = RunStatus.RUNNING
+        self.metadata = json.loads(p.metadata_json or "{}")
+        if not isinstance(self.metadata, dict):
+            raise ValueError("parameter metadata_json must be a JSON object")
+        self.metadata.setdefault("role_name", p.role_name)  # as the recorder stores it in the bag
+        self.thresholds = load_thresholds(Path(p.thresholds_file) if p.thresholds_file else None)
+        self.builder = TelemetryBuilder(self.metadata, p.role_name, source="online")
+        self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
+        self.ack = lockstep.ack_publisher(self) if p.lockstep else None
+        self.record: RunRecord | None = None
+        self._final_wall: float | None = None
+        self._last_wall = time.monotonic()
+        qos_of = contract_topics(p.role_name)
+        odom = next(t for t in eval_topics(p.role_name) if t.endswith("/odometry"))
+        for topic, tname in eval_topics(p.role_name).items():
+            self.create_subscription(ros_type(tname), topic, self._callback(topic, topic == odom), qos_of[topic][1])
+        if self.ack is not None:
+            self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
+
+    def _callback(self, topic: str, is_odom: bool):  # noqa: ANN202
+        def cb(msg: Any) -> None:
+            self._last_wall = time.monotonic()
+            self.builder.feed(topic, msg)
+            if is_odom and self.ack is not None:
+                t_ns = lockstep.stamp_ns(msg.header.stamp)
+                self.ack.publish(lockstep.make_ack(self.p.sync_name, round(t_ns / self.dt_ns), msg.header.stamp))
+            if self._final_wall is None and self.builder.final_status is not None:
+                self._final_wall = time.monotonic()
+
+        return cb
+
+    def _drain_check(self) -> None:
+        if self._final_wall is None or self.record is not None:
+            return
+        now = time.monotonic()
+        if now - self._last_wall >= self.p.drain_quiet_s or now - self._final_wall >= self.p.drain_max_s:
+            self.finish()
+            self.request_exit(0)
+
+    def finish(self) -> RunRecord:
+        """Score what was received (also called on shutdown: a run without its final status is infrastructure)."""
+        if self.record is not None:
+            return self.record
+        try:
+            self.record = score_run(self.builder.build(), self.thresholds)
+        except TelemetryError as exc:
+            state = RunState.METADATA if exc.kind == "metadata" else RunState.INFRASTRUCTURE
+            self.record = RunRecord(status=state, error=str(exc), meta=dict(self.metadata))
+        r = self.record
+        cus_hint = {k: (v or {}).get("value") for k, v in r.components.items()}
+        self.get_logger().info(f"run scored: status={r.status} progress={r.progress} components={cus_hint} {r.error}")
+        if self.p.output:
+            write_result(Path(self.p.output), r, self.thresholds.as_dict(), "online")
+        return r
+
+    def on_shutdown(self) -> None:
+        self.finish()
+
+
+def main() -> None:
+    node_main(EvalNode, "lantern_eval")

@@ -1,0 +1,1 @@
+"""Adapters that turn real V2X message sets into HazardNotice (pure mapping + thin nodes)."""

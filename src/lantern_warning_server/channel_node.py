@@ -1,0 +1,130 @@
+"""V2X channel emulator node: RSU notices -> channel + faults -> vehicle-side notices.
+
+Subscribes the RSU side (``input_topic``, default /v2x/rsu/hazard), applies
+the LAST-V2X channel and the configured fault operators
+(``channel_pipeline``), publishes delivered notices on ``output_topic``
+(/v2x/obu/hazard) and every delivered / dropped / delayed / altered notice on
+/v2x/diagnostics. A lockstep sync participant named ``channel``: at frame N it
+processes the notices generated before N, publishes what is due at N, then
+acknowledges N, so the grounding node (``wait_for_sync: channel``) knows the
+deliveries of frame N are complete. Latency is quantised to whole frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nav_msgs.msg import Odometry
+
+from lantern import topics
+from lantern.ros import lockstep, qos
+from lantern.ros.node import LanternNode, node_main
+from lantern.ros.params import param
+from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent, V2xDiagnostic
+from lantern_warning_server import auth, msgconv
+from lantern_warning_server.channel import Channel, ChannelParams
+from lantern_warning_server.channel_pipeline import ChannelPipeline
+from lantern_warning_server.faults import FaultEngine, load_faults
+from lantern_warning_server.ros_util import drain
+
+_T4 = ChannelParams()
+
+
+@dataclass
+class ChannelNodeParams:
+    input_topic: str = param(topics.HAZARD_NOTICE, "RSU-side notices.")
+    output_topic: str = param(topics.HAZARD_NOTICE_RX, "Vehicle-side (delivered) notices.")
+    role_name: str = param("hero", "Ego role name (receiver pose from its odometry).")
+    fixed_delta_seconds: float = param(0.05, "Simulation step; delivery latency is quantised to whole steps.")
+    sync_name: str = param("channel", "Name used in FrameAck (add it to the bridge's sync_participants).")
+    model: str = param("last_v2x", "Channel model: last_v2x (App. B) or ideal (always delivered, base latency).")
+    seed: int = param(0, "Seed of channel and fault draws.")
+    rsu_at_hazard: bool = param(True, "Place the RSU at the hazard's reference point (when the route gives no pole).")
+    rsu_position: list = param([0.0, 0.0], "RSU pole position [x, y] in the map frame, m (used when rsu_at_hazard is false).")
+    blocking_roles: list = param(["occluder", "context", "background"], "Ground-truth roles whose boxes block the radio ray.")
+    p_tx: float = param(_T4.p_tx, "Transmit power, dBm.")
+    path_loss_exponent: float = param(_T4.path_loss_exponent, "Path-loss exponent n.")
+    noise_floor: float = param(_T4.noise_floor, "Noise floor, dBm.")
+    radius: float = param(_T4.radius, "Communication radius R, m.")
+    base_latency: float = param(_T4.base_latency, "Base latency L0, s.")
+    latency_slope: float = param(_T4.latency_slope, "Latency slope kappa, s/dB.")
+    rssi_knee: float = param(_T4.rssi_knee, "Latency knee RSSI, dBm.")
+    rssi50: float = param(_T4.rssi50, "Delivery midpoint RSSI50, dBm.")
+    nu: float = param(_T4.nu, "Delivery scale nu, dB.")
+    building_loss_rate: float = param(_T4.building_loss_rate, "Blockage loss rate eta, dB/m.")
+    ray_step: float = param(_T4.ray_step, "Ray sampling step, m.")
+    rsu_height: float = param(_T4.rsu_height, "RSU antenna height, m.")
+    obu_height: float = param(_T4.obu_height, "Vehicle antenna height, m.")
+    saturation_height: float = param(_T4.saturation_height, "Saturation excess height h_sat, m.")
+    nlos_cap: float = param(_T4.nlos_cap, "NLOS blockage cap, dB.")
+    faults_file: str = param("", "YAML file of fault operators (see faults.py); '' = none.")
+    faults_json: str = param("", "Fault list as JSON (appended to faults_file).")
+    auth_key_file: str = param("", "Key file; with resign_altered, altered notices are re-signed (sender-side faults).")
+    resign_altered: bool = param(False, "Re-sign notices altered by a fault with the sender's key (fault upstream of signing).")
+
+
+class ChannelNode(LanternNode):
+    Params = ChannelNodeParams
+
+    def __init__(self, name: str = "lantern_channel", **kwargs) -> None:
+        super().__init__(name, **kwargs)
+        p: ChannelNodeParams = self.p
+        self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
+        cp = ChannelParams(**{k: getattr(p, k) for k in ChannelParams.__dataclass_fields__})
+        resign = None
+        if p.resign_altered:
+            if not p.auth_key_file:
+                raise ValueError("resign_altered is true but auth_key_file is empty")
+            keys = auth.load_keys(p.auth_key_file)
+
+            def resign(n):  # noqa: ANN001, ANN202
+                key = keys.get(n.sender_id)
+                return auth.signed(n, key) if key is not None else n
+
+        if len(p.rsu_position) != 2:
+            raise ValueError(f"parameter rsu_position must be [x, y], got {p.rsu_position!r}")
+        self.pipe = ChannelPipeline(
+            Channel(cp, p.model, p.seed),
+            FaultEngine(load_faults(p.faults_file, p.faults_json), p.seed),
+            p.fixed_delta_seconds,
+            None if p.rsu_at_hazard else (float(p.rsu_position[0]), float(p.rsu_position[1])),
+            tuple(p.blocking_roles),
+            resign,
+        )
+        self.last_frame = -1
+        self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
+        self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
+        self.ack = lockstep.ack_publisher(self)
+        self.subs = [
+            self.create_subscription(HazardNotice, p.input_topic, lambda m: self.pipe.receive(msgconv.notice_from_msg(m)), qos.STATE),
+            self.create_subscription(ScenarioEvent, topics.SCENARIO_EVENTS, lambda m: self.pipe.on_event(msgconv.event_from_msg(m)), qos.LATCHED),
+            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._on_actors, qos.STATE),
+        ]
+        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
+        self.get_logger().info(f"channel model={p.model} seed={p.seed} faults={[s.op for s in self.pipe.faults.specs]}")
+        self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.exit_on_run_end()
+
+    def _on_actors(self, msg: ActorStateArray) -> None:
+        self.pipe.on_actors(lockstep.frame_of(msg.header.stamp, self.dt_ns), msgconv.actors_from_msg(msg))
+
+    def _on_odom(self, odom: Odometry) -> None:
+        frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
+        if frame > self.last_frame:
+            self.last_frame = frame
+            for sub in self.subs:  # everything frame N depends on was sent before its odometry
+                drain(sub)
+            self.pipe.on_ego(frame, msgconv.ego_from_odometry(odom))
+            delivered, decisions = self.pipe.step(frame)
+            for n in delivered:
+                self.pub.publish(msgconv.notice_to_msg(n))
+            for d in decisions:
+                self.pub_diag.publish(msgconv.diagnostic_to_msg(d.fate, d.reason, d.notice, d.frame * self.dt_ns, d.rssi, d.latency))
+        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, odom.header.stamp))
+
+    def on_shutdown(self) -> None:
+        self.get_logger().info(f"channel counters: {self.pipe.counters.as_dict()}")
+
+
+def main() -> None:
+    node_main(ChannelNode, "lantern_channel")

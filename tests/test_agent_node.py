@@ -1,0 +1,164 @@
+"""Agent node over real DDS: privilege in the graph, and the lockstep contract against a tiny fake bridge."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+pytestmark = pytest.mark.ros
+
+BACKENDS = {"constant": False, "onboard": False, "expert": True}
+
+
+def make_agent(ctx, backend: str, extra: dict | None = None):
+    from lantern.ros.node import NodeSpec
+    from lantern_agent.agent_node import AgentNode
+
+    spec = NodeSpec(factory=AgentNode, name="agent_under_test", overrides={"backend": backend, "use_sim_time": False, **(extra or {})})
+    return AgentNode("agent_under_test", cli_args=spec.cli_args(), use_global_arguments=False, context=ctx)
+
+
+def spin_until(executor, cond, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        executor.spin_once(timeout_sec=0.02)
+        if cond():
+            return True
+    return False
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_privileged_topics_only_for_the_expert(rclpy_context, backend):
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+
+    from lantern import topics
+
+    agent = make_agent(rclpy_context, backend)
+    probe = Node("graph_probe", context=rclpy_context)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(agent)
+    ex.add_node(probe)
+    try:
+        def subs():
+            try:
+                return dict(probe.get_subscriber_names_and_types_by_node("agent_under_test", "/"))
+            except Exception:  # not discovered yet
+                return {}
+
+        assert spin_until(ex, lambda: topics.odometry() in subs()), "agent not discovered"
+        subscribed = set(subs())
+        privileged = {t for t in subscribed if topics.is_privileged(t)}
+        assert topics.WARNING in subscribed and topics.ROUTE in subscribed and topics.NAV_COMMAND in subscribed
+        if BACKENDS[backend]:
+            assert privileged == {topics.GROUND_TRUTH_ACTORS}
+        else:
+            assert not privileged, f"non-privileged backend {backend} subscribes {privileged}"
+            # and nowhere in the whole graph does this node appear as a reader of a privileged topic
+            for name, _types in probe.get_topic_names_and_types():
+                if topics.is_privileged(name):
+                    assert "agent_under_test" not in {i.node_name for i in probe.get_subscriptions_info_by_topic(name)}
+        assert (topics.PERCEPTION_VISIBLE in subscribed) == (backend == "onboard")
+        assert topics.camera_image() not in subscribed  # no backend here needs images
+    finally:
+        ex.shutdown()
+        agent.destroy_node()
+        probe.destroy_node()
+
+
+class FakeBridge:
+    """Publishes frame N (route once, warning, perception, odometry last), collects the agent's answers."""
+
+    def __init__(self, node, dt: float = 0.05) -> None:
+        from nav_msgs.msg import Odometry, Path
+        from geometry_msgs.msg import PoseStamped
+
+        from lantern import topics
+        from lantern.ros import lockstep, qos
+        from lantern_msgs.msg import ActorStateArray, CooperativeWarning, Trajectory, VehicleControl
+
+        self.node, self.dt, self.lockstep = node, dt, lockstep
+        self.dt_ns = lockstep.dt_to_ns(dt)
+        self.Odometry, self.CooperativeWarning, self.ActorStateArray = Odometry, CooperativeWarning, ActorStateArray
+        self.pub_odom = node.create_publisher(Odometry, topics.odometry(), qos.STATE)
+        self.pub_warn = node.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
+        self.pub_perc = node.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
+        self.pub_route = node.create_publisher(Path, topics.ROUTE, qos.LATCHED)
+        self.controls: list = []
+        self.trajs: list = []
+        node.create_subscription(VehicleControl, topics.vehicle_control(), self.controls.append, qos.STATE)
+        node.create_subscription(Trajectory, topics.TRAJECTORY, self.trajs.append, qos.STATE)
+        path = Path()
+        path.header.frame_id = "map"
+        for x in range(0, 200, 5):
+            ps = PoseStamped()
+            ps.pose.position.x = float(x)
+            path.poses.append(ps)
+        self.pub_route.publish(path)
+        self.x, self.v = 0.0, 5.0
+
+    def publish(self, frame: int, warning_active: bool) -> None:
+        stamp = self.lockstep.time_msg(frame * self.dt_ns)
+        w = self.CooperativeWarning(active=warning_active, text="pedestrian ahead", family="pedestrian_emergence", has_position=True, source_notice_id=42, age=0.2)
+        w.position.x, w.position.y = 30.0, -2.0
+        w.header.stamp = stamp
+        self.pub_warn.publish(w)
+        perc = self.ActorStateArray()
+        perc.header.stamp, perc.header.frame_id = stamp, "map"
+        self.pub_perc.publish(perc)
+        od = self.Odometry()
+        od.header.stamp, od.header.frame_id = stamp, "map"
+        od.pose.pose.position.x = self.x
+        od.pose.pose.orientation.w = 1.0
+        od.twist.twist.linear.x = self.v
+        self.pub_odom.publish(od)
+
+
+def test_lockstep_one_control_per_frame_and_retransmission(rclpy_context):
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+
+    agent = make_agent(rclpy_context, "onboard")
+    bridge_node = Node("fake_bridge", context=rclpy_context)
+    bridge = FakeBridge(bridge_node)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(agent)
+    ex.add_node(bridge_node)
+    try:
+        assert spin_until(ex, lambda: bridge.pub_odom.get_subscription_count() > 0 and agent.route is not None)
+        n_frames = 20
+        for frame in range(n_frames):
+            bridge.publish(frame, warning_active=frame >= 10)
+            assert spin_until(ex, lambda: len(bridge.controls) == frame + 1, 5.0), f"no control for frame {frame}"
+            c = bridge.controls[-1]
+            assert c.frame == frame
+            bridge.x += bridge.v * bridge.dt
+        # a retransmitted (already answered) frame gets the same answer again, no new plan
+        bridge.publish(n_frames - 1, warning_active=True)
+        assert spin_until(ex, lambda: len(bridge.controls) == n_frames + 1, 5.0)
+        again, first = bridge.controls[-1], bridge.controls[-2]
+        assert (again.frame, again.throttle, again.brake, again.steer) == (first.frame, first.throttle, first.brake, first.steer)
+        spin_until(ex, lambda: len(bridge.trajs) >= n_frames, 2.0)
+        assert len(bridge.trajs) == n_frames
+        assert [c.frame for c in bridge.controls[:n_frames]] == list(range(n_frames))
+        used = [(t.warning_used, t.warning_notice_id, round(t.warning_age, 3)) for t in bridge.trajs]
+        assert used[:10] == [(False, 0, -1.0)] * 10 and used[10:] == [(True, 42, 0.2)] * 10
+        assert all(len(t.x) == 10 and len(t.y) == 10 and math.isclose(t.time_step, 0.25) for t in bridge.trajs)
+        # the warned hazard 30 m ahead makes the onboard plan slower than the unwarned one
+        assert bridge.trajs[-1].target_speed[-1] < bridge.trajs[9].target_speed[-1]
+    finally:
+        ex.shutdown()
+        agent.destroy_node()
+        bridge_node.destroy_node()
+
+
+def test_stale_warning_is_not_consumed(rclpy_context):
+    from lantern_agent.observation import warning_of
+    from lantern_msgs.msg import CooperativeWarning
+
+    w = CooperativeWarning(active=True, age=0.5, source_notice_id=3, has_position=False)
+    assert warning_of(w, 1.0) is not None and warning_of(w, 1.0).position_ego is None
+    assert warning_of(w, 0.4) is None
+    assert warning_of(CooperativeWarning(active=False, age=0.1), 1.0) is None
