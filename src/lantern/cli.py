@@ -8,8 +8,22 @@ import sys
 from collections.abc import Sequence
 
 
-def _default_domain() -> int:
-    return int(os.environ.get("ROS_DOMAIN_ID", "0") or 0)
+def _json_object(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object")
+    return value
+
+
+def _default_domain() -> int | None:
+    """$ROS_DOMAIN_ID when set; otherwise None: the session leases a free domain id."""
+    value = os.environ.get("ROS_DOMAIN_ID", "")
+    return int(value) if value else None
 
 
 def cmd_doctor(a: argparse.Namespace) -> int:
@@ -19,25 +33,15 @@ def cmd_doctor(a: argparse.Namespace) -> int:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    from lantern import runner
-    from lantern.session import SessionConfig, session_nodes
+    from lantern.run import RunRequest, run_once
 
-    cfg = SessionConfig(condition=a.condition, record_dir=a.record or "", max_frames=a.max_frames, run_id=a.run_id)
-    decls = session_nodes(cfg)
-    code = runner.run_processes(decls, a.domain_id) if a.processes else runner.run_in_process(decls, a.domain_id)
-    if a.record:
-        from lantern_eval.bag_reader import BagError, summarize
-
-        try:
-            s = summarize(a.record)
-        except BagError as exc:
-            print(f"recording unusable: {exc}", file=sys.stderr)
-            return code or 1
-        print(f"recorded {a.record} ({s.storage}, {s.duration_s:.2f} s sim time, metadata {s.metadata})")
-        for topic, n in sorted(s.counts.items()):
-            print(f"  {n:6d}  {topic}")
-    print(f"run exit code: {code}")
-    return code
+    req = RunRequest(
+        route=a.route or "", condition=a.condition, agent=a.agent, agent_options=a.agent_options, variant=a.variant,
+        record_dir=a.record or "", result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
+        v2x=a.v2x, faults=a.faults or "", camera=a.camera, camera_hz=a.camera_hz, attempt=a.attempt,
+        processes=a.processes, domain_id=a.domain_id,
+    )
+    return run_once(req, verbose=True)
 
 
 def _delegate(target: str):  # noqa: ANN202
@@ -62,17 +66,28 @@ def _later(issue: str) -> callable:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lantern", description=__doc__)
-    ap.add_argument("--domain-id", type=int, default=_default_domain(), help="ROS domain id of this session (default: $ROS_DOMAIN_ID or 0)")
+    ap.add_argument("--domain-id", type=int, default=_default_domain(), help="ROS domain id of this session (default: $ROS_DOMAIN_ID, else a free one is leased)")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("doctor", help="check the ROS runtime, message build and DDS loopback")
     p.set_defaults(fn=cmd_doctor)
 
-    p = sub.add_parser("run", help="one closed-loop run")
+    p = sub.add_parser("run", help="one closed-loop run; prints its metrics")
+    p.add_argument("--route", metavar="FILE|ID", help="route XML file or frozen-suite route id (default: the built-in demo route)")
     p.add_argument("--condition", choices=["warning", "no-warning"], default="warning")
+    p.add_argument("--agent", default="onboard", help="agent backend (entry point group lantern.agent_backends)")
+    p.add_argument("--agent-options", type=_json_object, default={}, metavar="JSON", help='backend options, e.g. \'{"model_dir": "ckpt/"}\'')
+    p.add_argument("--variant", default="full", help="warning protocol variant (late_onset, beyond_termination, noisy_position, paraphrase, free_form, non_actionable, near, far)")
+    p.add_argument("--v2x", choices=["", "ideal", "last_v2x"], default="", help="V2X channel between RSU and vehicle ('' = direct)")
+    p.add_argument("--faults", metavar="PRESET|FILE", help="V2X fault preset (config/v2x_faults_<name>.yaml) or YAML file")
     p.add_argument("--record", metavar="DIR", help="record a rosbag2 (mcap) into DIR (must not exist)")
-    p.add_argument("--max-frames", type=int, default=None, help="override the route length in frames")
+    p.add_argument("--result", metavar="FILE", help="write the run's result JSON here")
+    p.add_argument("--seed", type=int, default=None, help="override the route's seed")
+    p.add_argument("--max-frames", type=int, default=None, help="cut the run after this many frames")
     p.add_argument("--run-id", default="run")
+    p.add_argument("--attempt", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--camera", action=argparse.BooleanOptionalAction, default=None, help="render/publish the camera (default: when the agent needs it or a bag is recorded)")
+    p.add_argument("--camera-hz", type=float, default=2.0, help="camera rate in the bag, Hz of sim time (0 = every frame)")
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
     p.set_defaults(fn=cmd_run)
 

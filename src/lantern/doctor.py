@@ -143,8 +143,14 @@ def run_checks(domain_id: int = 99) -> list[Check]:
     return out
 
 
-def main(domain_id: int = 99) -> int:
-    results = run_checks(domain_id)
+def main(domain_id: int | None = None) -> int:
+    if domain_id is None:
+        from lantern.ros.isolation import claim_domain
+
+        with claim_domain() as lease:
+            results = run_checks(lease.domain_id)
+    else:
+        results = run_checks(domain_id)
     for c in results:
         mark = "ok  " if c.ok else "FAIL"
         print(f"[{mark}] {c.name}: {c.detail}")

@@ -3,7 +3,9 @@
 ``launch/closed_loop.launch.py`` (full ROS 2 installs) and ``lantern run``
 (here, where launch_ros is not installable) both build their nodes from
 ``session_nodes``, so the two start the same executables with the same
-parameter files and overrides.
+parameter files and overrides. Everything a run varies (route, condition,
+variant, agent, V2X channel, recording) is a ``SessionConfig`` field; every
+other parameter comes from the YAML files in config/.
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lantern.paths import config_file
+from lantern import __version__
+from lantern.paths import CONFIG_DIR, config_file
+
+CONDITIONS = ("warning", "no-warning")
+V2X_MODELS = ("", "ideal", "last_v2x")
 
 
 @dataclass(frozen=True)
@@ -38,16 +44,23 @@ class NodeDecl:
 class SessionConfig:
     """What varies between runs; everything else comes from the YAML files in config/."""
 
+    route: str = ""  # route XML file or suite route id ('' = the bridge's built-in route)
     condition: str = "warning"  # warning | no-warning
-    record_dir: str = ""  # bag directory to create ('' = no bag)
-    max_frames: int | None = None
+    variant: str = "full"  # warning protocol variant (Table 6 / App. F-H), see config/rsu.yaml
+    agent: str = "onboard"  # agent backend (entry point group lantern.agent_backends)
+    agent_options: dict[str, Any] = field(default_factory=dict)  # backend constructor options
+    record_dir: str = ""  # rosbag2 directory to create ('' = no bag)
+    result_path: str = ""  # JSON result of the online eval node ('' = none)
     run_id: str = "run"
-    route_id: str = "skeleton"
-    route: str = ""  # route XML file or suite route id
-    variant: str = ""  # warning protocol variant
-    agent: str = "onboard"  # agent backend name
+    seed: int | None = None  # None: the route file's seed
+    max_frames: int | None = None  # cut the run after this many frames (None: until the route ends)
+    v2x: str = ""  # '' = RSU straight to the vehicle; ideal | last_v2x = channel node in between
+    faults: str = ""  # fault preset (config/v2x_faults_<name>.yaml) or YAML path; implies v2x=last_v2x
+    camera: bool | None = None  # publish the camera; None = only when the agent or the recording needs it
+    camera_hz: float = 2.0  # camera rate in the bag (Hz of sim time); 0 = every frame
+    attempt: int = 0  # retry number within a suite (metadata only)
     backend: str = "embedded"  # simulator backend: embedded | carla
-    extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> overrides
+    extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> extra overrides
 
     @classmethod
     def from_launch_arguments(cls, args: dict[str, str]) -> SessionConfig:
@@ -63,22 +76,136 @@ class SessionConfig:
         return cfg
 
     def validate(self) -> None:
-        if self.condition not in ("warning", "no-warning"):
+        if self.condition not in CONDITIONS:
             raise ValueError(f"condition must be 'warning' or 'no-warning', got {self.condition!r}")
+        if self.v2x not in V2X_MODELS:
+            raise ValueError(f"v2x must be one of {V2X_MODELS}, got {self.v2x!r}")
+        if self.backend != "embedded":
+            raise ValueError(f"simulator backend {self.backend!r} is not available in this session runner (embedded only; CARLA runs through docker/)")
 
+
+# -- routes ------------------------------------------------------------------------------------
+
+def resolve_route(route: str) -> Path | None:
+    """A route argument -> its XML file: an existing path, or a route id / pair id of the frozen suite."""
+    if not route:
+        return None
+    p = Path(route)
+    if p.is_file():
+        return p.resolve()
+    from lantern_bridge.scenario.suite import SUITE_DIR
+
+    manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+    for rel in manifest["files"]:
+        if Path(rel).stem == route:
+            return (SUITE_DIR / rel).resolve()
+    raise FileNotFoundError(f"route {route!r}: neither a file nor a route id of the frozen suite ({SUITE_DIR})")
+
+
+def route_metadata(route_file: Path | None) -> dict[str, Any]:
+    """What the evaluator needs to know about the route (docs/eval.md, run metadata)."""
+    if route_file is None:
+        return {"route_id": "builtin", "route_kind": "A", "family": "builtin", "route_file": ""}
+    from lantern_bridge.scenario.route_xml import read_route_file
+    from lantern_bridge.scenario.suite import SUITE_DIR, sha256_file
+
+    spec = read_route_file(route_file)  # validates: an invalid file never runs
+    meta: dict[str, Any] = {
+        "route_id": spec.pair_id or spec.route_id,
+        "route_file_id": spec.route_id,
+        "route_kind": spec.variant,
+        "family": spec.family,
+        "pair_id": spec.pair_id,
+        "weather": spec.weather,
+        "route_length_m": round(spec.length, 3),
+        "route_file": str(route_file),
+        "route_sha256": sha256_file(route_file),
+        "seed": spec.seed,
+    }
+    for key, marker in (("warning_point_m", "cooperative_trigger_point"), ("event_point_m", "event_trigger_point")):
+        if marker in spec.markers:
+            meta[key] = round(spec.marker_s(marker), 3)
+    try:
+        manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+        rel = str(Path(route_file).resolve().relative_to(SUITE_DIR.resolve()))
+        if rel in manifest["files"]:
+            meta["suite"] = manifest.get("name", "")
+            meta["suite_hash"] = manifest["files"][rel]
+    except (OSError, ValueError, KeyError):
+        pass
+    return meta
+
+
+def fault_preset(name: str) -> Path:
+    p = Path(name)
+    if p.is_file():
+        return p.resolve()
+    preset = CONFIG_DIR / f"v2x_faults_{name}.yaml"
+    if preset.is_file():
+        return preset
+    known = sorted(f.stem.removeprefix("v2x_faults_") for f in CONFIG_DIR.glob("v2x_faults_*.yaml"))
+    raise FileNotFoundError(f"fault preset {name!r} not found (presets: {known}, or give a YAML path)")
+
+
+def agent_needs_image(agent: str) -> bool:
+    from lantern_agent.backends.registry import backend_class
+
+    return bool(getattr(backend_class(agent), "needs_image", False))
+
+
+# -- the node set -------------------------------------------------------------------------------
 
 def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     cfg.validate()
-    metadata = {"run_id": cfg.run_id, "route_id": cfg.route_id, "condition": cfg.condition}
-    bridge = {"run_id": cfg.run_id, "route_id": cfg.route_id}
+    route_file = resolve_route(cfg.route)
+    meta = route_metadata(route_file)
+    seed = cfg.seed if cfg.seed is not None else int(meta.get("seed", 0))
+    v2x = cfg.v2x or ("last_v2x" if cfg.faults else "")
+    camera = cfg.camera if cfg.camera is not None else (agent_needs_image(cfg.agent) or bool(cfg.record_dir))
+    metadata = {
+        **meta,
+        "run_id": cfg.run_id,
+        "condition": cfg.condition,
+        "variant": cfg.variant,
+        "agent": cfg.agent,
+        "seed": seed,
+        "attempt": cfg.attempt,
+        "v2x": v2x or "direct",
+        "faults": cfg.faults,
+        "project_version": __version__,
+    }
+    metadata_json = json.dumps(metadata, sort_keys=True)
+
+    sync = ["rsu", "recorder", "eval"] + (["channel"] if v2x else [])
+    bridge = {"route_file": str(route_file or ""), "seed": seed, "run_id": cfg.run_id, "condition": cfg.condition, "sync_participants": sync, "publish_camera": camera}
     if cfg.max_frames is not None:
         bridge["max_frames"] = cfg.max_frames
+    rsu = {"condition": cfg.condition, "variant": cfg.variant, "seed": seed}
+    if meta.get("family") not in (None, "builtin"):
+        rsu["family"] = meta["family"]
+    if meta.get("route_kind") == "B" and cfg.variant in ("near", "far", "non_actionable"):
+        rsu["warn_on_reference_events"] = True  # App. H diagnostics on hazard-free routes
+    grounding: dict[str, Any] = {}
+    if v2x:
+        from lantern import topics
+
+        grounding = {"input_topic": topics.HAZARD_NOTICE_RX, "wait_for_sync": "channel"}
+    recorder = {"output": cfg.record_dir, "metadata_json": metadata_json, "camera_hz": float(cfg.camera_hz)}
+    if cfg.camera_hz <= 0:
+        recorder["camera_every"] = 1
+
     decls = [
         NodeDecl("lantern_bridge", "lantern-bridge", "lantern_bridge.bridge_node:BridgeNode", "lantern_bridge", (config_file("bridge.yaml"),), bridge, ends_session=True),
-        NodeDecl("lantern_warning_server", "lantern-rsu", "lantern_warning_server.rsu_node:RsuNode", "lantern_rsu", (config_file("rsu.yaml"),), {"condition": cfg.condition}),
-        NodeDecl("lantern_warning_server", "lantern-grounding", "lantern_warning_server.grounding_node:GroundingNode", "lantern_grounding", (config_file("grounding.yaml"),)),
-        NodeDecl("lantern_agent", "lantern-agent", "lantern_agent.agent_node:AgentNode", "lantern_agent", (config_file("agent.yaml"),)),
-        NodeDecl("lantern_eval", "lantern-recorder", "lantern_eval.recorder_node:RecorderNode", "lantern_recorder", (config_file("recorder.yaml"),), {"output": cfg.record_dir, "metadata_json": json.dumps(metadata, sort_keys=True)}, ends_session=True),
+        NodeDecl("lantern_warning_server", "lantern-rsu", "lantern_warning_server.rsu_node:RsuNode", "lantern_rsu", (config_file("rsu.yaml"),), rsu),
+    ]
+    if v2x:
+        channel = {"seed": seed, "model": v2x, "faults_file": str(fault_preset(cfg.faults)) if cfg.faults else ""}
+        decls.append(NodeDecl("lantern_warning_server", "lantern-channel", "lantern_warning_server.channel_node:ChannelNode", "lantern_channel", (config_file("channel.yaml"),), channel))
+    decls += [
+        NodeDecl("lantern_warning_server", "lantern-grounding", "lantern_warning_server.grounding_node:GroundingNode", "lantern_grounding", (config_file("grounding.yaml"),), grounding),
+        NodeDecl("lantern_agent", "lantern-agent", "lantern_agent.agent_node:AgentNode", "lantern_agent", (config_file("agent.yaml"),), {"backend": cfg.agent, "backend_options": json.dumps(cfg.agent_options, sort_keys=True)}),
+        NodeDecl("lantern_eval", "lantern-recorder", "lantern_eval.recorder_node:RecorderNode", "lantern_recorder", (config_file("recorder.yaml"),), recorder, ends_session=True),
+        NodeDecl("lantern_eval", "lantern-eval", "lantern_eval.eval_node:EvalNode", "lantern_eval", (config_file("eval.yaml"),), {"output": cfg.result_path, "metadata_json": metadata_json}, ends_session=True),
     ]
     out = []
     for d in decls:

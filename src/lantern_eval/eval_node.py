@@ -74,8 +74,9 @@ class EvalNode(LanternNode):
         self._last_wall = time.monotonic()
         qos_of = contract_topics(p.role_name)
         odom = next(t for t in eval_topics(p.role_name) if t.endswith("/odometry"))
+        self._subs: list = []
         for topic, tname in eval_topics(p.role_name).items():
-            self.create_subscription(ros_type(tname), topic, self._callback(topic, topic == odom), qos_of[topic][1])
+            self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, topic == odom), qos_of[topic][1]))
         if self.ack is not None:
             self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
         self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
@@ -85,6 +86,9 @@ class EvalNode(LanternNode):
             self._last_wall = time.monotonic()
             self.builder.feed(topic, msg)
             if is_odom and self.ack is not None:
+                for sub in self._subs:  # take in what frame N sent before its odometry, then ack N
+                    if sub.topic_name != topic:
+                        lockstep.drain(sub)
                 t_ns = lockstep.stamp_ns(msg.header.stamp)
                 self.ack.publish(lockstep.make_ack(self.p.sync_name, round(t_ns / self.dt_ns), msg.header.stamp))
             if self._final_wall is None and self.builder.final_status is not None:

@@ -115,8 +115,9 @@ class RecorderNode(LanternNode):
         self.image_topic = topics.camera_image(p.role_name)
         self.odom_topic = topics.odometry(p.role_name)
         self._last_t_ns = 0
+        self._subs: list = []
         for topic, (tname, q) in contract_topics(p.role_name).items():
-            self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True)
+            self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
         # Wall-clock timer (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
         from rclpy.clock import Clock, ClockType
@@ -158,6 +159,9 @@ class RecorderNode(LanternNode):
                 self.writer.write(topic, tname, t_ns, raw)
             if is_odom:
                 frame = round(t_ns / self.dt_ns)
+                for sub in self._subs:  # record what frame N sent before its odometry, then ack N
+                    if sub.topic_name != topic:
+                        lockstep.drain(sub)
                 self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(t_ns)))
             if is_status:
                 self._on_status_raw(raw)

@@ -25,7 +25,7 @@ from lantern_warning_server import auth, msgconv
 from lantern_warning_server.channel import Channel, ChannelParams
 from lantern_warning_server.channel_pipeline import ChannelPipeline
 from lantern_warning_server.faults import FaultEngine, load_faults
-from lantern_warning_server.ros_util import drain
+from lantern.ros.lockstep import drain
 
 _T4 = ChannelParams()
 

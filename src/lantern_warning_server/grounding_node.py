@@ -25,7 +25,7 @@ from lantern.ros.params import param
 from lantern_msgs.msg import CooperativeWarning, FrameAck, HazardNotice, V2xDiagnostic
 from lantern_warning_server import auth, msgconv
 from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate
-from lantern_warning_server.ros_util import drain
+from lantern.ros.lockstep import drain
 from lantern_warning_server.templates import TemplateLibrary
 
 

@@ -21,7 +21,7 @@ from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent
 from lantern_warning_server import auth, msgconv
-from lantern_warning_server.ros_util import drain
+from lantern.ros.lockstep import drain
 from lantern_warning_server.rsu import RsuConfig, RsuEmulator
 from lantern_warning_server.templates import TemplateLibrary
 

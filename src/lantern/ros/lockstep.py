@@ -10,6 +10,8 @@ failure; it never changes the physics.
 
 from __future__ import annotations
 
+from typing import Any
+
 from builtin_interfaces.msg import Time
 
 from lantern.topics import SYNC_ACK
@@ -50,3 +52,29 @@ def make_ack(node_name: str, frame: int, stamp: Time, ready: bool = False):  # n
     ack.header.stamp = stamp
     ack.header.frame_id = "ready" if ready else ""
     return ack
+
+
+def drain(sub: Any) -> int:
+    """Run ``sub``'s callback on every message already queued on it; returns how many.
+
+    Why: an rclpy executor takes ONE message per ready subscription per wait
+    cycle and runs the other ready handlers before it takes the next one. When
+    a frame brings several messages (two notices, an image) and its trigger
+    (odometry, an ack) on another topic, the trigger can run while messages
+    sent before it are still queued. Lockstep consumers drain the queues their
+    frame depends on before acting on (or acknowledging) the trigger, so the
+    result no longer depends on the executor's scheduling.
+    """
+    from rclpy.exceptions import InvalidHandle
+
+    n = 0
+    while True:
+        try:
+            with sub.handle:
+                taken = sub.handle.take_message(sub.msg_type, sub.raw)
+        except InvalidHandle:
+            return n
+        if taken is None:
+            return n
+        sub.callback(taken[0])
+        n += 1
