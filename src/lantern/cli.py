@@ -56,14 +56,6 @@ def _delegate(target: str):  # noqa: ANN202
     return run
 
 
-def _later(issue: str) -> callable:
-    def run(_a: argparse.Namespace) -> int:
-        print(f"this subcommand is not available yet: it lands with {issue}", file=sys.stderr)
-        return 2
-
-    return run
-
-
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lantern", description=__doc__)
     ap.add_argument("--domain-id", type=int, default=_default_domain(), help="ROS domain id of this session (default: $ROS_DOMAIN_ID, else a free one is leased)")
@@ -96,16 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
         ("score", "lantern_eval.report:score_main", "score rosbags offline: lantern score BAG... [--out DIR] [--report]"),
         ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
+        ("suite", "lantern.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)
         p.set_defaults(fn=_delegate(target), delegated=True)
 
-    for name, issue, helptext in (
-        ("suite", "the sessions issue (#6)", "paired closed-loop suite"),
-    ):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("args", nargs="*")
-        p.set_defaults(fn=_later(issue))
     return ap
 
 

@@ -163,3 +163,97 @@ def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int 
     }
     (out / "suite_status.json").write_text(json.dumps(summary, indent=2))
     return results
+
+
+# -- the frozen suite and the `lantern suite` command ------------------------------------------
+
+def suite_pairs(families: Sequence[str] | None = None, pairs_per_family: int | None = None) -> list[tuple[str, str, str, str]]:
+    """(pair_id, family, route A file, route B file) of the frozen suite, first N pairs per family."""
+    from lantern_bridge.scenario.suite import SUITE_DIR
+
+    manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+    known = sorted({p["family"] for p in manifest["pairs"]})
+    if families:
+        bad = sorted(set(families) - set(known))
+        if bad:
+            raise ValueError(f"unknown families {bad}; the suite has {known}")
+    out: list[tuple[str, str, str, str]] = []
+    per_family: dict[str, int] = {}
+    for p in sorted(manifest["pairs"], key=lambda p: (p["family"], p["pair_id"])):
+        if families and p["family"] not in families:
+            continue
+        if pairs_per_family is not None and per_family.get(p["family"], 0) >= pairs_per_family:
+            continue
+        per_family[p["family"]] = per_family.get(p["family"], 0) + 1
+        out.append((p["pair_id"], p["family"], str(SUITE_DIR / p["A"]), str(SUITE_DIR / p["B"])))
+    return out
+
+
+def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str = "", faults: str = "", camera: bool | None = None, extra: Sequence[str] = ()) -> Command:
+    """How a suite worker starts one run: `lantern run` in its own process and ROS domain."""
+
+    def command(job: RunJob, run_dir: Path, domain: int) -> list[str]:
+        cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(domain), "run", "--route", job.route, "--condition", job.condition, "--agent", agent, "--agent-options", json.dumps(agent_options), "--variant", variant, "--run-id", job.run_id, "--record", str(run_dir / "bag"), "--result", str(run_dir / "result.json")]
+        if v2x:
+            cmd += ["--v2x", v2x]
+        if faults:
+            cmd += ["--faults", faults]
+        if camera is not None:
+            cmd.append("--camera" if camera else "--no-camera")
+        return cmd + list(extra)
+
+    return command
+
+
+def suite_main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="lantern suite", description="Paired closed-loop suite: Route A with and without the warning, and Route B, per pair; then CUS tables and plots.")
+    ap.add_argument("--families", nargs="*", default=None, help="families to run (default: all six)")
+    ap.add_argument("--pairs", type=int, default=None, help="pairs per family (default: all 20)")
+    ap.add_argument("--agent", default="onboard")
+    ap.add_argument("--agent-options", default="{}", metavar="JSON")
+    ap.add_argument("--variant", default="full")
+    ap.add_argument("--v2x", choices=["", "ideal", "last_v2x"], default="")
+    ap.add_argument("--faults", default="")
+    ap.add_argument("--camera", action=argparse.BooleanOptionalAction, default=False, help="render and record the camera (default: only if the agent needs images)")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", required=True, help="output directory (runs/, attempts/, scores/); rerun to resume")
+    ap.add_argument("--max-retries", type=int, default=3, help="retries of a run that failed for infrastructure reasons")
+    ap.add_argument("--timeout", type=float, default=600.0, help="wall seconds per run attempt")
+    a = ap.parse_args(argv)
+    try:
+        options = json.loads(a.agent_options)
+        pairs = suite_pairs(a.families, a.pairs)
+    except (ValueError, json.JSONDecodeError) as exc:
+        print(f"lantern suite: {exc}", file=sys.stderr)
+        return 2
+    out = Path(a.out)
+    jobs = plan_jobs(pairs)
+    print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, {a.workers} worker(s) -> {out}", file=sys.stderr)
+    t0 = time.monotonic()
+    camera = True if a.camera else None  # None: `lantern run` decides from the agent's needs
+    outcomes = run_suite(jobs, out, run_command(a.agent, options, a.variant, a.v2x, a.faults, camera), a.workers, a.max_retries, a.timeout)
+    wall = time.monotonic() - t0
+    return report_suite(out, outcomes, wall)
+
+
+def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> int:
+    """Score every recorded bag offline, render the tables and plots, print Table 3."""
+    from lantern_eval.report import render_report
+    from lantern_eval.scoring import score_bags
+
+    bags = [out / "runs" / o.job.run_id / "bag" for o in outcomes if o.status != "infrastructure_failure"]
+    scores = out / "scores"
+    score_bags([b for b in bags if b.exists()], scores)
+    render_report(scores, max_timelines=12)
+    infra = [o.job.run_id for o in outcomes if o.status == "infrastructure_failure"]
+    ran = [o for o in outcomes if not o.skipped]
+    print(f"\n{len(outcomes)} runs ({len(outcomes) - len(ran)} resumed) in {wall_s:.0f} s wall; route failures {sum(o.status == 'route_failure' for o in outcomes)}; infrastructure failures {len(infra)}{': ' + ', '.join(infra) if infra else ''}")
+    if ran:
+        print(f"throughput {60 * len(ran) / max(wall_s, 1e-9):.1f} runs/min")
+    table = scores / "table3.md"
+    if table.is_file():
+        print(table.read_text())
+    print(f"results: {scores}/route_level_results.csv, tables {scores}/table3.md table4.md, plots under {scores}")
+    return 0 if not infra else 1
