@@ -19,7 +19,7 @@ import json, sys
 from lantern.runner import run_in_process
 from lantern.session import SessionConfig, session_nodes
 a = json.loads(sys.argv[1])
-cfg = SessionConfig(condition=a["condition"], record_dir=a["bag"], run_id=a["run_id"], extra=a["extra"])
+cfg = SessionConfig(condition=a["condition"], agent=a["agent"], record_dir=a["bag"], run_id=a["run_id"], camera=False, extra=a["extra"])
 sys.exit(run_in_process(session_nodes(cfg), a["domain"]))
 """
 
@@ -34,9 +34,8 @@ def run_session(tmp_path, ros_domain, agent: str, condition: str):
     if "fallback_scenario" not in BridgeParams.__dataclass_fields__:
         pytest.skip("bridge without the built-in demo scenario")
     bag = tmp_path / f"{agent}-{condition}"
-    args = {"condition": condition, "bag": str(bag), "run_id": f"{agent}-{condition}", "domain": ros_domain, "extra": {
-        "lantern_agent": {"backend": agent},
-        "lantern_bridge": {"publish_camera": False, "fallback_scenario": "demo_walker", "fallback_layout": "straight"},
+    args = {"condition": condition, "agent": agent, "bag": str(bag), "run_id": f"{agent}-{condition}", "domain": ros_domain, "extra": {
+        "lantern_bridge": {"fallback_scenario": "demo_walker", "fallback_layout": "straight"},
     }}
     r = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(args)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]

@@ -162,3 +162,84 @@ def test_stale_warning_is_not_consumed(rclpy_context):
     assert warning_of(w, 1.0) is not None and warning_of(w, 1.0).position_ego is None
     assert warning_of(w, 0.4) is None
     assert warning_of(CooperativeWarning(active=False, age=0.1), 1.0) is None
+
+
+class _ImageProbe:
+    """A backend that needs the camera: records which frame's image it got (for the node test)."""
+
+    name = "image_probe"
+    privileged = False
+    perception = False
+    needs_image = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, tuple[int, ...], int]] = []
+
+    def reset(self) -> None:
+        self.seen.clear()
+
+    def plan(self, obs):  # noqa: ANN001, ANN201
+        import numpy as np
+
+        from lantern_agent.backends.base import Plan
+
+        self.seen.append((obs.frame, obs.image.shape, int(obs.image[0, 0, 0])))
+        return Plan(waypoints=np.stack([np.arange(1, 11) * 1.0, np.zeros(10)], axis=1), target_speed=4.0)
+
+
+def test_image_backend_gets_its_frames_image_and_model_period(rclpy_context, monkeypatch):
+    import numpy as np
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+    from sensor_msgs.msg import Image
+
+    from lantern import topics
+    from lantern.ros import qos
+    from lantern_agent import agent_node
+    from lantern_agent.backends.base import Backend
+
+    Backend.register(_ImageProbe)
+    probe = _ImageProbe()
+    monkeypatch.setattr(agent_node, "load_backend", lambda name, **kw: probe)
+    agent = make_agent(rclpy_context, "constant", {"model_period_frames": 3})
+    bridge_node = Node("fake_bridge_img", context=rclpy_context)
+    bridge = FakeBridge(bridge_node)
+    pub_img = bridge_node.create_publisher(Image, topics.camera_image(), qos.SENSOR_PUB)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(agent)
+    ex.add_node(bridge_node)
+    try:
+        assert topics.camera_image() in dict(agent.get_subscriber_names_and_types_by_node("agent_under_test", "/"))
+        assert spin_until(ex, lambda: bridge.pub_odom.get_subscription_count() > 0 and pub_img.get_subscription_count() > 0 and agent.route is not None)
+        n = 7
+        for frame in range(n):
+            img = np.zeros((4, 6, 3), dtype=np.uint8)
+            img[..., 0] = frame  # red channel carries the frame number
+            msg = Image(height=4, width=6, encoding="rgb8", step=18, data=img.tobytes())
+            msg.header.stamp = bridge.lockstep.time_msg(frame * bridge.dt_ns)
+            bridge.publish(frame, warning_active=False)  # odometry first: the node must still wait for the image
+            spin_until(ex, lambda: False, 0.05)
+            assert len(bridge.controls) == frame, "answered before the frame's image arrived"
+            pub_img.publish(msg)
+            assert spin_until(ex, lambda: len(bridge.controls) == frame + 1, 5.0)
+        assert [s[0] for s in probe.seen] == [0, 3, 6]  # plans every 3 frames
+        assert all(shape == (4, 6, 3) and red == f for f, shape, red in probe.seen)
+        spin_until(ex, lambda: len(bridge.trajs) >= 3, 2.0)
+        assert len(bridge.trajs) == 3 and len(bridge.controls) == n
+    finally:
+        ex.shutdown()
+        agent.destroy_node()
+        bridge_node.destroy_node()
+
+
+def test_image_conversion_encodings():
+    import numpy as np
+    from sensor_msgs.msg import Image
+
+    from lantern_agent.observation import image_of
+
+    rgb = np.arange(2 * 3 * 3, dtype=np.uint8).reshape(2, 3, 3)
+    m = Image(height=2, width=3, encoding="bgr8", step=9, data=rgb[..., ::-1].tobytes())
+    np.testing.assert_array_equal(image_of(m), rgb)
+    with pytest.raises(ValueError, match="mono8"):
+        image_of(Image(height=1, width=1, encoding="mono8", step=1, data=b"\x00"))

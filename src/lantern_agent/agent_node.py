@@ -213,9 +213,10 @@ class AgentNode(LanternNode):
 
     @staticmethod
     def _fallback_target(route: np.ndarray, pose: tuple[float, float, float]) -> tuple[float, float]:
-        if len(route) < 2:
+        try:
+            pl = Polyline.from_points(route)
+        except ValueError:  # no route (or a degenerate one): straight ahead
             return (10.0, 0.0)
-        pl = Polyline.from_points(route)
         s, _ = pl.project(pose[0], pose[1])
         (x, y), = map_to_ego(pl.at(s + 10.0), pose)
         return float(x), float(y)

@@ -19,7 +19,7 @@ every step uses the fixed simulation dt, never wall time.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

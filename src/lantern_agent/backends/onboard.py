@@ -33,13 +33,13 @@ DEFAULT_MARGINS = {
     "pedestrian_emergence": 4.0,
     "vehicle_cut_in": 6.0,
     "obstacle_reveal": 4.0,
-    "left_turn_wrong_way": 10.0,
-    "right_turn_wrong_way": 10.0,
+    "left_turn_wrong_way": 30.0,  # an oncoming car at ~8 m/s covers this in ~4 s: stop before turning into its path
+    "right_turn_wrong_way": 30.0,
     "right_turn_yield": 6.0,
 }
 
 #: Same by HazardNotice.KIND_* when the family is unknown.
-KIND_MARGINS = {1: 4.0, 2: 6.0, 3: 4.0, 4: 10.0, 5: 6.0}
+KIND_MARGINS = {1: 4.0, 2: 6.0, 3: 4.0, 4: 30.0, 5: 6.0}
 
 
 @dataclass
