@@ -194,24 +194,21 @@ def test_real_bridge_session_online_equals_offline(tmp_path, ros_domain):
     from lantern.paths import ROOT
     from lantern.ros.node import NodeSpec, run_nodes
     from lantern.session import SessionConfig, session_nodes
-    from lantern_eval.eval_node import EvalNode
 
     route = ROOT / "src/lantern_bridge/routes/suite_v1/pedestrian_emergence/closed_pedestrian_emergence_0001_A.xml"
     if not route.is_file():
         pytest.skip(f"suite route not present: {route}")
-    meta = {"run_id": "pe1-A", "route_id": "closed_pedestrian_emergence_0001", "family": "pedestrian_emergence", "route_kind": "A", "condition": "warning", "agent": "default"}
     cfg = SessionConfig(
+        route=str(route),
         condition="warning",
+        agent="onboard",
         record_dir=str(tmp_path / "bag"),
-        run_id=meta["run_id"],
-        route_id=meta["route_id"],
-        extra={
-            "lantern_bridge": {"route_file": str(route), "publish_camera": False, "sync_participants": ["rsu", "recorder", "eval"]},
-            "lantern_recorder": {"metadata_json": json.dumps(meta), "drain_quiet_s": 0.3},
-        },
+        result_path=str(tmp_path / "online.json"),
+        run_id="pe1-A",
+        camera=False,
+        extra={"lantern_recorder": {"drain_quiet_s": 0.3}, "lantern_eval": {"drain_quiet_s": 0.3}},
     )
     specs = [NodeSpec(factory=d.load_class(), name=d.name, params_files=list(d.params_files), overrides=d.overrides, ends_session=d.ends_session) for d in session_nodes(cfg)]
-    specs.append(NodeSpec(EvalNode, "lantern_eval", [config_file("eval.yaml")], {"output": str(tmp_path / "online.json"), "metadata_json": json.dumps(meta), "drain_quiet_s": 0.3}, ends_session=True))
     assert run_nodes(specs) == 0
     online = json.loads((tmp_path / "online.json").read_text())["record"]
     offline = score_bag(tmp_path / "bag", TH)

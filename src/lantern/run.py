@@ -82,11 +82,15 @@ def run_once(req: RunRequest, verbose: bool = False) -> int:
     if eval_out.is_file():
         record = json.loads(eval_out.read_text()).get("record")
     status, reason = verdict(record, code)
+    if code >= 128:  # stopped by a signal: recorded as an infrastructure failure, exit code kept
+        status, reason = "infrastructure_failure", f"interrupted by signal {code - 128}"
     result = {"status": status, "reason": reason, "run_id": req.run_id, "exit_code": code, "route": req.route, "condition": req.condition, "agent": req.agent, "variant": req.variant, "bag": req.record_dir, "record": record}
     result_path.parent.mkdir(parents=True, exist_ok=True)
     result_path.write_text(json.dumps(result, indent=1, sort_keys=True))
     if verbose:
         print_summary(result)
+    if code >= 128:
+        return code
     return 0 if status in ("completed", "route_failure") else EXIT_INFRASTRUCTURE
 
 

@@ -35,7 +35,7 @@ class EvalParams:
     role_name: str = param("hero", "Ego role name (ego topics).")
     output: str = param("", "Path of the JSON result to write ('' = log only).")
     metadata_json: str = param("{}", "Run metadata (JSON object), the same the recorder stores in the bag.")
-    thresholds_file: str = param("", "Evaluator thresholds YAML ('' = config/eval.yaml).")
+    thresholds_file: str = param("", "Evaluator thresholds YAML ('' = config/eval_thresholds.yaml).")
     fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
     sync_name: str = param("eval", "Name used in FrameAck (add it to the bridge's sync_participants).")
     lockstep: bool = param(True, "Acknowledge frames (lockstep participant).")

@@ -116,6 +116,7 @@ class RecorderNode(LanternNode):
         self.odom_topic = topics.odometry(p.role_name)
         self._last_t_ns = 0
         self._subs: list = []
+        self._last_raw: dict[str, tuple[int, bytes]] = {}
         for topic, (tname, q) in contract_topics(p.role_name).items():
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
@@ -154,9 +155,13 @@ class RecorderNode(LanternNode):
                     return
                 self._camera_frames.add(frame)
             self._last_t_ns = max(self._last_t_ns, t_ns)
-            self.counts[topic] = self.counts.get(topic, 0) + 1
-            if self.writer is not None:
-                self.writer.write(topic, tname, t_ns, raw)
+            # A frame the bridge published again (retransmit after a lost answer) arrives as the
+            # very same bytes at the same stamp: record it once, still acknowledge it.
+            if self._last_raw.get(topic) != (t_ns, raw):
+                self._last_raw[topic] = (t_ns, raw)
+                self.counts[topic] = self.counts.get(topic, 0) + 1
+                if self.writer is not None:
+                    self.writer.write(topic, tname, t_ns, raw)
             if is_odom:
                 frame = round(t_ns / self.dt_ns)
                 for sub in self._subs:  # record what frame N sent before its odometry, then ack N

@@ -269,7 +269,7 @@ def score_main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator).")
     ap.add_argument("bags", nargs="+", help="bag directories, or directories holding bag directories")
     ap.add_argument("--out", default="lantern_results", help="output directory (default: ./lantern_results)")
-    ap.add_argument("--thresholds", default=None, help="evaluator thresholds YAML (default: config/eval.yaml)")
+    ap.add_argument("--thresholds", default=None, help="evaluator thresholds YAML (default: config/eval_thresholds.yaml)")
     ap.add_argument("--report", action="store_true", help="also render tables and plots (as `lantern report`)")
     a = ap.parse_args(argv)
     th = load_thresholds(Path(a.thresholds) if a.thresholds else None)

@@ -1,6 +1,6 @@
 """Operational thresholds of the evaluator (LANTERN App. E), fixed across driving models.
 
-The defaults are the paper's values; ``config/eval.yaml`` (section
+The defaults are the paper's values; ``config/eval_thresholds.yaml`` (section
 ``thresholds``) carries the same numbers so a released result names the exact
 thresholds it was computed with. Nothing here is tuned per model.
 """
@@ -114,15 +114,17 @@ class Thresholds:
 
 
 def load_thresholds(path: Path | None = None) -> Thresholds:
-    """Thresholds from an eval parameter file (``lantern_eval: ros__parameters: thresholds: {...}``).
+    """Thresholds from a YAML file with a top-level ``thresholds: {...}`` section.
 
-    ``path=None`` reads the project's ``config/eval.yaml``; the section may also
-    sit at the top level (``thresholds: {...}``) in a stand-alone file.
+    ``path=None`` reads the project's ``config/eval_thresholds.yaml``. They live
+    outside the node's ROS parameter file because they are shared with the
+    offline scorer and are a nested table, not node parameters; a
+    ``lantern_eval: ros__parameters: thresholds:`` section is still accepted.
     """
     if path is None:
         from lantern.paths import config_file
 
-        path = config_file("eval.yaml")
+        path = config_file("eval_thresholds.yaml")
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text()) or {}

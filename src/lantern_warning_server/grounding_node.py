@@ -70,6 +70,7 @@ class GroundingNode(LanternNode):
         self.odom: dict[int, Odometry] = {}
         self.acked: set[int] = set()
         self.last_frame = -1
+        self._last_warning = None
         self.pub = self.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
         self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
         self.sub_notices = self.create_subscription(HazardNotice, p.input_topic, self._on_notice, qos.STATE)
@@ -89,7 +90,11 @@ class GroundingNode(LanternNode):
     def _on_odom(self, odom: Odometry) -> None:
         frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
         if frame <= self.last_frame:
-            return  # retransmitted frame: its warning is already out
+            # Retransmitted frame: the agent may have missed our answer (a late-matched reader);
+            # send the same warning again. Grounding never runs twice for one frame.
+            if frame == self.last_frame and self._last_warning is not None:
+                self.pub.publish(self._last_warning)
+            return
         self.odom[frame] = odom
         self._try_ground()
 
@@ -118,7 +123,8 @@ class GroundingNode(LanternNode):
         warning, rejected = self.grounder.step(now_ns, msgconv.ego_from_odometry(odom), usable)
         for n, reason in rejected:
             self.pub_diag.publish(msgconv.diagnostic_to_msg("REJECTED", reason, n, now_ns, float("nan"), 0.0))
-        self.pub.publish(msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name))
+        self._last_warning = msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name)
+        self.pub.publish(self._last_warning)
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"grounding counters: {self.grounder.counters.as_dict()}")
