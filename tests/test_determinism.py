@@ -4,6 +4,7 @@ from the warning on."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -17,10 +18,10 @@ pytestmark = pytest.mark.ros
 ROUTE = "closed_pedestrian_emergence_0001_A"
 
 
-def _run(tmp_path, name: str, ros_domain: int, *extra: str) -> dict[str, list]:
+def _run(tmp_path, name: str, ros_domain: int, *extra: str, env: dict | None = None) -> dict[str, list]:
     bag = tmp_path / name
     cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--route", ROUTE, "--agent", "onboard", "--record", str(bag), "--no-camera", *extra]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=None if env is None else {**os.environ, **env})
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out: dict[str, list] = {"odom": [], "ctrl": [], "warning": []}
     for topic, _t, t_ns, m in iter_messages(bag, ["/carla/hero/odometry", "/carla/hero/vehicle_control_cmd", "/lantern/warning"]):
@@ -37,7 +38,8 @@ def _run(tmp_path, name: str, ros_domain: int, *extra: str) -> dict[str, list]:
 def test_same_inputs_same_trajectory_across_process_layouts(tmp_path, ros_domain):
     assert resolve_route(ROUTE) is not None
     a = _run(tmp_path, "a", ros_domain)
-    b = _run(tmp_path, "b", ros_domain, "--processes")  # other scheduling, other timing
+    # other process layout, other executor, other timing
+    b = _run(tmp_path, "b", ros_domain, "--processes", env={"LANTERN_EXECUTOR": "single"})
     assert len(a["odom"]) > 150
     assert a["odom"] == b["odom"]  # bit for bit (floats compared exactly)
     assert a["ctrl"] == b["ctrl"]
