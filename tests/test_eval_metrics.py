@@ -427,12 +427,3 @@ def test_family_means_macro_overall_and_decomposition():
     assert dec["False Brake-B"] == 0.0
     assert event_exposure([True, True, False, None]) == pytest.approx(200 / 3)
 
-
-def test_enums_match_the_message_constants():
-    from lantern_msgs.msg import RunStatus, ScenarioEvent
-
-    for e in EventType:
-        if e is not EventType.STOP_CONTEXT:
-            assert getattr(ScenarioEvent, e.name) == e.value
-    for o in Outcome:
-        assert getattr(RunStatus, o.name) == o.value

@@ -14,17 +14,11 @@ from typing import Any
 
 import yaml
 
+from lantern.protocol import FAMILY_ABBR
 from lantern_eval.errors import ConfigError
 
 #: Canonical LANTERN family ids and their table abbreviations (Table 3 column order).
-FAMILIES: dict[str, str] = {
-    "pedestrian_emergence": "PE",
-    "vehicle_cut_in": "VC",
-    "obstacle_reveal": "OR",
-    "left_turn_wrong_way": "LWW",
-    "right_turn_wrong_way": "RWW",
-    "right_turn_yield": "RTY",
-}
+FAMILIES: dict[str, str] = FAMILY_ABBR
 _ALIASES = {v.lower(): k for k, v in FAMILIES.items()} | {k: k for k in FAMILIES} | {k.replace("_", "-"): k for k in FAMILIES}
 
 
