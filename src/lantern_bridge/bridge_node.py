@@ -60,6 +60,7 @@ class BridgeParams:
     anti_deadlock: bool = param(True, "Scenario anti-deadlock rule (event forced 2 s after warning onset); false for the ablation.")
     blocked_time: float = param(90.0, "Seconds stopped (not at a red light) before the route fails as agent_blocked.")
     route_deviation: float = param(15.0, "Metres off the route centre line before the route fails as route_deviation.")
+    signal_perception_range: float = param(60.0, "Metres ahead (front bumper to stop line, along the route) within which the signals governing the ego route are published on the perception topic (HD map + V2I SPaT, not camera-based).")
     publish_camera: bool = param(True, "Render and publish the front camera (false: headless runs of privileged agents).")
     route_id: str = param("skeleton", "Route id written into events and run status (the route file's id wins when given).")
     run_id: str = param("", "Run id written into the run status.")
@@ -67,6 +68,11 @@ class BridgeParams:
 
 
 _COMMANDS = {"LANE_FOLLOW": NavigationCommand.LANE_FOLLOW, "LEFT": NavigationCommand.LEFT, "RIGHT": NavigationCommand.RIGHT, "STRAIGHT": NavigationCommand.STRAIGHT}
+
+
+def _event_type(name: str) -> int:
+    """ScenarioEvent constant of an event name."""
+    return int(getattr(ScenarioEvent, name))
 
 
 class BridgeNode(LanternNode):
@@ -138,7 +144,7 @@ class BridgeNode(LanternNode):
                 self.started = True
                 opening = self._guarded(self.session.start)
                 for ev in opening or []:
-                    self._event(getattr(ScenarioEvent, ev.type), ev.detail, ev.other_actor)
+                    self._event(_event_type(ev.type), ev.detail, ev.other_actor)
                 if not self.finished:
                     self._guarded(self._publish_frame)
             elif now - self._wall_start > self.p.startup_timeout:
@@ -172,7 +178,7 @@ class BridgeNode(LanternNode):
             return
         self.frame += 1
         for ev in out.events:
-            self._event(getattr(ScenarioEvent, ev.type), ev.detail, ev.other_actor)
+            self._event(_event_type(ev.type), ev.detail, ev.other_actor)
         if out.outcome is not None:
             kind, reason = out.outcome
             self._finish({"completed": RunStatus.COMPLETED, "route_failure": RunStatus.ROUTE_FAILURE}[kind], reason)

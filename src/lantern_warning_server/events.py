@@ -1,28 +1,13 @@
-"""Scenario lifecycle events as plain data (mirror of lantern_msgs/ScenarioEvent constants)."""
+"""Scenario lifecycle events as plain data (constants from lantern.protocol)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-EVENT_TYPES: dict[str, int] = {
-    "ROUTE_START": 0,
-    "WARNING_ON": 1,
-    "EVENT_ON": 2,
-    "WARNING_OFF": 3,
-    "HAZARD_CLEAR": 4,
-    "RECOVERY_START": 5,
-    "ROUTE_END": 6,
-    "COLLISION": 7,
-    "INFRACTION": 8,
-    "TIMEOUT": 9,
-    "INFRASTRUCTURE_FAILURE": 10,
-    "HAZARD_VISIBLE": 11,
-    "SAFETY_LIMIT": 12,
-}
-EVENT_NAMES: dict[int, str] = {v: k for k, v in EVENT_TYPES.items()}
+from lantern.protocol import REFERENCE_ONLY, EventType  # noqa: F401 - REFERENCE_ONLY re-exported
 
-#: detail prefix of Route B reference events (lantern_bridge.scenario.protocol.is_reference_only).
-REFERENCE_ONLY = "reference_only"
+EVENT_TYPES: dict[str, int] = {e.name: int(e) for e in EventType}
+EVENT_NAMES: dict[int, str] = {v: k for k, v in EVENT_TYPES.items()}
 
 
 @dataclass(frozen=True)

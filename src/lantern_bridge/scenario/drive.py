@@ -45,16 +45,32 @@ class ScriptedDriver:
         return 0.0, steer, min(1.0, -0.4 * err)
 
     def _gap_speed(self, world: Any) -> float:
-        """Speed that stops ``min_gap`` short of the nearest actor in a corridor along the ego heading."""
+        """Speed that stops ``min_gap`` short of the nearest actor in a corridor along the ROUTE ahead,
+        or of a MOVING actor in a straight corridor along the ego heading (crossing traffic).
+
+        Standing actors count only on the route: in a turn the straight corridor swept over the cars
+        waiting at the exit arm's stop line (they wait because the ego is in the box), and the driver
+        stopped for them forever (acceptance with background traffic, RWW 0009 A)."""
+        r = world.route
         e = world.ego
         c, sn = math.cos(e.yaw), math.sin(e.yaw)
+        s0 = world.monitor.progress
         best = math.inf
         for a in world.actors():
-            dx, dy = a.x - e.x, a.y - e.y
-            fwd, lat = c * dx + sn * dy, -sn * dx + c * dy
-            reach = a.half_extent[0] * abs(math.sin(a.yaw - e.yaw)) + a.half_extent[1] * abs(math.cos(a.yaw - e.yaw))
-            if 0.0 < fwd < 40.0 and abs(lat) < 1.2 + reach:
-                best = min(best, fwd - 2.45 - a.half_extent[0])
+            if abs(a.speed) > 0.5:
+                dx, dy = a.x - e.x, a.y - e.y
+                fwd, lat = c * dx + sn * dy, -sn * dx + c * dy
+                reach = a.half_extent[0] * abs(math.sin(a.yaw - e.yaw)) + a.half_extent[1] * abs(math.cos(a.yaw - e.yaw))
+                if 0.0 < fwd < 40.0 and abs(lat) < 1.2 + reach:
+                    best = min(best, fwd - 2.45 - a.half_extent[0])
+            sa, lat = r.line.project(a.x, a.y, s0, s0 + 45.0)
+            ahead = sa - s0
+            if not 0.0 < ahead < 40.0:
+                continue
+            rel = a.yaw - r.point_at(sa)[2]
+            reach = a.half_extent[0] * abs(math.sin(rel)) + a.half_extent[1] * abs(math.cos(rel))
+            if abs(lat) < 1.2 + reach:
+                best = min(best, ahead - 2.45 - (a.half_extent[0] * abs(math.cos(rel)) + a.half_extent[1] * abs(math.sin(rel))))
         if best == math.inf:
             return math.inf
         return math.sqrt(2.0 * 3.0 * max(best - self.min_gap, 0.0))

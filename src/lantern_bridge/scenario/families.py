@@ -16,20 +16,14 @@ from typing import Any, Mapping
 
 import yaml
 
+from lantern.protocol import FAMILIES
 from lantern_bridge.scenario.errors import FamilyTableError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 FAMILIES_FILE = DATA_DIR / "families.yaml"
 
 #: Canonical order (Table 2); reports and the suite iterate in this order.
-FAMILY_IDS = (
-    "pedestrian_emergence",
-    "vehicle_cut_in",
-    "obstacle_reveal",
-    "left_turn_wrong_way",
-    "right_turn_wrong_way",
-    "right_turn_yield",
-)
+FAMILY_IDS = FAMILIES
 PLACEHOLDER = "<FRONT_CAR_POS>"
 
 

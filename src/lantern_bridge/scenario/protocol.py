@@ -31,27 +31,8 @@ not warn on them (``is_reference_only``). No hazard lifecycle follows in B.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
-REFERENCE_ONLY = "reference_only"
-
-
-class EventType(IntEnum):
-    """Same numbers as lantern_msgs/ScenarioEvent (a test checks the mapping)."""
-
-    ROUTE_START = 0
-    WARNING_ON = 1
-    EVENT_ON = 2
-    WARNING_OFF = 3
-    HAZARD_CLEAR = 4
-    RECOVERY_START = 5
-    ROUTE_END = 6
-    COLLISION = 7
-    INFRACTION = 8
-    TIMEOUT = 9
-    INFRASTRUCTURE_FAILURE = 10
-    HAZARD_VISIBLE = 11
-    SAFETY_LIMIT = 12
+from lantern.protocol import REFERENCE_ONLY, EventType  # noqa: F401 - re-exported for the scenario package
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lantern_bridge.world.geometry import Box
-from lantern_bridge.world.roads import RoadMap
+from lantern_bridge.world.roads import Lane, RoadMap
 
 ROLES = ("ego", "hazard", "context", "background", "occluder", "static")
 CLASSES = ("walker", "vehicle", "static")
@@ -122,6 +122,12 @@ class IdmParams:
     delta: float = 4.0
     look_ahead: float = 45.0  # m
     corridor: float = 1.4  # m half width of the look-ahead corridor (plus the other's half width)
+    ego_claim_time: float = 3.0  # s: an ego moving towards the junction box this close (front bumper) claims it
+    ego_claim_speed: float = 1.0  # m/s: a slower (waiting) ego claims nothing, so it can yield to traffic
+    yield_decel: float = 4.0  # m/s^2: a vehicle that cannot stop at the line with this gives no way (it commits)
+    swept_range: float = 30.0  # m of its own path a vehicle inside the junction box checks against standing boxes
+    swept_step: float = 1.0  # m between the checked poses
+    swept_margin: float = 0.1  # m: a standing box closer than this to a future footprint (and closer than now) blocks
 
 
 def idm_accel(v: float, v0: float, gap: float, dv: float, p: IdmParams) -> float:
@@ -231,8 +237,56 @@ class Traffic:
         v_along = others[k, 5] * math.cos(others[k, 2] - me.yaw)
         return float(max(gap[k], 0.0)), float(v_along)
 
-    def _junction_occupied(self, me: Actor, actors: list[Actor]) -> bool:
-        """Another vehicle (not one ahead of me from my own approach) is inside the junction box."""
+    def _path_pose(self, me: Actor, lane: Lane, s: float) -> tuple[float, float, float]:
+        """My pose ``s`` metres along my lane, continued on my chosen successor (straight on if none chosen yet)."""
+        if s <= lane.length:
+            return lane.line.point_at(s)
+        nxt = me.meta.get("next", {}).get(lane.id)
+        if nxt is not None and s - lane.length <= self.road.lanes[nxt].length:
+            return self.road.lanes[nxt].line.point_at(s - lane.length)
+        x, y, yaw = lane.line.point_at(lane.length)
+        d = s - lane.length
+        return x + d * math.cos(yaw), y + d * math.sin(yaw), yaw
+
+    def _swept_gap(self, me: Actor, lane: Lane, others: np.ndarray) -> float:
+        """How far I can drive along my own path before my footprint comes within ``swept_margin`` of a
+        standing box (and closer than it is now). Used inside the junction box, where the straight
+        look-ahead corridor of a turning car sweeps over cars beside its path: a car that entered the box
+        and turned stopped for the ego standing next to (not on) its path while the ego waited for it."""
+        p = self.idm
+        if others.shape[0] == 0:
+            return math.inf
+        near = (others[:, 0] - me.x) ** 2 + (others[:, 1] - me.y) ** 2 < (p.swept_range + 10.0) ** 2
+        others = others[near]
+        if others.shape[0] == 0:
+            return math.inf
+        hl, hw = me.half_extent[0], me.half_extent[1]
+        # my footprint's perimeter: 5 points along each side, the middle of the front and the back
+        lx = np.concatenate([np.linspace(-hl, hl, 5), np.linspace(-hl, hl, 5), [-hl, hl]])
+        ly = np.concatenate([np.full(5, -hw), np.full(5, hw), [0.0, 0.0]])
+        us = np.arange(0.0, p.swept_range + 1e-9, p.swept_step)
+        poses = np.array([self._path_pose(me, lane, me.s + u) for u in us])  # (U, 3)
+        c, sn = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
+        px = poses[:, 0:1] + c * lx[None] - sn * ly[None]  # (U, P)
+        py = poses[:, 1:2] + sn * lx[None] + c * ly[None]
+        dx = px[None] - others[:, 0, None, None]  # (K, U, P)
+        dy = py[None] - others[:, 1, None, None]
+        oc, os_ = np.cos(others[:, 2])[:, None, None], np.sin(others[:, 2])[:, None, None]
+        qx = np.maximum(np.abs(oc * dx + os_ * dy) - others[:, 3, None, None], 0.0)
+        qy = np.maximum(np.abs(-os_ * dx + oc * dy) - others[:, 4, None, None], 0.0)
+        d = np.hypot(qx, qy).min(axis=2)  # (K, U): footprint-to-box distance per pose
+        # a box I already touch blocks as long as the path does not take me off it (never drive through)
+        blocked = (d < p.swept_margin) & ((d < d[:, :1] - 0.02) | (d[:, :1] <= 0.0))
+        if d.shape[1] > 1:
+            blocked[:, 0] &= d[:, 1] <= 0.0
+        hit = blocked.any(axis=0)
+        if not hit.any():
+            return math.inf
+        return float(max(us[int(np.argmax(hit))] - p.swept_step, 0.0))
+
+    def _junction_occupied(self, me: Actor, actors: list[Actor], ego_claims: bool = True) -> bool:
+        """Another vehicle (not one ahead of me from my own approach) is inside the junction box,
+        or the ego is about to enter it (moving, front bumper within ``ego_claim_time`` of the box)."""
         j = self.road.junction_half
         my_arm = self.road.lanes[me.lane].arm if me.lane else None
         for a in actors:
@@ -242,7 +296,22 @@ class Traffic:
                 if a.lane is not None and a.lane.startswith(f"J:{my_arm}"):
                     continue  # my own platoon going through: follow it
                 return True
+            if ego_claims and a.role == "ego" and self._ego_claims_box(a, j):
+                return True
         return False
+
+    def _ego_claims_box(self, ego: Actor, j: float) -> bool:
+        """The ego gets the box when it is about to enter it. Without this, a background car that reached
+        its line a moment before the ego entered and a careful ego met nose to nose inside the box: the car
+        stopped for the ego, the ego waited for the car, nobody moved (left-turn gridlock, route timeout).
+        An ego that waits (slower than ``ego_claim_speed``) claims nothing, so it can still give way."""
+        p = self.idm
+        if ego.speed < p.ego_claim_speed:
+            return False
+        if -ego.x * math.cos(ego.yaw) - ego.y * math.sin(ego.yaw) <= 0.0:
+            return False  # heading away from the junction centre
+        to_box = max(abs(ego.x), abs(ego.y)) - j - ego.half_extent[0]
+        return to_box / ego.speed < p.ego_claim_time
 
     def step(self, dt: float, t: float, traffic: list[Actor], all_actors: list[Actor]) -> list[Actor]:
         """Advance the traffic vehicles; returns those that left the map (to be removed)."""
@@ -252,7 +321,17 @@ class Traffic:
         p = self.idm
         for me in traffic:
             lane = self.road.lanes[me.lane]  # type: ignore[index]
-            gap, v_lead = self._obstacle_gap(me, packed, ids)
+            if lane.kind == "conn" and packed.shape[0]:
+                # inside the junction box: moving boxes by the look-ahead corridor, standing ones only
+                # when my own swept path comes closer to them (so I clear the box instead of waiting)
+                moving = np.abs(packed[:, 5]) > 0.5
+                gap, v_lead = self._obstacle_gap(me, packed[moving], [i for i, m in zip(ids, moving) if m])
+                standing = ~moving & np.array([i != me.id for i in ids])
+                gap_s = self._swept_gap(me, lane, packed[standing])
+                if gap_s < gap:
+                    gap, v_lead = gap_s, 0.0
+            else:
+                gap, v_lead = self._obstacle_gap(me, packed, ids)
             to_end = lane.length - me.s - me.half_extent[0]
             # signals: treat the stop line as a standing obstacle on red (and on yellow when stopping is possible)
             green = True
@@ -269,7 +348,8 @@ class Traffic:
                 if to_end < 3.0 and me.speed < 0.1:
                     me.meta["stopped_at"] = lane.id
             # junction entry: wait at the stop line (never inside the box) while another approach occupies it
-            if green and lane.kind == "in" and self.road.has_junction and 0.0 < to_end < 10.0 and self._junction_occupied(me, all_actors):
+            # or while the ego is about to enter it (unless I can no longer stop at the line with ``yield_decel``)
+            if green and lane.kind == "in" and self.road.has_junction and 0.0 < to_end < 10.0 and self._junction_occupied(me, all_actors, ego_claims=to_end >= me.speed**2 / (2 * p.yield_decel)):
                 gap, v_lead = min(gap, max(to_end, 0.0)), 0.0
             acc = idm_accel(me.speed, min(me.desired_speed, lane.speed_limit), gap, me.speed - v_lead, p)
             acc = max(-8.0, min(acc, p.a_max))

@@ -139,13 +139,19 @@ class EventMonitor:
                     res.infractions.append(Infraction("stop_sign", frame, r.stop_sign_id))
                 self.stop_done = True
 
-        # lane invasion: the footprint reaches a marking of the route lane (outside the junction box)
+        # lane invasion: the footprint reaches a marking of the route lane (outside the junction box).
+        # The check resumes only half a body length after the junction exit: the box is referenced at its
+        # centre, so on a turn its yaw lags the path by the slip angle (~0.27 rad on the 5.3-m connectors)
+        # and right at the exit the yawed footprint (rear half still in the unmarked box) would "reach" the
+        # exit lane's marking with the centre exactly on the centre line. Half a length later the body is
+        # wholly on the marked lane and a car tracking the centre line has straightened up.
         rx, ry, ryaw = r.point_at(s)
         dyaw = math.remainder(yaw - ryaw, 2 * math.pi)
         reach = self.hl * abs(math.sin(dyaw)) + self.hw * abs(math.cos(dyaw))
         half = r.road.lane_width / 2.0
         in_junction = r.junction_entry_s <= s <= r.junction_exit_s and r.road.has_junction
-        invading = (abs(lat) + reach > half) and not in_junction
+        lane_check_off = r.road.has_junction and r.junction_entry_s <= s <= r.junction_exit_s + self.hl
+        invading = (abs(lat) + reach > half) and not lane_check_off
         if invading and not self.invading:
             side = "left" if lat > 0 else "right"
             lane = r.road.lanes.get(r.lane_at(s))

@@ -17,13 +17,15 @@ import numpy as np
 
 from lantern_bridge.world.errors import WorldError
 from lantern_bridge.world.events import MonitorParams, StepResult
+from lantern.protocol import EventType
 from lantern_bridge.world.geometry import Box
 from lantern_bridge.world.layout import LayoutSpec
 from lantern_bridge.world.render import CameraSpec
+from lantern_bridge.world.stop_context import StopContextTracker
 from lantern_bridge.world.visibility import visible as _visible
 from lantern_bridge.world.world import World
 
-EVENT_NAMES = ("ROUTE_START", "WARNING_ON", "EVENT_ON", "WARNING_OFF", "HAZARD_CLEAR", "RECOVERY_START", "ROUTE_END", "COLLISION", "INFRACTION", "TIMEOUT", "INFRASTRUCTURE_FAILURE", "HAZARD_VISIBLE", "SAFETY_LIMIT")
+EVENT_NAMES = tuple(e.name for e in EventType)  # index = ScenarioEvent type number
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class SessionWorldConfig:
     anti_deadlock: bool = True
     blocked_time: float = 90.0
     route_deviation: float = 15.0
+    signal_perception_range: float = 60.0  # m: signals governing the route this far ahead are "perceived"
 
     @classmethod
     def from_params(cls, p: Any) -> SessionWorldConfig:
@@ -99,8 +102,10 @@ def _is_reference_only(detail: str) -> bool:
 
 
 class SessionWorld:
-    def __init__(self, world: World, scenario: Any = None, route_id: str = "", info: dict | None = None) -> None:
+    def __init__(self, world: World, scenario: Any = None, route_id: str = "", info: dict | None = None, signal_range: float = 60.0) -> None:
         self.world = world
+        self.signal_range = float(signal_range)
+        self.stop_context = StopContextTracker(self.signal_range)
         self.scenario = scenario
         self.route_id = route_id
         self.info = info or {}
@@ -128,6 +133,8 @@ class SessionWorld:
             out.events.append(EventRecord("COLLISION", f"{c.other_cls}:{c.other_role}:{c.ego_speed:.2f}", c.other_id))
         for inf in res.infractions:
             out.events.append(EventRecord("INFRACTION", f"{inf.kind}:{inf.detail}" if inf.detail else inf.kind, inf.other))
+        for detail in self.stop_context.update(self.world):
+            out.events.append(EventRecord("STOP_CONTEXT", detail, self.world.route.light_id or self.world.route.stop_sign_id or ""))
         if sc is not None:
             for ev in sc.after_step(res) or []:
                 name = _event_name(ev.type)
@@ -172,14 +179,15 @@ class SessionWorld:
                 vis.append(rec)
         occ = w.occluder_boxes()
         cam = w.camera_pose()
+        # signals: perceived through HD map + V2I SPaT (not the camera), see docs/bridge-seam.md
+        governing = set(w.route_signals_ahead(self.signal_range))
         for lt in w.road.lights.values():
             (x0, y0), (x1, y1) = lt.stop_line
             u = w.road.arms[lt.arm].direction
             state = lt.state(w.time)
             rec = ActorRecord(lt.id, "traffic_light", f"traffic_light/{state}", (x0 + x1) / 2, (y0 + y1) / 2, 0.0, math.atan2(-u[1], -u[0]), 0.0, 0.0, 0.0, (0.1, math.hypot(x1 - x0, y1 - y0) / 2, 0.1))
             gt.append(rec)
-            hx, hy, hyaw = lt.head
-            if _visible([Box(hx, hy, hyaw, 0.2, 0.22, 0.5, 3.0)], occ, cam, w.camera.hfov_deg, w.camera.vfov_deg):
+            if lt.id in governing:
                 vis.append(rec)
         for sg in w.road.stop_signs.values():
             (x0, y0), (x1, y1) = sg.stop_line
@@ -221,7 +229,7 @@ def build(cfg: SessionWorldConfig) -> SessionWorld:
         ctrl_mod = importlib.import_module("lantern_bridge.scenario.controller")
         scenario = ctrl_mod.ScenarioController(spec, world, anti_deadlock=cfg.anti_deadlock)
         info = {"family": str(getattr(spec, "family", "")), "route_kind": str(getattr(spec, "kind", ""))}
-        return SessionWorld(world, scenario, str(getattr(spec, "route_id", "")), info)
+        return SessionWorld(world, scenario, str(getattr(spec, "route_id", "")), info, cfg.signal_perception_range)
     layout = LayoutSpec(cfg.fallback_layout, approach_length=cfg.fallback_approach_length, exit_length=cfg.fallback_exit_length, turn=cfg.fallback_turn, traffic_light=cfg.fallback_traffic_light, stop_sign=cfg.fallback_stop_sign, seed=cfg.seed)
     world = World(layout, cfg.fallback_weather, cfg.dt, camera, cfg.seed, background_vehicles=cfg.background_vehicles, monitor=monitor)
     scenario = None
@@ -231,4 +239,4 @@ def build(cfg: SessionWorldConfig) -> SessionWorld:
         scenario = DemoScenario(world)
     elif cfg.fallback_scenario != "none":
         raise WorldError(f"fallback_scenario: {cfg.fallback_scenario!r} is not one of ('none', 'demo_walker')")
-    return SessionWorld(world, scenario, "", {})
+    return SessionWorld(world, scenario, "", {}, cfg.signal_perception_range)

@@ -144,6 +144,25 @@ class World:
         lid = self.route.light_id
         return self.road.lights[lid].state(self.time) if lid else ""
 
+    def route_signals_ahead(self, max_distance: float = 60.0) -> list[str]:
+        """Ids of the signals governing the ego route whose stop line is ahead within ``max_distance``.
+
+        What a real stack knows from its HD map + V2I SPaT (or a dedicated signal detector), not from
+        the camera: the light that controls the ego's own lane, from ``max_distance`` m before its stop
+        line until the front bumper has crossed it. Measured along the route from the front bumper.
+        """
+        r = self.route
+        front = self.monitor.progress + self.bicycle.p.half_length
+        out: list[str] = []
+        for lid in r.lane_ids:
+            lane = self.road.lanes[lid]
+            if lane.light is None or lane.light not in self.road.lights:
+                continue
+            to_line = r.lane_ranges[lid][1] - front
+            if 0.0 <= to_line <= max_distance:
+                out.append(lane.light)
+        return out
+
     def step(self, throttle: float, steer: float, brake: float, hand_brake: bool = False, reverse: bool = False) -> StepResult:
         for name, v in (("throttle", throttle), ("steer", steer), ("brake", brake)):
             if not math.isfinite(float(v)):

@@ -5,6 +5,15 @@ from __future__ import annotations
 import math
 
 from lantern_bridge.scenario.behaviours.base import ACCEL, Behaviour, ClearZone, Ctx
+from lantern_bridge.world.actors import SIZES
+
+#: The van starts its drive to the reveal point at the arm point OR as soon as the ego's front bumper is
+#: within this many metres of the van's rear, whichever comes first. Arming on the arm point alone let a
+#: car following the parked van at a normal standstill gap (~4.5 m) stop just short of the arm point:
+#: nothing moved again (expert timeout on closed_obstacle_reveal_0001_A). Table 7's lead van drives at
+#: 12-20 km/h, so the ego should meet a MOVING lead: 15 m is beyond any planner's standstill gap.
+ARM_GAP = 15.0
+EGO_HALF_LENGTH = 2.45  # m, the embedded world's ego box (4.9 m)
 
 
 class ObstacleReveal(Behaviour):
@@ -30,6 +39,16 @@ class ObstacleReveal(Behaviour):
             self.hazard_id = self.spawn("scn_object", "hazard", "static", "barrier", ox, oy, oyaw)
         self.stopped_for = 0.0
         self.stopped_after_event = 0.0
+        self.started = False
+        self.van_half_length = SIZES[str(self.p("lead_size"))][0]
+
+    def _armed(self, c: Ctx) -> bool:
+        """Arm point reached, or the ego closed up to ARM_GAP behind the waiting van (latched)."""
+        if not self.started:
+            ego_front = c.ego_s + EGO_HALF_LENGTH
+            van_rear = self.s_van - self.van_half_length
+            self.started = c.armed or van_rear - ego_front <= ARM_GAP
+        return self.started
 
     def before_step(self, c: Ctx) -> None:
         self.check_contacts(c)
@@ -37,7 +56,7 @@ class ObstacleReveal(Behaviour):
             return
         dt = c.dt
         if c.event_t is None:
-            if not c.armed:
+            if not self._armed(c):
                 return
             # drive towards the reveal point at the lead speed and stop there
             d = self.s_reveal - self.s_van
