@@ -178,22 +178,5 @@ def iter_messages(path: Path, topics: Iterable[str]) -> Iterator[tuple[str, str,
     ROS 2 Kilted standard types); any read or decode failure is a BagError
     naming the bag, the topic and the reason.
     """
-    from lantern_eval.typestore import typestore
-
-    path = Path(path)
-    _check_dir(path)
-    store = typestore()
-    wanted = set(topics)
-    try:
-        with Reader(path) as reader:
-            conns = [c for c in reader.connections if c.topic in wanted]
-            for conn, t_ns, raw in reader.messages(connections=conns):
-                try:
-                    msg = store.deserialize_cdr(raw, conn.msgtype)
-                except Exception as exc:
-                    raise BagError(f"{path}: cannot decode a {conn.msgtype} message on {conn.topic} at {t_ns} ns ({type(exc).__name__}: {exc})") from exc
-                yield conn.topic, conn.msgtype, t_ns, msg
-    except BagError:
-        raise
-    except Exception as exc:
-        raise BagError(f"{path}: unreadable rosbag2 ({type(exc).__name__}: {exc})") from exc
+    with OpenBag(Path(path)) as bag:
+        yield from bag.messages(topics)
