@@ -95,22 +95,8 @@ class Polyline:
         ``hint_s`` limits the search to ``[hint_s - window, hint_s + window]`` so a
         route that passes the same place twice projects onto the right pass.
         """
-        a, b = self.points[:-1], self.points[1:]
-        lo, hi = 0, len(a)
-        if hint_s is not None:
-            lo = max(0, int(np.searchsorted(self.s, hint_s - window)) - 1)
-            hi = min(len(a), int(np.searchsorted(self.s, hint_s + window)) + 1)
-        a, b = a[lo:hi], b[lo:hi]
-        d = b - a
-        L2 = np.maximum((d * d).sum(axis=1), 1e-12)
-        t = np.clip(((x - a[:, 0]) * d[:, 0] + (y - a[:, 1]) * d[:, 1]) / L2, 0.0, 1.0)
-        cx, cy = a[:, 0] + t * d[:, 0], a[:, 1] + t * d[:, 1]
-        dist2 = (cx - x) ** 2 + (cy - y) ** 2
-        i = int(np.argmin(dist2))
-        s = float(self.s[lo + i] + t[i] * math.sqrt(L2[i]))
-        cross = d[i, 0] * (y - a[i, 1]) - d[i, 1] * (x - a[i, 0])  # > 0: left of travel
-        lat = math.sqrt(float(dist2[i]))
-        return s, (-lat if cross > 0 else lat)
+        s, lat = self.project_many(np.array([[x, y]], dtype=float), hint_s=hint_s, window=window)
+        return float(s[0]), float(lat[0])
 
     def at(self, s: np.ndarray | float) -> np.ndarray:
         """Points at arc length(s) (clamped to the ends; beyond the end extends the last segment)."""
