@@ -37,7 +37,7 @@ def cmd_run(a: argparse.Namespace) -> int:
 
     req = RunRequest(
         route=a.route or "", condition=a.condition, agent=a.agent, agent_options=a.agent_options, variant=a.variant,
-        record_dir=a.record or "", result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
+        record_dir=a.record or "", storage=a.storage, result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
         v2x=a.v2x, faults=a.faults or "", camera=a.camera, camera_hz=a.camera_hz, attempt=a.attempt,
         processes=a.processes, domain_id=a.domain_id,
     )
@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--v2x", choices=["", "ideal", "last_v2x"], default="", help="V2X channel between RSU and vehicle ('' = direct)")
     p.add_argument("--faults", metavar="PRESET|FILE", help="V2X fault preset (config/v2x_faults_<name>.yaml) or YAML file")
     p.add_argument("--record", metavar="DIR", help="record a rosbag2 (mcap) into DIR (must not exist)")
+    p.add_argument("--storage", choices=["mcap", "sqlite3"], default="mcap", help="rosbag2 storage plugin of --record")
     p.add_argument("--result", metavar="FILE", help="write the run's result JSON here")
     p.add_argument("--seed", type=int, default=None, help="override the route's seed")
     p.add_argument("--max-frames", type=int, default=None, help="cut the run after this many frames")

@@ -28,6 +28,7 @@ class RunRequest:
     agent_options: dict[str, Any] = field(default_factory=dict)
     variant: str = "full"
     record_dir: str = ""
+    storage: str = "mcap"
     result_path: str = ""
     run_id: str = "run"
     seed: int | None = None
@@ -63,7 +64,7 @@ def run_once(req: RunRequest, verbose: bool = False) -> int:
     eval_out = result_path.with_name(result_path.stem + ".eval.json")
     cfg = SessionConfig(
         route=req.route, condition=req.condition, variant=req.variant, agent=req.agent, agent_options=req.agent_options,
-        record_dir=req.record_dir, result_path=str(eval_out), run_id=req.run_id, seed=req.seed, max_frames=req.max_frames,
+        record_dir=req.record_dir, storage=req.storage, result_path=str(eval_out), run_id=req.run_id, seed=req.seed, max_frames=req.max_frames,
         v2x=req.v2x, faults=req.faults, camera=req.camera, camera_hz=req.camera_hz, attempt=req.attempt,
     )
     try:

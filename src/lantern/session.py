@@ -50,6 +50,7 @@ class SessionConfig:
     agent: str = "onboard"  # agent backend (entry point group lantern.agent_backends)
     agent_options: dict[str, Any] = field(default_factory=dict)  # backend constructor options
     record_dir: str = ""  # rosbag2 directory to create ('' = no bag)
+    storage: str = "mcap"  # rosbag2 storage plugin: mcap | sqlite3
     result_path: str = ""  # JSON result of the online eval node ('' = none)
     run_id: str = "run"
     seed: int | None = None  # None: the route file's seed
@@ -80,6 +81,8 @@ class SessionConfig:
             raise ValueError(f"condition must be 'warning' or 'no-warning', got {self.condition!r}")
         if self.v2x not in V2X_MODELS:
             raise ValueError(f"v2x must be one of {V2X_MODELS}, got {self.v2x!r}")
+        if self.storage not in ("mcap", "sqlite3"):
+            raise ValueError(f"storage must be 'mcap' or 'sqlite3', got {self.storage!r}")
         if self.backend != "embedded":
             raise ValueError(f"simulator backend {self.backend!r} is not available in this session runner (embedded only; CARLA runs through docker/)")
 
@@ -190,7 +193,7 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
         from lantern import topics
 
         grounding = {"input_topic": topics.HAZARD_NOTICE_RX, "wait_for_sync": "channel"}
-    recorder = {"output": cfg.record_dir, "metadata_json": metadata_json, "camera_hz": float(cfg.camera_hz)}
+    recorder = {"output": cfg.record_dir, "storage": cfg.storage, "metadata_json": metadata_json, "camera_hz": float(cfg.camera_hz)}
     if cfg.camera_hz <= 0:
         recorder["camera_every"] = 1
 
