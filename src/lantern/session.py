@@ -174,6 +174,7 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
         "seed": seed,
         "attempt": cfg.attempt,
         "v2x": v2x or "direct",
+        "rsu_silent": cfg.condition == "no-warning",  # the no-warning condition broadcasts nothing
         "faults": cfg.faults,
         "project_version": __version__,
     }
