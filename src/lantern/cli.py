@@ -39,7 +39,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         route=a.route or "", condition=a.condition, agent=a.agent, agent_options=a.agent_options, variant=a.variant,
         record_dir=a.record or "", storage=a.storage, result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
         v2x=a.v2x, faults=a.faults or "", camera=a.camera, camera_hz=a.camera_hz, attempt=a.attempt,
-        processes=a.processes, domain_id=a.domain_id,
+        processes=a.processes, domain_id=a.domain_id, backend=a.simulator,
+        carla={k: v for k, v in (("carla_host", a.carla_host), ("carla_port", a.carla_port), ("carla_town", a.carla_town)) if v is not None},
     )
     return run_once(req, verbose=True)
 
@@ -82,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", action=argparse.BooleanOptionalAction, default=None, help="render/publish the camera (default: when the agent needs it or a bag is recorded)")
     p.add_argument("--camera-hz", type=float, default=2.0, help="camera rate in the bag, Hz of sim time (0 = every frame)")
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
+    p.add_argument("--simulator", choices=["embedded", "carla"], default="embedded", help="simulator backend (carla: a running CARLA server and the matching carla wheel, docs/carla.md)")
+    p.add_argument("--carla-host", default=None)
+    p.add_argument("--carla-port", type=int, default=None)
+    p.add_argument("--carla-town", default=None, help="CARLA map to load ('' = keep the loaded one)")
     p.set_defaults(fn=cmd_run)
 
     for name, target, helptext in (

@@ -38,6 +38,8 @@ class RunRequest:
     camera: bool | None = None
     camera_hz: float = 2.0
     attempt: int = 0
+    backend: str = "embedded"
+    carla: dict[str, Any] = field(default_factory=dict)
     processes: bool = False
     domain_id: int | None = None
 
@@ -47,7 +49,8 @@ def verdict(record: dict[str, Any] | None, exit_code: int) -> tuple[str, str]:
     if record is None:
         return "infrastructure_failure", f"no result from the eval node (session exit code {exit_code})"
     if record.get("status") != "scored":
-        return "infrastructure_failure", record.get("error") or record.get("outcome_reason") or str(record.get("status"))
+        # the bridge's own reason (agent timeout, simulator error) says more than the evaluator's
+        return "infrastructure_failure", record.get("outcome_reason") or record.get("error") or str(record.get("status"))
     outcome = record.get("outcome")
     if outcome == 1:
         return "completed", record.get("outcome_reason", "")
@@ -66,6 +69,7 @@ def run_once(req: RunRequest, verbose: bool = False) -> int:
         route=req.route, condition=req.condition, variant=req.variant, agent=req.agent, agent_options=req.agent_options,
         record_dir=req.record_dir, storage=req.storage, result_path=str(eval_out), run_id=req.run_id, seed=req.seed, max_frames=req.max_frames,
         v2x=req.v2x, faults=req.faults, camera=req.camera, camera_hz=req.camera_hz, attempt=req.attempt,
+        backend=req.backend, carla=req.carla,
     )
     try:
         decls = session_nodes(cfg)

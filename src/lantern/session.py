@@ -61,6 +61,7 @@ class SessionConfig:
     camera_hz: float = 2.0  # camera rate in the bag (Hz of sim time); 0 = every frame
     attempt: int = 0  # retry number within a suite (metadata only)
     backend: str = "embedded"  # simulator backend: embedded | carla
+    carla: dict[str, Any] = field(default_factory=dict)  # carla_host / carla_port / carla_town / carla_timeout
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> extra overrides
 
     @classmethod
@@ -83,8 +84,11 @@ class SessionConfig:
             raise ValueError(f"v2x must be one of {V2X_MODELS}, got {self.v2x!r}")
         if self.storage not in ("mcap", "sqlite3"):
             raise ValueError(f"storage must be 'mcap' or 'sqlite3', got {self.storage!r}")
-        if self.backend != "embedded":
-            raise ValueError(f"simulator backend {self.backend!r} is not available in this session runner (embedded only; CARLA runs through docker/)")
+        if self.backend not in ("embedded", "carla"):
+            raise ValueError(f"simulator backend must be 'embedded' or 'carla', got {self.backend!r}")
+        unknown = set(self.carla) - {"carla_host", "carla_port", "carla_town", "carla_timeout"}
+        if unknown:
+            raise ValueError(f"unknown CARLA settings {sorted(unknown)}")
 
 
 # -- routes ------------------------------------------------------------------------------------
@@ -181,7 +185,9 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     metadata_json = json.dumps(metadata, sort_keys=True)
 
     sync = ["rsu", "recorder", "eval"] + (["channel"] if v2x else [])
-    bridge = {"route_file": str(route_file or ""), "seed": seed, "run_id": cfg.run_id, "condition": cfg.condition, "sync_participants": sync, "publish_camera": camera}
+    bridge = {"route_file": str(route_file or ""), "seed": seed, "run_id": cfg.run_id, "condition": cfg.condition, "sync_participants": sync, "publish_camera": camera, "simulator": cfg.backend}
+    if cfg.backend == "carla":
+        bridge.update(cfg.carla)
     if cfg.max_frames is not None:
         bridge["max_frames"] = cfg.max_frames
     rsu = {"condition": cfg.condition, "variant": cfg.variant, "seed": seed}

@@ -1,4 +1,8 @@
-"""Bridge node: steps the embedded simulator in lockstep with the agent and publishes the ego topics.
+"""Bridge node: steps the simulator in lockstep with the agent and publishes the ego topics.
+
+The simulator is the embedded world (``simulator: embedded``, default) or a CARLA
+server (``simulator: carla``, lantern_bridge.carla.carla_world.CarlaSessionWorld,
+same per-frame interface; see docs/carla.md).
 
 Synchronous mode like carla-ros-bridge with
 ``synchronous_mode_wait_for_vehicle_control_command``: frame N's observations
@@ -37,6 +41,11 @@ from lantern_msgs.msg import ActorState, ActorStateArray, FrameAck, NavigationCo
 @dataclass
 class BridgeParams:
     role_name: str = param("hero", "Ego role name; ego topics are /carla/<role_name>/...")
+    simulator: str = param("embedded", "Simulator backend: embedded (pure-Python world) | carla (a CARLA server through the `carla` client; needs route_file).")
+    carla_host: str = param("localhost", "CARLA server host (simulator: carla).")
+    carla_port: int = param(2000, "CARLA server RPC port (simulator: carla).")
+    carla_town: str = param("", "CARLA map to load (simulator: carla); '' = the route file's town when it is a CARLA map, else the loaded one.")
+    carla_timeout: float = param(20.0, "CARLA client RPC timeout in wall seconds (connect, map load, tick); bounds waits only.")
     fixed_delta_seconds: float = param(0.05, "Simulation step in seconds (20 Hz, CARLA synchronous mode).")
     max_frames: int = param(0, "Frames after which the run is cut (COMPLETED, reason 'max_frames'); 0 = until the route ends.")
     control_timeout: float = param(10.0, "Wall seconds to wait for a frame's control/acks before an agent timeout.")
@@ -68,6 +77,29 @@ class BridgeParams:
 
 
 _COMMANDS = {"LANE_FOLLOW": NavigationCommand.LANE_FOLLOW, "LEFT": NavigationCommand.LEFT, "RIGHT": NavigationCommand.RIGHT, "STRAIGHT": NavigationCommand.STRAIGHT}
+
+
+SIMULATORS = ("embedded", "carla")
+
+
+def build_session(p: BridgeParams) -> Any:
+    """The run's simulator side: the embedded SessionWorld or a CarlaSessionWorld (same per-frame interface)."""
+    if p.simulator == "embedded":
+        return session_world.build(session_world.SessionWorldConfig.from_params(p))
+    if p.simulator == "carla":
+        from lantern_bridge.carla.carla_world import CarlaSessionConfig, build
+
+        return build(CarlaSessionConfig.from_params(p))
+    raise ValueError(f"simulator: {p.simulator!r} is not one of {SIMULATORS}")
+
+
+def _build_failure(exc: Exception) -> str:
+    """RunStatus reason of a run that could not be built: the simulator's fault or an invalid route."""
+    from lantern_bridge.carla.carla_world import CarlaInfrastructureError
+    from lantern_bridge.carla.connection import CarlaConnectionError, CarlaUnavailableError
+
+    kind = "simulator_error" if isinstance(exc, (CarlaUnavailableError, CarlaConnectionError, CarlaInfrastructureError)) else "invalid_route"
+    return f"{kind}: {type(exc).__name__}: {exc}"
 
 
 def _event_type(name: str) -> int:
@@ -104,12 +136,12 @@ class BridgeNode(LanternNode):
         self.pub_vis = self.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.create_subscription(VehicleControl, topics.vehicle_control(rn), self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
-        self.session: session_world.SessionWorld | None = None
+        self.session: Any = None  # SessionWorld | CarlaSessionWorld
         try:
-            self.session = session_world.build(session_world.SessionWorldConfig.from_params(p))
-        except Exception as exc:  # noqa: BLE001 - an invalid route never runs: recorded as such
+            self.session = build_session(p)
+        except Exception as exc:  # noqa: BLE001 - an invalid route (or an unreachable simulator) never runs: recorded as such
             self.get_logger().error(f"cannot build the run: {exc}")
-            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"invalid_route: {type(exc).__name__}: {exc}")
+            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, _build_failure(exc))
         else:
             self.world = self.session.world
             self.route_id = self.session.route_id or p.route_id
@@ -291,7 +323,20 @@ class BridgeNode(LanternNode):
         st.header.stamp = self._stamp()
         self.pub_status.publish(st)
         self.get_logger().info(f"run finished: outcome={outcome} reason={reason or '-'} frames={self.frame}")
+        self._close_session()
         self.request_exit(0 if outcome in (RunStatus.COMPLETED, RunStatus.ROUTE_FAILURE) else 3)
+
+    def _close_session(self) -> None:
+        """Release the simulator (CARLA: destroy the run's actors, restore the server settings); idempotent."""
+        close = getattr(self.session, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception as exc:  # noqa: BLE001 - the result is already published
+                self.get_logger().error(f"closing the simulator failed: {exc!r}")
+
+    def on_shutdown(self) -> None:
+        self._close_session()
 
 
 def main() -> None:

@@ -113,6 +113,9 @@ class EvalNode(LanternNode):
         except TelemetryError as exc:
             state = RunState.METADATA if exc.kind == "metadata" else RunState.INFRASTRUCTURE
             self.record = RunRecord(status=state, error=str(exc), meta=dict(self.metadata))
+            final = self.builder.final_status  # keep the bridge's own verdict (e.g. simulator_error: ...)
+            if final is not None:
+                self.record.outcome, self.record.outcome_reason = final.outcome, final.reason
         r = self.record
         cus_hint = {k: (v or {}).get("value") for k, v in r.components.items()}
         self.get_logger().info(f"run scored: status={r.status} progress={r.progress} components={cus_hint} {r.error}")
