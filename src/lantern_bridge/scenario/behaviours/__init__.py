@@ -1,17 +1,4 @@
-"""Scripted scenario actors of the six families (App. C, Table 7): spawn, move, clear.
-
-Each family is a small class that only ever poses ITS OWN actors (hazard,
-occluder, context); the ego is never touched, and nothing here reads a wall
-clock or a random generator: every number comes from the route file, so a
-route replays identically. Positions are derived from the route geometry
-(the world's lane layout: ego from the west heading east, conflict point /
-junction at the origin) plus offsets in route coordinates.
-
-Before event onset the actors hold (or pace) their start pose; the controller
-calls ``on_event`` when the protocol fires EVENT_ON (in Route B: the
-reference-only event), and the motion starts on the following step.
-``status`` reports the family's clearance rule and its safety limit.
-"""
+"""Scripted scenario actors of the six families (App. C, Table 7); the contract is in ``base.py``."""
 
 from __future__ import annotations
 
