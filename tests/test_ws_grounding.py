@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from lantern_warning_server.grounding import INACTIVE, GateConfig, Grounder, NoticeGate, from_ego_frame, to_ego_frame, yaw_from_quaternion
+from lantern.frames import yaw_from_quaternion
+from lantern_warning_server.grounding import INACTIVE, GateConfig, Grounder, NoticeGate, from_ego_frame, to_ego_frame
 from lantern_warning_server.notice import NS, EgoPose, Notice
 from lantern_warning_server.templates import TemplateLibrary
 

@@ -29,13 +29,12 @@ def run_in_process(decls: Sequence[NodeDecl], domain_id: int) -> int:
 
 
 def node_command(d: NodeDecl) -> list[str]:
-    from lantern.ros.node import NodeSpec
+    from lantern.ros.node import ros_cli_args
 
     exe = shutil.which(d.executable, path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     if exe is None:
         raise FileNotFoundError(f"executable {d.executable!r} not found (is the project installed? run scripts/setup.sh)")
-    spec = NodeSpec(factory=lambda *a, **k: None, name=d.name, params_files=list(d.params_files), overrides=d.overrides)  # type: ignore[arg-type,return-value]
-    return [exe, *spec.cli_args()]
+    return [exe, *ros_cli_args(d.name, d.params_files, d.overrides)]
 
 
 def _die_with_parent() -> None:

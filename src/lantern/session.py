@@ -100,9 +100,9 @@ def resolve_route(route: str) -> Path | None:
     p = Path(route)
     if p.is_file():
         return p.resolve()
-    from lantern_bridge.scenario.suite import SUITE_DIR
+    from lantern_bridge.scenario.suite import SUITE_DIR, load_manifest
 
-    manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+    manifest = load_manifest()
     for rel in manifest["files"]:
         if Path(rel).stem == route:
             return (SUITE_DIR / rel).resolve()
@@ -114,7 +114,7 @@ def route_metadata(route_file: Path | None) -> dict[str, Any]:
     if route_file is None:
         return {"route_id": "builtin", "route_kind": "A", "family": "builtin", "route_file": ""}
     from lantern_bridge.scenario.route_xml import read_route_file
-    from lantern_bridge.scenario.suite import SUITE_DIR, sha256_file
+    from lantern_bridge.scenario.suite import SUITE_DIR, load_manifest, sha256_file
 
     spec = read_route_file(route_file)  # validates: an invalid file never runs
     meta: dict[str, Any] = {
@@ -133,7 +133,7 @@ def route_metadata(route_file: Path | None) -> dict[str, Any]:
         if marker in spec.markers:
             meta[key] = round(spec.marker_s(marker), 3)
     try:
-        manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+        manifest = load_manifest()
         rel = str(Path(route_file).resolve().relative_to(SUITE_DIR.resolve()))
         if rel in manifest["files"]:
             meta["suite"] = manifest.get("name", "")

@@ -169,9 +169,9 @@ def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int 
 
 def suite_pairs(families: Sequence[str] | None = None, pairs_per_family: int | None = None) -> list[tuple[str, str, str, str]]:
     """(pair_id, family, route A file, route B file) of the frozen suite, first N pairs per family."""
-    from lantern_bridge.scenario.suite import SUITE_DIR
+    from lantern_bridge.scenario.suite import SUITE_DIR, load_manifest
 
-    manifest = json.loads((SUITE_DIR / "manifest.json").read_text())
+    manifest = load_manifest()
     known = sorted({p["family"] for p in manifest["pairs"]})
     if families:
         bad = sorted(set(families) - set(known))

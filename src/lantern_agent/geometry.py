@@ -34,10 +34,6 @@ def wrap_angle(a: float) -> float:
     return (a + math.pi) % (2.0 * math.pi) - math.pi
 
 
-def yaw_from_quaternion(z: float, w: float, x: float = 0.0, y: float = 0.0) -> float:
-    return math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-
-
 @dataclass(frozen=True)
 class Polyline:
     """A route polyline with cumulative arc length; consecutive duplicate points are dropped."""

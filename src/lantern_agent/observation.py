@@ -7,12 +7,12 @@ import math
 import numpy as np
 
 from lantern_agent.backends.base import ActorObs, WarningInput
-from lantern_agent.geometry import yaw_from_quaternion
+from lantern.frames import yaw_from_quaternion
 
 
 def pose_of(odom) -> tuple[float, float, float]:  # noqa: ANN001 - nav_msgs/Odometry
     p, q = odom.pose.pose.position, odom.pose.pose.orientation
-    return float(p.x), float(p.y), yaw_from_quaternion(q.z, q.w, q.x, q.y)
+    return float(p.x), float(p.y), yaw_from_quaternion(q.x, q.y, q.z, q.w)
 
 
 def speed_of(odom) -> float:  # noqa: ANN001
@@ -32,7 +32,7 @@ def actors_of(msg) -> tuple[ActorObs, ...]:  # noqa: ANN001 - lantern_msgs/Actor
         out.append(
             ActorObs(
                 id=a.id, role=a.role, actor_class=a.actor_class,
-                x=float(a.pose.position.x), y=float(a.pose.position.y), yaw=yaw_from_quaternion(q.z, q.w, q.x, q.y),
+                x=float(a.pose.position.x), y=float(a.pose.position.y), yaw=yaw_from_quaternion(q.x, q.y, q.z, q.w),
                 vx=float(a.twist.linear.x), vy=float(a.twist.linear.y),
                 half_length=float(a.extent.x), half_width=float(a.extent.y), half_height=float(a.extent.z),
             )

@@ -41,13 +41,20 @@ def _skip_string(raw: bytes, pos: int) -> int:
     return pos + 4 + n
 
 
-def _header(raw: bytes) -> tuple[int, int] | None:
-    """(stamp ns, position after the header) or None when the data is not little-endian CDR."""
+def stamp_ns(raw: bytes) -> int | None:
+    """The leading builtin_interfaces/Time (a std_msgs/Header's stamp, or a Clock) in ns;
+    None when the data is not little-endian CDR."""
     if len(raw) < 12 or raw[1] != 1:
         return None
     (sec,) = _I.unpack_from(raw, 4)
     (nsec,) = _U.unpack_from(raw, 8)
-    return sec * 1_000_000_000 + nsec, _skip_string(raw, 12)
+    return sec * 1_000_000_000 + nsec
+
+
+def _header(raw: bytes) -> tuple[int, int] | None:
+    """(stamp ns, position after the header) or None when the data is not little-endian CDR."""
+    t = stamp_ns(raw)
+    return None if t is None else (t, _skip_string(raw, 12))
 
 
 def odometry(raw: bytes) -> tuple[int, tuple[float, ...], tuple[float, ...]] | None:

@@ -30,6 +30,7 @@ from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
+from lantern_eval import fastcdr
 from lantern_eval.bag_writer import BagWriter
 
 RECORDING_VERSION = 1
@@ -203,11 +204,9 @@ def _stamp_from_cdr(raw: bytes, tname: str) -> int | None:
     after the 4-byte encapsulation header; using them makes the bag's timeline
     the simulation's, so replay and scoring never depend on wall time.
     """
-    if tname == "std_msgs/msg/Float32" or len(raw) < 12:
+    if tname == "std_msgs/msg/Float32":
         return None
-    sec = int.from_bytes(raw[4:8], "little", signed=True)
-    nsec = int.from_bytes(raw[8:12], "little")
-    return sec * 1_000_000_000 + nsec
+    return fastcdr.stamp_ns(raw)
 
 
 def main() -> None:

@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from lantern import topics
+from lantern.frames import yaw_from_quaternion
+from lantern.ros.lockstep import stamp_ns
 from lantern_eval.datatypes import CLASS_CODES, EgoSeries, Event, FinalStatus, RunMeta, RunTelemetry
 from lantern_eval.enums import Outcome
 from lantern_eval.errors import TelemetryError
@@ -58,16 +60,11 @@ def required_topics(role_name: str = "hero", route_kind: str = "A") -> list[str]
     return req
 
 
-def _yaw(x: float, y: float, z: float, w: float) -> float:
-    """Yaw (rad, counter-clockwise from +x) of a quaternion x, y, z, w."""
-    return math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-
-
 def _corridor(ego: tuple | None, others: list) -> np.ndarray:
     """Other actors in the ego frame: (k, 5) class code, x forward, y right, half length, half width."""
     if ego is None:
         return np.zeros((0, 5))
-    yaw = _yaw(*ego[3:7])
+    yaw = yaw_from_quaternion(*ego[3:7])
     c, s = math.cos(yaw), math.sin(yaw)
     rows = []
     for cls, role, r in others:
@@ -76,10 +73,6 @@ def _corridor(ego: tuple | None, others: list) -> np.ndarray:
         dx, dy = r[0] - ego[0], r[1] - ego[1]
         rows.append((CLASS_CODES[cls], dx * c + dy * s, -(-dx * s + dy * c), r[10], r[11]))
     return np.array(rows, float) if rows else np.zeros((0, 5))
-
-
-def _stamp_ns(header: Any) -> int:
-    return int(header.stamp.sec) * NS + int(header.stamp.nanosec)
 
 
 @dataclass
@@ -211,13 +204,13 @@ class TelemetryBuilder:
     def _on_odometry(self, m: Any) -> None:
         p, q, v = m.pose.pose.position, m.pose.pose.orientation, m.twist.twist.linear
         pose = tuple(float(x) for x in (p.x, p.y, p.z, q.x, q.y, q.z, q.w))
-        self._odom_row(_stamp_ns(m.header), pose, (float(v.x), float(v.y), float(v.z)))
+        self._odom_row(stamp_ns(m.header.stamp), pose, (float(v.x), float(v.y), float(v.z)))
 
     def _on_nav(self, m: Any) -> None:
-        self._nav_row(_stamp_ns(m.header), float(m.route_progress), float(m.route_length))
+        self._nav_row(stamp_ns(m.header.stamp), float(m.route_progress), float(m.route_length))
 
     def _on_warning(self, m: Any) -> None:
-        self._warning_row(_stamp_ns(m.header), bool(m.active))
+        self._warning_row(stamp_ns(m.header.stamp), bool(m.active))
 
     def _on_actors(self, m: Any) -> None:
         rows = []
@@ -225,7 +218,7 @@ class TelemetryBuilder:
             p, q, v, w, e = a.pose.position, a.pose.orientation, a.twist.linear, a.twist.angular, a.extent
             vals = (p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z, e.x, e.y, e.z)
             rows.append((str(a.id), str(a.role), str(a.actor_class), tuple(float(x) for x in vals)))
-        self._actors_rows(_stamp_ns(m.header), rows)
+        self._actors_rows(stamp_ns(m.header.stamp), rows)
 
     # -- rows (shared by both paths) ------------------------------------------------------
     def _odom_row(self, t: int, pose: tuple, lin: tuple) -> None:
@@ -260,11 +253,11 @@ class TelemetryBuilder:
         self._corridor[t] = (ego, others)  # turned into the ego frame in build(), only for Route B
 
     def _on_event(self, m: Any) -> None:
-        ev = Event(int(m.type), _stamp_ns(m.header) / NS, int(m.frame), float(m.route_distance), str(m.detail), str(m.other_actor))
+        ev = Event(int(m.type), stamp_ns(m.header.stamp) / NS, int(m.frame), float(m.route_distance), str(m.detail), str(m.other_actor))
         self._events.setdefault((ev.type, ev.frame, ev.detail, ev.other_actor), ev)
 
     def _on_warning(self, m: Any) -> None:
-        self._warn_rows.setdefault(_stamp_ns(m.header), bool(m.active))
+        self._warn_rows.setdefault(stamp_ns(m.header.stamp), bool(m.active))
 
     def _on_status(self, m: Any) -> None:
         for k in ("run_id", "route_id", "family", "route_kind", "condition"):
@@ -272,7 +265,7 @@ class TelemetryBuilder:
             if val:
                 self._status_fields[k] = val
         if int(m.outcome) != Outcome.RUNNING and self._status is None:
-            self._status = FinalStatus(int(m.outcome), str(m.reason), _stamp_ns(m.header) / NS, float(m.route_completion), int(m.frame))
+            self._status = FinalStatus(int(m.outcome), str(m.reason), stamp_ns(m.header.stamp) / NS, float(m.route_completion), int(m.frame))
 
     # -- build ------------------------------------------------------------------------
     def missing_topics(self, route_kind: str) -> list[str]:

@@ -30,11 +30,6 @@ MAX_ID_LENGTH = 64
 
 
 # -- geometry ---------------------------------------------------------------------------------
-def yaw_from_quaternion(x: float, y: float, z: float, w: float) -> float:
-    """Yaw (rad, counter-clockwise about +z) of a ROS quaternion."""
-    return math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-
-
 def to_ego_frame(px: float, py: float, ego: EgoPose) -> tuple[float, float]:
     """Map point -> ego frame of LANTERN Table 2: (x forward, y right), metres.
 

@@ -108,7 +108,7 @@ class GroundingNode(LanternNode):
     def _ground(self, frame: int, odom: Odometry) -> None:
         self.last_frame = frame
         drain(self.sub_notices)  # deliveries of frame N were sent before the ack / odometry that triggers this
-        now_ns = msgconv.stamp_ns(odom.header.stamp)
+        now_ns = lockstep.stamp_ns(odom.header.stamp)
         if self.p.wait_for_sync:
             usable, self.inbox = self.inbox, []
         else:

@@ -5,20 +5,11 @@ The only module of the pure core that touches ROS types; imported by nodes.
 
 from __future__ import annotations
 
+from lantern.frames import yaw_from_quaternion
+from lantern.ros.lockstep import stamp_ns, time_msg
 from lantern_warning_server.events import Event
-from lantern_warning_server.grounding import GroundedWarning, yaw_from_quaternion
-from lantern_warning_server.notice import NS, Actor, EgoPose, Notice
-
-
-def stamp_ns(stamp) -> int:  # noqa: ANN001 - builtin_interfaces/Time
-    return int(stamp.sec) * NS + int(stamp.nanosec)
-
-
-def time_msg(ns: int):  # noqa: ANN201
-    from builtin_interfaces.msg import Time
-
-    sec, nsec = divmod(int(ns), NS)
-    return Time(sec=sec, nanosec=nsec)
+from lantern_warning_server.grounding import GroundedWarning
+from lantern_warning_server.notice import Actor, EgoPose, Notice
 
 
 def notice_from_msg(m) -> Notice:  # noqa: ANN001 - lantern_msgs/HazardNotice

@@ -12,22 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from builtin_interfaces.msg import Time
-
 from lantern.topics import SYNC_ACK
 
 NS = 1_000_000_000
 
 
-def time_msg(sim_time_ns: int) -> Time:
+def time_msg(sim_time_ns: int):  # noqa: ANN201 - builtin_interfaces/Time
+    from builtin_interfaces.msg import Time
+
     return Time(sec=sim_time_ns // NS, nanosec=sim_time_ns % NS)
 
 
-def stamp_ns(stamp: Time) -> int:
-    return stamp.sec * NS + stamp.nanosec
+def stamp_ns(stamp: Any) -> int:  # builtin_interfaces/Time or any object with sec / nanosec
+    return int(stamp.sec) * NS + int(stamp.nanosec)
 
 
-def frame_of(stamp: Time, dt_ns: int) -> int:
+def frame_of(stamp: Any, dt_ns: int) -> int:
     return round(stamp_ns(stamp) / dt_ns)
 
 
@@ -45,7 +45,7 @@ def ack_publisher(node):  # noqa: ANN001, ANN201 - thin rclpy glue
     return node.create_publisher(FrameAck, SYNC_ACK, qos.LATCHED)
 
 
-def make_ack(node_name: str, frame: int, stamp: Time, ready: bool = False):  # noqa: ANN201
+def make_ack(node_name: str, frame: int, stamp: Any, ready: bool = False):  # noqa: ANN201
     from lantern_msgs.msg import FrameAck
 
     ack = FrameAck(node=node_name, frame=frame)

@@ -79,12 +79,17 @@ class NodeSpec:
     ends_session: bool = False
 
     def cli_args(self) -> list[str]:
-        args = ["--ros-args", "-r", f"__node:={self.name}"]
-        for f in self.params_files:
-            args += ["--params-file", str(f)]
-        for k, v in self.overrides.items():
-            args += ["-p", f"{k}:={_ros_literal(v)}"]
-        return args
+        return ros_cli_args(self.name, self.params_files, self.overrides)
+
+
+def ros_cli_args(name: str, params_files: Sequence[Path], overrides: dict[str, Any]) -> list[str]:
+    """`--ros-args` of a node: its name, parameter files, then overrides (the order ROS applies them)."""
+    args = ["--ros-args", "-r", f"__node:={name}"]
+    for f in params_files:
+        args += ["--params-file", str(f)]
+    for k, v in overrides.items():
+        args += ["-p", f"{k}:={_ros_literal(v)}"]
+    return args
 
 
 def _ros_literal(v: Any) -> str:

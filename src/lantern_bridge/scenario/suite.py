@@ -178,6 +178,11 @@ def generate(out_dir: Path | str = SUITE_DIR, seed: int = SUITE_SEED) -> dict[st
     return manifest
 
 
+def load_manifest(suite_dir: Path | str = SUITE_DIR) -> dict[str, Any]:
+    """The suite's manifest (files -> SHA-256, pairs); json/OS errors propagate to the caller."""
+    return json.loads((Path(suite_dir) / MANIFEST).read_text(encoding="utf-8"))
+
+
 def verify_hashes(suite_dir: Path | str = SUITE_DIR) -> list[Failure]:
     """Every file listed in manifest.json exists with its SHA-256, and no route file is unlisted."""
     d = Path(suite_dir)
