@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from lantern_bridge.world.geometry import Box, box_distance, overlap2d, overlap3d, point_box_distance, segment_hits_box, segments_hit_boxes, wrap_angle
+from lantern.frames import wrap_angle
+from lantern_bridge.world.geometry import Box, box_distance, overlap2d, overlap3d, point_box_distance, segment_hits_box, segments_hit_boxes
 
 
 def test_axis_aligned_overlap_and_separation():

@@ -30,10 +30,6 @@ def ego_to_map(points: np.ndarray, pose: tuple[float, float, float]) -> np.ndarr
     return np.stack([x0 + c * p[:, 0] + s * p[:, 1], y0 + s * p[:, 0] - c * p[:, 1]], axis=1)
 
 
-def wrap_angle(a: float) -> float:
-    return (a + math.pi) % (2.0 * math.pi) - math.pi
-
-
 @dataclass(frozen=True)
 class Polyline:
     """A route polyline with cumulative arc length; consecutive duplicate points are dropped."""

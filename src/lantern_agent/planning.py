@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from lantern_agent.backends.base import ActorObs, Plan
-from lantern_agent.geometry import Polyline, map_to_ego, wrap_angle
+from lantern.frames import wrap_angle
+from lantern_agent.geometry import Polyline, map_to_ego
 
 #: NavigationCommand values that mean "a junction manoeuvre is coming".
 JUNCTION_COMMANDS = (1, 2, 3)  # LEFT, RIGHT, STRAIGHT

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 
+from lantern.frames import wrap_angle
+
 
 def location_to_carla(x: float, y: float, z: float = 0.0) -> tuple[float, float, float]:
     """Map-frame point -> CARLA location components."""
@@ -28,11 +30,6 @@ def location_to_carla(x: float, y: float, z: float = 0.0) -> tuple[float, float,
 def location_from_carla(x: float, y: float, z: float = 0.0) -> tuple[float, float, float]:
     """CARLA location components -> map-frame point (the mirror is its own inverse)."""
     return float(x), -float(y), float(z)
-
-
-def wrap_angle(a: float) -> float:
-    """Radians wrapped to [-pi, pi)."""
-    return (a + math.pi) % (2.0 * math.pi) - math.pi
 
 
 def wrap_degrees(a: float) -> float:

@@ -16,11 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def wrap_angle(a: float) -> float:
-    """Angle wrapped to [-pi, pi)."""
-    return (a + math.pi) % (2.0 * math.pi) - math.pi
-
-
 @dataclass(frozen=True)
 class Box:
     """Oriented box: centre (x, y) on the map, bottom at height ``z``, yaw CCW from +x.

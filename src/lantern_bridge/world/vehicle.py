@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from lantern_bridge.world.geometry import Box, wrap_angle
+from lantern.frames import wrap_angle
+from lantern_bridge.world.geometry import Box
 
 
 @dataclass(frozen=True)
