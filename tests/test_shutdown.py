@@ -60,7 +60,7 @@ def test_killed_session_leaves_no_node_processes(tmp_path, ros_domain):
             p.kill()
 
 
-def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, ros_domain):
+def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, ros_domain, rclpy_context):
     """Kill the agent's process mid-run: the run is recorded as an infrastructure failure (exit 3),
     its result names the reason, and the bag recorded so far is finalised, not lost."""
     import json
@@ -83,9 +83,24 @@ def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, r
                 except OSError:
                     pass
         assert agent_pid is not None
-        while time.monotonic() < deadline and not list(bag.glob("*.mcap")):
-            time.sleep(0.05)
-        time.sleep(1.0)  # frames are flowing (the built-in route runs ~680 frames)
+        # kill only once frames are flowing (the built-in route runs ~680 frames): listen on DDS
+        import rclpy
+        from nav_msgs.msg import Odometry
+        from rclpy.executors import SingleThreadedExecutor
+
+        from lantern import topics
+        from lantern.ros import qos
+
+        frames: list[int] = []
+        listener = rclpy.create_node("crash_test_listener", context=rclpy_context)
+        listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.append(m.header.stamp.nanosec), qos.STATE)
+        ex = SingleThreadedExecutor(context=rclpy_context)
+        ex.add_node(listener)
+        while time.monotonic() < deadline and len(frames) < 20:
+            ex.spin_once(timeout_sec=0.05)
+        ex.shutdown()
+        listener.destroy_node()
+        assert len(frames) >= 20, "no frames flowed"
         os.kill(agent_pid, signal.SIGKILL)
         out, _ = p.communicate(timeout=60)
     finally:
