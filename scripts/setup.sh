@@ -81,4 +81,7 @@ if ! stamp_ok project "$PRJ_HASH" || ! "$VPY" -c 'import lantern' 2>/dev/null; t
     || die "pip install -e failed"
   stamp_set project "$PRJ_HASH"
 fi
+# --- V2X key store (authentication is on by default; keys never live in git) --------
+# creates $LANTERN_KEYS or .lantern/v2x_keys.yaml (mode 0600) once; keeps an existing one
+"$VENV/bin/lantern" keys init --quiet >&2 || die "could not create the V2X key store (lantern keys init)"
 say "ready: $VENV"

@@ -84,6 +84,13 @@ class FakeBridge:
         self.Odometry, self.CooperativeWarning, self.ActorStateArray = Odometry, CooperativeWarning, ActorStateArray
         self.pub_odom = node.create_publisher(Odometry, topics.odometry(), qos.STATE)
         self.pub_warn = node.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
+        # plays the grounding node: tags each warning with the onboard key (the agent's default check)
+        from std_msgs.msg import UInt8MultiArray
+
+        from lantern_warning_server import auth, keys
+
+        self.UInt8MultiArray, self.auth, self.key = UInt8MultiArray, auth, keys.load_key("", keys.ONBOARD, "test")
+        self.pub_tag = node.create_publisher(UInt8MultiArray, topics.WARNING_AUTH, qos.STATE)
         self.pub_perc = node.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.pub_route = node.create_publisher(Path, topics.ROUTE, qos.LATCHED)
         self.controls: list = []
@@ -104,6 +111,7 @@ class FakeBridge:
         w = self.CooperativeWarning(active=warning_active, text="pedestrian ahead", family="pedestrian_emergence", has_position=True, source_notice_id=42, age=0.2)
         w.position.x, w.position.y = 30.0, -2.0
         w.header.stamp = stamp
+        self.pub_tag.publish(self.UInt8MultiArray(data=self.auth.warning_mac(self.key, w)))
         self.pub_warn.publish(w)
         perc = self.ActorStateArray()
         perc.header.stamp, perc.header.frame_id = stamp, "map"

@@ -169,10 +169,11 @@ def speed_profile(n, v0, brake_from=None, decel=2.0, floor=0.0):
 
 def test_anticipation_hand_computed_deceleration():
     t, v, a = speed_profile(200, 10.0, brake_from=4.0)
-    # accel -2 from sample 4.05; window [3.95, 4.45) holds 4.05..4.40: 8 of 10 -> t_react = 3.95
+    # accel -2 from sample 4.05; the first qualifying window [3.95, 4.45) holds 4.05..4.40 (8 of 10);
+    # t_react is its first responding sample, 4.05 (not the window start 3.95, where nothing responds)
     m = anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH)
-    assert m.detail["t_react"] == pytest.approx(3.95)
-    assert m.value == pytest.approx((5.0 - 3.95) / (5.0 - 3.0))
+    assert m.detail["t_react"] == pytest.approx(4.05)
+    assert m.value == pytest.approx((5.0 - 4.05) / (5.0 - 3.0))
 
 
 def test_anticipation_speed_drop_criterion():
@@ -181,8 +182,9 @@ def test_anticipation_speed_drop_criterion():
     a = np.full(len(t), np.nan)
     a[1:] = np.diff(v) / DT
     m = anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH)
-    assert m.detail["t_react"] == pytest.approx(3.45)  # [3.45, 3.95): 3.55..3.90 respond = 8/10
-    assert m.value == pytest.approx(0.775)
+    # first qualifying window [3.45, 3.95): 3.55..3.90 respond = 8/10; its first responding sample is 3.55
+    assert m.detail["t_react"] == pytest.approx(3.55)
+    assert m.value == pytest.approx((5.0 - 3.55) / 2.0)
 
 
 def test_anticipation_at_warning_onset_scores_one_and_no_response_zero():
@@ -197,11 +199,12 @@ def test_anticipation_response_after_event_scores_zero():
     t, v, a = speed_profile(200, 10.0, brake_from=5.5)
     m = anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH)
     assert m.value == 0.0 and m.reason == "response at or after event onset" and m.detail["t_react"] >= 5.0
-    t, v, a = speed_profile(200, 10.0, brake_from=5.05)  # first qualifying window starts exactly at event onset
+    t, v, a = speed_profile(200, 10.0, brake_from=4.95)  # first responding sample exactly at event onset
     m = anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH)
     assert m.detail["t_react"] == pytest.approx(5.0) and m.value == 0.0
-    t, v, a = speed_profile(200, 10.0, brake_from=4.9)  # window from 4.85 < event onset: a small lead
-    assert anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH).value == pytest.approx((5.0 - 4.85) / 2.0)
+    t, v, a = speed_profile(200, 10.0, brake_from=4.9)  # first responding sample 4.95 < event onset: a small lead
+    m = anticipation_metric(t, v, a, 3.0, 5.0, 10.0, TH)
+    assert m.detail["t_react"] == pytest.approx(4.95) and m.value == pytest.approx((5.0 - 4.95) / 2.0)
 
 
 def test_anticipation_needs_eighty_percent():
@@ -214,8 +217,9 @@ def test_anticipation_needs_eighty_percent():
     pattern = np.array([1, 1, 1, 1, 1, 1, 0, 1, 1, 0], bool)  # 8 of every 10
     a[80:160] = np.where(np.tile(pattern, 8), -1.0, 0.0)
     m = anticipation_metric(t, v, a, 3.0, 7.0, 10.0, TH)
-    # window [3.95, 4.45): one non-responding sample before the pattern + 8 of the next 9 = 8/10
-    assert m.detail["t_react"] == pytest.approx(3.95) and m.value == pytest.approx((7.0 - 3.95) / 4.0)
+    # window [3.95, 4.45): one non-responding sample before the pattern + 8 of the next 9 = 8/10;
+    # t_react = its first responding sample, 4.00
+    assert m.detail["t_react"] == pytest.approx(4.0) and m.value == pytest.approx((7.0 - 4.0) / 4.0)
 
 
 def test_anticipation_right_turn_yield_coincident_onsets():
@@ -382,7 +386,7 @@ def test_table8_worked_example_reproduces_94_39():
 def test_worked_example_through_the_metric_functions():
     """Same numbers produced by the anticipation and recovery code from time series."""
     t = np.arange(200) * DT
-    v = np.where(t > 3.35 + 0.05 + 1e-9, 6.0, 8.0)  # 1 drop at 3.40 s sustained -> window from 3.35 has 9/10
+    v = np.where(t > 3.30 + 1e-9, 6.0, 8.0)  # speed 2 m/s below v_pre from 3.35 s on: the first responding sample
     a = np.full(len(t), np.nan)
     a[1:] = np.diff(v) / DT
     ant = anticipation_metric(t, v, a, 3.30, 5.30, 8.0, TH)
@@ -396,8 +400,10 @@ def test_pair_score_gates_and_missing_values():
     assert pair_score(1, None, None, None, None, 1, False, True, TH).cus == 0.0  # failed gate: 0, even with empty components
     assert pair_score(1, 1, 1, 1, 1, 1, True, False, TH).cus == 0.0  # Route B false brake
     ps = pair_score(1, None, 1, 1, 1, 1, True, True, TH)
-    assert ps.cus is None and "ttc" in ps.reason  # never imputed
-    assert pair_score(1, 1, 1, 1, 1, 1, True, None, TH).cus is None
+    # never imputed as a success: the unavailable TTC counts 0 -> 100 - 100 * 0.85 * 0.35 / 2 = 85.125, flagged
+    assert ps.cus == pytest.approx(85.125) and ps.unavailable == ("ttc",) and "counted as 0: ttc" in ps.reason
+    ps = pair_score(1, 1, 1, 1, 1, 1, True, None, TH)  # a gate that could not be evaluated is never a pass
+    assert ps.cus == 0.0 and ps.unavailable == ("gate_fb",) and ps.reason.startswith("gate unknown")
     assert pair_score(1, 1, 1, 1, 1, 1, True, True, TH).cus == pytest.approx(100.0)
     assert pair_score(0.5, 0, 0, 0, 0, 0.5, True, True, TH).cus == pytest.approx(100 * (0.85 * 0.4 * 0.5 + 0.15 * 0.5))
 

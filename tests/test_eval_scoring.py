@@ -44,9 +44,10 @@ def test_warning_run_components_follow_the_definitions():
     t = rec.times
     assert t["t_event"] == pytest.approx(t["t_ref"] + 2.0)  # anti-deadlock: the ego slowed before the trigger
     ant = rec.components["anticipation"]
-    # braking starts 0.2 s after onset: first sample with accel <= -0.5 is t_ref+0.25; window from t_ref+0.15 has 8/10
-    assert ant["t_react"] == pytest.approx(t["t_ref"] + 0.15)
-    assert ant["value"] == pytest.approx((2.0 - 0.15) / 2.0)
+    # braking is commanded 0.2 s after onset: the first sample with accel <= -0.5 is t_ref+0.25 (the window
+    # from t_ref+0.15 is the first with 8/10, but t_react is its first responding sample, never earlier)
+    assert ant["t_react"] == pytest.approx(t["t_ref"] + 0.25)
+    assert ant["value"] == pytest.approx((2.0 - 0.25) / 2.0)
     rc = rec.components["recovery"]
     assert t["t_release"] == max(t["t_clear"], t["t_warning_off"])
     ego = tel.ego
@@ -103,7 +104,7 @@ def test_pairs_false_brake_and_matching():
     pairs, _ = make_pairs([a_w, a_n, b_fb], TH)
     assert {p.fields["condition"] for p in pairs} == {"warning", "no-warning"}
     for p in pairs:
-        assert p.fields["gate_fb"] is False and p.fields["cus"] == 0.0 and p.fields["fb_interval_source"] == "route_b_metadata"
+        assert p.fields["gate_fb"] is False and p.fields["cus"] == 0.0 and p.fields["fb_interval_source"] == "route_a_events"
     b_ok = score_run(build(SyntheticConfig(route_kind="B"))[0], TH)
     pairs, _ = make_pairs([a_w, b_ok], TH)
     assert pairs[0].fields["gate_fb"] is True and pairs[0].fields["cus"] > 90
@@ -129,6 +130,9 @@ def test_false_brake_interval_from_reference_events_when_metadata_lacks_points()
     a = score_run(build(strip(SyntheticConfig()))[0], TH)
     b = score_run(build(strip(SyntheticConfig(route_kind="B", false_brake_at=28.0)), add_refs)[0], TH)
     assert b.false_brake is None  # not decidable from the run alone
+    pairs, _ = make_pairs([a, b], TH)
+    assert pairs[0].fields["fb_interval_source"] == "route_a_events" and pairs[0].fields["gate_fb"] is False
+    a.route_points = {"warning_m": None, "event_m": None}  # Route A without its events: Route B's own reference points
     pairs, _ = make_pairs([a, b], TH)
     assert pairs[0].fields["fb_interval_source"] == "route_b_reference_events" and pairs[0].fields["gate_fb"] is False
 

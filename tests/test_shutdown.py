@@ -108,6 +108,7 @@ def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, r
             p.kill()
     assert p.returncode == 3, out
     res = json.loads(result.read_text())
-    assert res["status"] == "infrastructure_failure" and res["reason"], res
+    assert res["status"] == "infrastructure_failure", res
+    assert res["reason"] == "node crashed: lantern_agent (killed by SIGKILL)", res["reason"]  # the dead node, by name
     s = summarize(bag)  # finalised on the way out
     assert s.counts["/carla/hero/odometry"] > 0 and not s.completed

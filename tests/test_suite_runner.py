@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import subprocess
 import sys
+import threading
+import time
+from pathlib import Path
 
-from lantern.suite import Progress, RunJob, plan_jobs, run_suite
+import pytest
+
+from lantern.suite import Progress, RunJob, SuiteStop, lock_out_dir, plan_jobs, run_suite
 
 FAKE_RUN = r"""
 import json, sys, pathlib
@@ -18,6 +26,9 @@ if mode == "crash":
 if mode == "flaky" and n < 3:
     sys.exit(3)                                    # infrastructure failure twice, then fine
 status = "route_failure" if mode == "collide" else "completed"
+from lantern_eval.bag_writer import BagWriter      # a route result comes with a complete bag (resume checks it)
+with BagWriter(run_dir / "bag") as w:
+    w.set_recording({"completed": True})
 (run_dir / "result.json").write_text(json.dumps({"status": status, "domain": int(sys.argv[4])}))
 """
 
@@ -78,3 +89,147 @@ def test_progress_line_has_eta():
 
     p.update(RunOutcome(RunJob("x", "r", "warning", "p", "f", "A"), "completed", 1))
     assert "1/2 runs" in buf.getvalue() and "ETA" in buf.getvalue()
+
+
+# -- stopping a suite: Ctrl-C, SIGTERM, a killed suite ---------------------------------------------
+
+SLOW_RUN = r"""
+import json, pathlib, signal, sys, time
+run_dir, counter = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+counter.write_text(str(int(counter.read_text()) + 1 if counter.exists() else 1))
+def stop(signum, frame):  # what `lantern run` does: end the session, record it, exit 128+N
+    (run_dir / "result.json").write_text(json.dumps({"status": "infrastructure_failure", "reason": f"interrupted by signal {signum}"}))
+    sys.exit(128 + signum)
+signal.signal(signal.SIGINT, stop)
+(run_dir / "started").write_text("1")
+time.sleep(60)
+"""
+
+
+def test_a_stop_interrupts_running_runs_without_retry_and_starts_no_new_one(tmp_path):
+    """The suite's stop handler forwards the signal; the cut run is neither retried nor final; the rest never start."""
+    script = tmp_path / "slow_run.py"
+    script.write_text(SLOW_RUN)
+    out = tmp_path / "out"
+    jobs = [RunJob(f"s{i}", "slow", "warning", f"p{i}", "fam", "A") for i in range(3)]
+    stop = SuiteStop()
+
+    def command(job, run_dir, domain):
+        return [sys.executable, str(script), str(run_dir), str(tmp_path / f"{job.run_id}.count")]
+
+    def stop_when_started():
+        started = out / "runs" / "s0" / "started"
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        stop(signal.SIGINT)  # as the handler is called in the suite's main thread
+
+    t = threading.Thread(target=stop_when_started)
+    t.start()
+    res = {o.job.run_id: o for o in run_suite(jobs, out, command, workers=1, max_retries=3, progress=Progress(3, io.StringIO()), stop=stop)}
+    t.join()
+    assert res["s0"].status == "interrupted" and res["s0"].attempts == 1
+    assert (tmp_path / "s0.count").read_text() == "1"  # not retried
+    assert res["s1"].status == res["s2"].status == "not_started"
+    assert not (tmp_path / "s1.count").exists() and not (out / "attempts").exists()
+    assert json.loads((out / "runs" / "s0" / "result.json").read_text())["status"] == "infrastructure_failure"  # the child's own record, not final
+    status = json.loads((out / "suite_status.json").read_text())
+    assert status["interrupted"] is True and status["signal"] == signal.SIGINT
+    assert status["interrupted_runs"] == ["s0"] and status["not_started"] == ["s1", "s2"]
+    assert status["infrastructure_failures"] == 0  # an interruption is not an infrastructure failure
+
+
+def test_the_out_dir_lock_is_held_until_the_last_child_exits(tmp_path):
+    """A killed suite's `lantern run` children keep the output directory locked, so a rerun waits for them."""
+    out = tmp_path / "out"
+    fd = lock_out_dir(out)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], pass_fds=(fd,))
+    os.close(fd)  # the suite is gone; its child still holds the inherited lock
+    try:
+        with pytest.raises(BlockingIOError, match="in use by another lantern suite"):
+            lock_out_dir(out, wait_s=0.3)
+    finally:
+        child.kill()
+        child.wait()
+    os.close(lock_out_dir(out, wait_s=5))
+
+
+def _children(pid: int) -> list[int]:
+    """Live (non-zombie) processes whose parent is ``pid``."""
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if fields[0] != "Z" and int(fields[1]) == pid:
+                kids.append(int(entry))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _lantern_suite(out, *extra):
+    exe = str(Path(sys.executable).with_name("lantern"))
+    cmd = [exe, "suite", "--families", "pedestrian_emergence", "--pairs", "1", "--workers", "1", "--out", str(out), *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_run(out, suite, timeout=60.0):
+    """The first run's directory has its log (the child is in its session) and the child is alive."""
+    log = out / "runs" / "closed_pedestrian_emergence_0001__A__warning" / "log.txt"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        kids = _children(suite.pid)
+        if kids and log.exists() and log.stat().st_size > 0:
+            return kids
+        assert suite.poll() is None, suite.communicate()
+        time.sleep(0.05)
+    raise AssertionError("the suite did not start a run")
+
+
+@pytest.mark.ros
+def test_ctrl_c_stops_a_real_suite_cleanly_and_a_rerun_resumes(tmp_path):
+    out = tmp_path / "suite"
+    suite = _lantern_suite(out)
+    _wait_for_run(out, suite)
+    suite.send_signal(signal.SIGINT)
+    stdout, stderr = suite.communicate(timeout=60)
+    assert suite.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stdout + stderr
+    assert "stopped by SIGINT" in stderr.strip().splitlines()[-1] and "rerun the same command to resume" in stderr
+    status = json.loads((out / "suite_status.json").read_text())
+    assert status["interrupted"] is True and status["interrupted_runs"] == ["closed_pedestrian_emergence_0001__A__warning"]
+    assert len(status["not_started"]) == 2 and not (out / "attempts").exists()  # nothing retried
+    cut = out / "runs" / "closed_pedestrian_emergence_0001__A__warning" / "result.json"
+    assert not cut.exists() or json.loads(cut.read_text())["status"] == "infrastructure_failure"  # never marked final
+    assert not (out / "scores").exists()  # an interrupted suite is not scored
+
+    again = _lantern_suite(out)
+    stdout, stderr = again.communicate(timeout=240)
+    assert again.returncode == 0, stderr[-3000:]
+    status = json.loads((out / "suite_status.json").read_text())
+    assert status["interrupted"] is False and status["completed"] + status["route_failures"] == 3
+    assert [p.name.split(".")[0] for p in (out / "attempts").iterdir()] == ["closed_pedestrian_emergence_0001__A__warning"]  # the cut run, kept
+
+
+@pytest.mark.ros
+def test_killing_the_suite_leaves_no_lantern_run_behind(tmp_path):
+    out = tmp_path / "suite"
+    suite = _lantern_suite(out)
+    kids = _wait_for_run(out, suite)
+    suite.send_signal(signal.SIGKILL)
+    suite.communicate(timeout=30)
+    deadline = time.monotonic() + 30
+    while any(_alive(k) for k in kids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [k for k in kids if _alive(k)], "a lantern run child outlived its suite"
+    os.close(lock_out_dir(out, wait_s=1))  # nothing holds the directory any more

@@ -160,9 +160,40 @@ def test_manifest_hash_mismatch_and_unlisted_file(tmp_path: Path):
 def test_unparseable_and_missing_paths(tmp_path: Path, capsys):
     p = tmp_path / "broken.xml"
     p.write_text("<routes><route></routes>")
-    assert validate.main([str(p), str(tmp_path / "absent.xml")]) == 1
-    out = capsys.readouterr().out
-    assert f"{p}: xml: not well-formed XML" in out
-    assert "absent.xml: path: no such file or directory" in out
+    assert validate.main([str(p)]) == 1
+    assert f"{p}: xml: not well-formed XML" in capsys.readouterr().out
+    assert validate.main([str(p), str(tmp_path / "absent.xml")]) == 2  # a usage mistake, said before validating
+    assert capsys.readouterr().err.strip() == f"lantern validate: {tmp_path / 'absent.xml'}: no such file or directory"
+    fails, _ = validate.validate_paths([str(tmp_path / "absent.xml")])
+    assert [(f.field, f.reason) for f in fails] == [("path", "no such file or directory")]
     with pytest.raises(RouteFileError, match="not well-formed"):
         read_route(p)
+
+
+def test_unknown_elements_are_warnings_not_failures(pair, capsys):
+    """The reader ignores elements it does not know; validation names each one as a warning
+    (a misspelt parameter must not pass unnoticed) without failing an otherwise valid file."""
+    a, b, tmp = pair
+    pa, pb = _write(tmp, a, b)
+    assert validate.warnings_for_paths([pa, pb]) == []
+    for path in (pa, pb):  # the same edit in both files: the pair still agrees
+        text = Path(path).read_text()
+        text = text.replace("<waypoints>", "<lights><light/></lights>\n    <waypoints>", 1)  # unknown under <route>
+        text = text.replace("<ww_speed ", '<ww_sped value="9.0" />\n      <ww_speed ', 1)  # misspelt parameter
+        text = text.replace("<scenarios>", "<scenarios>\n      <note>hi</note>", 1)  # unknown under <scenarios>
+        Path(path).write_text(text)
+    assert _fails([pa, pb]) == []  # still valid: every field the run needs is there
+    warns = {(w.field, w.reason) for w in validate.warnings_for_paths([pa, pb])}
+    assert warns == {
+        ("routes/route/lights", "unknown element <lights> inside <route> (ignored)"),
+        ("routes/route/scenarios/scenario/ww_sped", "unknown element <ww_sped> (not a marker, protocol field or parameter of this family; ignored)"),
+        ("routes/route/scenarios/note", "unknown element <note> inside <scenarios> (ignored)"),
+    }
+    assert validate.main([pa, pb]) == 0
+    out = capsys.readouterr().out
+    assert f"warning: {pa}: routes/route/scenarios/scenario/ww_sped: unknown element <ww_sped>" in out
+    assert "OK: 2 route file(s) valid (6 warning(s))" in out
+
+
+def test_frozen_suite_has_no_unknown_elements():
+    assert validate.warnings_for_paths([str(suite.SUITE_DIR)]) == []

@@ -164,3 +164,125 @@ def test_noisy_position_per_run_is_one_fixed_offset():
     _, noisy = run(RsuConfig(variant="noisy_position", noise_mode="per_run", seed=5))
     offsets = {(round(a.x - b.x, 9), round(a.y - b.y, 9)) for (_, a), (_, b) in zip(noisy, full) if a.active}
     assert len(offsets) == 1 and offsets != {(0.0, 0.0)}
+
+
+def test_beyond_termination_holds_the_last_hazard_state_after_the_actor_is_removed():
+    """The scenario removes the hazard after its interaction; the extension must still run its full 10 s."""
+    gone_from = OFF + 50  # actor removed 2.5 s after termination
+    rsu = RsuEmulator(RsuConfig(variant="beyond_termination"), LIB)
+    events = {W: "WARNING_ON", E: "EVENT_ON", OFF: "WARNING_OFF"}
+    out = []
+    for f in range(END):
+        if f in events:
+            rsu.on_event(Event(EVENT_TYPES[events[f]], f, f * DT, "walker-7" if f == W else ""))
+        moving = Actor("walker-7", "hazard", 60.0, 4.0 - 0.075 * f, 0.9, 1.2, 0.3, 0.3, 0.9, 0.0, -1.5, "walker")
+        out += [(f, n) for n in rsu.step(f, EgoPose(0.0, 0.0, 0.0), [OTHER] + ([moving] if f < gone_from else []))]
+    assert frames_of(out) == list(range(W, OFF + 200, 2))  # last active notice 9.9 s after termination
+    assert frames_of(out, active=False) == [OFF + 200]
+    held = [n for f, n in out if n.active and f >= gone_from]
+    assert held and {(n.x, n.y) for n in held} == {(60.0, 4.0 - 0.075 * (gone_from - 1))}  # the last seen state
+    assert rsu.counters["hazard_state_held"] == len(held) and rsu.counters["no_hazard_actor"] == 0
+
+
+def test_a_named_hazard_is_not_swapped_for_another_hazard_actor_once_gone():
+    rsu = RsuEmulator(RsuConfig(), LIB)
+    rsu.on_event(Event(EVENT_TYPES["WARNING_ON"], 0, 0.0, "walker-7"))
+    decoy = Actor("car-1", "hazard", -5.0, -5.0)
+    assert rsu.step(0, None, [HAZARD, decoy])[0].x == 60.0
+    assert rsu.step(2, None, [decoy])[0].x == 60.0  # held walker, not the other hazard-role actor
+    # never seen: the first hazard-role actor stands in (unchanged behaviour)
+    fresh = RsuEmulator(RsuConfig(), LIB)
+    fresh.on_event(Event(EVENT_TYPES["WARNING_ON"], 0, 0.0, "walker-7"))
+    assert fresh.step(0, None, [decoy])[0].x == -5.0
+
+
+PE_ROUTE = "pedestrian_emergence/closed_pedestrian_emergence_0001_A.xml"
+SLOW = 2.0  # m/s: slow enough that the route outlives the 10-s extension by far
+
+
+def _delivered(notices: list[tuple[int, bool]]) -> tuple[int, int, int | None, int]:
+    """(first active frame, last active frame, cancellation frame, largest gap between active notices)."""
+    act = sorted(f for f, a in notices if a)
+    cancel = [f for f, a in notices if not a]
+    return act[0], act[-1], cancel[0] if cancel else None, max(b - a for a, b in zip(act, act[1:]))
+
+
+def test_beyond_termination_delivered_interval_on_a_real_scenario_run():
+    """The RSU logic fed the real event / ground-truth sequence of a Pedestrian Emergence run, in which the
+    walker and its bus are removed ~6 s after termination: the warning is delivered 10 s past termination."""
+    from lantern_bridge.scenario.drive import ScriptedDriver
+    from lantern_bridge.scenario.suite import SUITE_DIR
+    from lantern_bridge.world.session import SessionWorldConfig, build
+
+    sw = build(SessionWorldConfig(route_file=str(SUITE_DIR / PE_ROUTE), background_vehicles=0, camera_width=160, camera_height=80))
+    rsu = RsuEmulator(RsuConfig(variant="beyond_termination", family="pedestrian_emergence"), LIB)
+    driver = ScriptedDriver(target_speed=SLOW)
+    off, hazard_gone, sent = None, None, []
+
+    def feed(frame, evs):
+        for e in evs:
+            rsu.on_event(Event(EVENT_TYPES[e.type], frame, frame * DT, e.other_actor, e.detail))
+
+    feed(0, sw.start())
+    for f in range(2000):
+        if f:
+            step = sw.step(*driver.control(sw.world, sw.scenario.ego_s))
+            assert step.outcome is None, step.outcome  # the route is still running
+            feed(f, step.events)
+            off = f if off is None and any(e.type == "WARNING_OFF" for e in step.events) else off
+        gt, _ = sw.actor_states(f, "ego")
+        actors = [Actor(r.id, r.role, r.x, r.y, r.z, r.yaw, *r.extent, r.vx, r.vy, r.actor_class) for r in gt if r.role != "ego"]
+        if off is not None and hazard_gone is None and not any(a.role == "hazard" for a in actors):
+            hazard_gone = f
+        e = sw.world.ego
+        sent += [(f, n.active) for n in rsu.step(f, EgoPose(e.x, e.y, e.yaw), actors)]
+        if off is not None and f > off + 200:
+            break
+    assert off is not None and hazard_gone is not None and off < hazard_gone < off + 200  # the actor did vanish mid-extension
+    first, last, cancel, gap = _delivered(sent)
+    assert first == rsu.onset_frame() and gap == 2  # 10 Hz without a hole
+    assert (last - off) * DT == pytest.approx(9.9) and (cancel - off) * DT == pytest.approx(10.0)
+
+
+SESSION = """
+import json, sys
+from lantern.runner import run_in_process
+from lantern.session import SessionConfig, session_nodes
+a = json.loads(sys.argv[1])
+cfg = SessionConfig(route=a["route"], variant="beyond_termination", agent="constant", agent_options={"speed": a["speed"]},
+                    record_dir=a["bag"], run_id="beyond", camera=False, max_frames=a["frames"])
+sys.exit(run_in_process(session_nodes(cfg), a["domain"]))
+"""
+
+
+@pytest.mark.ros
+def test_beyond_termination_delivered_interval_in_a_real_session(tmp_path, ros_domain):
+    """Over DDS: bridge + RSU node + the rest of the session; the notices the RSU actually published (bag)
+    span onset .. termination + 10 s although the walker is removed ~6 s after termination."""
+    import json
+    import subprocess
+    import sys
+
+    from lantern.protocol import EventType
+    from lantern.ros import lockstep
+    from lantern_bridge.scenario.suite import SUITE_DIR
+    from lantern_eval.bag_reader import iter_messages
+
+    bag = tmp_path / "bag"
+    args = {"route": str(SUITE_DIR / PE_ROUTE), "speed": SLOW, "bag": str(bag), "frames": 480, "domain": ros_domain}
+    r = subprocess.run([sys.executable, "-c", SESSION, json.dumps(args)], capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    dt_ns = lockstep.dt_to_ns(DT)
+    notices, events, hazard_frames = [], {}, set()
+    for topic, _t, _stamp, m in iter_messages(bag, ["/v2x/rsu/hazard", "/lantern/scenario/events", "/lantern/ground_truth/actors"]):
+        if topic == "/v2x/rsu/hazard":
+            notices.append((lockstep.frame_of(m.header.stamp, dt_ns), bool(m.active)))
+        elif topic == "/lantern/scenario/events":
+            events.setdefault(int(m.type), int(m.frame))
+        elif any(a.role == "hazard" for a in m.actors):
+            hazard_frames.add(lockstep.frame_of(m.header.stamp, dt_ns))
+    off = events[EventType.WARNING_OFF]
+    assert events[EventType.WARNING_ON] < off < max(hazard_frames) + 1 < off + 200  # the walker vanished mid-extension
+    first, last, cancel, gap = _delivered(notices)
+    assert first == events[EventType.WARNING_ON] and gap == 2
+    assert (last - off) * DT == pytest.approx(9.9) and (cancel - off) * DT == pytest.approx(10.0)

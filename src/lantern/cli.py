@@ -1,4 +1,11 @@
-"""`lantern` command line: doctor, run, suite, score, report, validate."""
+"""`lantern` command line: doctor, run, suite, score, report, validate, keys.
+
+A user's mistake is one line on stderr naming the input, and exit code 2,
+before anything starts: argument values are checked by the parser
+(``lantern.preflight.number``, ``json_object``), everything else a run needs
+by ``lantern.preflight.check_run``. Exit code 3 is kept for a run whose
+infrastructure failed.
+"""
 
 from __future__ import annotations
 
@@ -7,39 +14,51 @@ import os
 import sys
 from collections.abc import Sequence
 
-
-def _json_object(text: str) -> dict:
-    import json
-
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError("must be a JSON object")
-    return value
+from lantern.preflight import ArgumentParser, json_object, number
+from lantern.ros.isolation import MAX_DOMAIN_ID
 
 
 def _default_domain() -> int | None:
     """$ROS_DOMAIN_ID when set; otherwise None: the session leases a free domain id."""
     value = os.environ.get("ROS_DOMAIN_ID", "")
+    if value and not value.strip().isdigit():
+        raise ValueError(f"$ROS_DOMAIN_ID={value!r} is not a domain id (an integer); unset it to lease a free domain")
     return int(value) if value else None
+
+
+def _domain(a: argparse.Namespace) -> tuple[int | None, str]:
+    """The session's domain id and where it came from (named when the id is refused):
+    --domain-id, else $ROS_DOMAIN_ID, else None (a free one is leased). Either way
+    the session takes an exclusive lease on it (lantern.ros.isolation.lease_session)."""
+    if a.domain_id is not None:
+        return a.domain_id, "--domain-id"
+    return _default_domain(), "$ROS_DOMAIN_ID"
 
 
 def cmd_doctor(a: argparse.Namespace) -> int:
     from lantern import doctor
 
-    return doctor.main(a.domain_id)
+    try:
+        domain, source = _domain(a)
+    except ValueError as exc:
+        print(f"lantern doctor: {exc}", file=sys.stderr)
+        return 2
+    return doctor.main(domain, source)
 
 
 def cmd_run(a: argparse.Namespace) -> int:
     from lantern.run import RunRequest, run_once
 
+    try:
+        domain, source = _domain(a)
+    except ValueError as exc:
+        print(f"lantern run: {exc}", file=sys.stderr)
+        return 2
     req = RunRequest(
         route=a.route or "", condition=a.condition, agent=a.agent, agent_options=a.agent_options, variant=a.variant,
         record_dir=a.record or "", storage=a.storage, result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
         v2x=a.v2x, faults=a.faults or "", camera=a.camera, camera_hz=a.camera_hz, attempt=a.attempt,
-        processes=a.processes, domain_id=a.domain_id, backend=a.simulator,
+        processes=a.processes, domain_id=domain, domain_source=source, backend=a.simulator, params_files=tuple(a.params_file or ()),
         carla={k: v for k, v in (("carla_host", a.carla_host), ("carla_port", a.carla_port), ("carla_town", a.carla_town)) if v is not None},
     )
     return run_once(req, verbose=True)
@@ -58,36 +77,37 @@ def _delegate(target: str):  # noqa: ANN202
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="lantern", description=__doc__)
-    ap.add_argument("--domain-id", type=int, default=_default_domain(), help="ROS domain id of this session (default: $ROS_DOMAIN_ID, else a free one is leased)")
+    ap = ArgumentParser(prog="lantern", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--domain-id", type=number(int, ge=0, le=MAX_DOMAIN_ID), default=None, help="ROS domain id of this session (default: $ROS_DOMAIN_ID, else a free one is leased); the session holds it exclusively or refuses to start")
     sub = ap.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("doctor", help="check the ROS runtime, message build and DDS loopback")
-    p.set_defaults(fn=cmd_doctor)
+    p.set_defaults(fn=cmd_doctor, parser=p)
 
     p = sub.add_parser("run", help="one closed-loop run; prints its metrics")
     p.add_argument("--route", metavar="FILE|ID", help="route XML file or frozen-suite route id (default: the built-in demo route)")
     p.add_argument("--condition", choices=["warning", "no-warning"], default="warning")
     p.add_argument("--agent", default="onboard", help="agent backend (entry point group lantern.agent_backends)")
-    p.add_argument("--agent-options", type=_json_object, default={}, metavar="JSON", help='backend options, e.g. \'{"model_dir": "ckpt/"}\'')
+    p.add_argument("--agent-options", type=json_object, default={}, metavar="JSON", help='backend options, e.g. \'{"model_dir": "ckpt/"}\'')
     p.add_argument("--variant", default="full", help="warning protocol variant (late_onset, beyond_termination, noisy_position, paraphrase, free_form, non_actionable, near, far)")
     p.add_argument("--v2x", choices=["", "ideal", "last_v2x"], default="", help="V2X channel between RSU and vehicle ('' = direct)")
     p.add_argument("--faults", metavar="PRESET|FILE", help="V2X fault preset (config/v2x_faults_<name>.yaml) or YAML file")
     p.add_argument("--record", metavar="DIR", help="record a rosbag2 (mcap) into DIR (must not exist)")
     p.add_argument("--storage", choices=["mcap", "sqlite3"], default="mcap", help="rosbag2 storage plugin of --record")
     p.add_argument("--result", metavar="FILE", help="write the run's result JSON here")
-    p.add_argument("--seed", type=int, default=None, help="override the route's seed")
-    p.add_argument("--max-frames", type=int, default=None, help="cut the run after this many frames")
+    p.add_argument("--params-file", action="append", metavar="FILE", help="ROS 2 parameter file (node_name: ros__parameters: ...) applied after config/*.yaml; repeatable; every key is checked against the nodes' declared parameters")
+    p.add_argument("--seed", type=number(int, ge=0), default=None, help="override the route's seed")
+    p.add_argument("--max-frames", type=number(int, ge=1), default=None, help="cut the run after this many frames")
     p.add_argument("--run-id", default="run")
-    p.add_argument("--attempt", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--attempt", type=number(int, ge=0), default=0, help=argparse.SUPPRESS)
     p.add_argument("--camera", action=argparse.BooleanOptionalAction, default=None, help="render/publish the camera (default: when the agent needs it or a bag is recorded)")
-    p.add_argument("--camera-hz", type=float, default=2.0, help="camera rate in the bag, Hz of sim time (0 = every frame)")
+    p.add_argument("--camera-hz", type=number(float, ge=0), default=2.0, help="camera rate in the bag, Hz of sim time (0 = every frame)")
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
     p.add_argument("--simulator", choices=["embedded", "carla"], default="embedded", help="simulator backend (carla: a running CARLA server and the matching carla wheel, docs/carla.md)")
     p.add_argument("--carla-host", default=None)
-    p.add_argument("--carla-port", type=int, default=None)
+    p.add_argument("--carla-port", type=number(int, ge=1, le=65535), default=None)
     p.add_argument("--carla-town", default=None, help="CARLA map to load ('' = keep the loaded one)")
-    p.set_defaults(fn=cmd_run)
+    p.set_defaults(fn=cmd_run, parser=p)
 
     for name, target, helptext in (
         ("validate", "lantern_bridge.validate:main", "statically validate route files (default: the frozen suite)"),
@@ -95,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
         ("suite", "lantern.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
+        ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)
         p.set_defaults(fn=_delegate(target), delegated=True)
@@ -108,8 +129,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(a, "delegated", False):
         a.args = extra  # the package's own parser reads them (and answers -h)
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    return int(a.fn(a) or 0)
+        getattr(a, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        return int(a.fn(a) or 0)
+    except KeyboardInterrupt:  # Ctrl-C outside a session (which handles SIGINT itself): no traceback
+        print(f"lantern {a.cmd}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

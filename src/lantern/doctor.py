@@ -143,14 +143,16 @@ def run_checks(domain_id: int = 99) -> list[Check]:
     return out
 
 
-def main(domain_id: int | None = None) -> int:
-    if domain_id is None:
-        from lantern.ros.isolation import claim_domain
+def main(domain_id: int | None = None, source: str = "--domain-id") -> int:
+    from lantern.ros.isolation import DomainBusyError, lease_session
 
-        with claim_domain() as lease:
-            results = run_checks(lease.domain_id)
-    else:
-        results = run_checks(domain_id)
+    try:  # the round trip needs the domain to itself, as a run does
+        lease = lease_session(domain_id, source=source)
+    except (DomainBusyError, ValueError) as exc:
+        print(f"lantern doctor: {exc}", file=sys.stderr)
+        return 2
+    with lease:
+        results = run_checks(lease.domain_id)
     for c in results:
         mark = "ok  " if c.ok else "FAIL"
         print(f"[{mark}] {c.name}: {c.detail}")

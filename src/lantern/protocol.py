@@ -53,6 +53,13 @@ class Outcome(IntEnum):
     INFRASTRUCTURE_FAILURE = 3
 
 
+#: RunStatus.reason of a run the bridge cut at ``max_frames`` (outcome COMPLETED):
+#: a truncated run, neither a route completion nor a route failure. The
+#: evaluator records it as ``truncated`` and never scores it; ``lantern run``
+#: reports it as ``truncated``.
+TRUNCATED_REASON = "max_frames"
+
+
 #: lantern_msgs/HazardNotice KIND_* constants by name.
 KIND_BY_NAME: dict[str, int] = {
     "UNKNOWN": 0,

@@ -63,6 +63,7 @@ class SessionConfig:
     backend: str = "embedded"  # simulator backend: embedded | carla
     carla: dict[str, Any] = field(default_factory=dict)  # carla_host / carla_port / carla_town / carla_timeout
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> extra overrides
+    params_files: tuple[str, ...] = ()  # the user's ROS parameter files, applied to every node after config/*.yaml
 
     @classmethod
     def from_launch_arguments(cls, args: dict[str, str]) -> SessionConfig:
@@ -113,8 +114,8 @@ def route_metadata(route_file: Path | None) -> dict[str, Any]:
     """What the evaluator needs to know about the route (docs/eval.md, run metadata)."""
     if route_file is None:
         return {"route_id": "builtin", "route_kind": "A", "family": "builtin", "route_file": ""}
-    from lantern_bridge.scenario.route_xml import read_route_file
-    from lantern_bridge.scenario.suite import SUITE_DIR, load_manifest, sha256_file
+    from lantern_bridge.scenario.route_xml import read_route_file, route_warnings
+    from lantern_bridge.scenario.suite import sha256_file
 
     spec = read_route_file(route_file)  # validates: an invalid file never runs
     meta: dict[str, Any] = {
@@ -132,15 +133,35 @@ def route_metadata(route_file: Path | None) -> dict[str, Any]:
     for key, marker in (("warning_point_m", "cooperative_trigger_point"), ("event_point_m", "event_trigger_point")):
         if marker in spec.markers:
             meta[key] = round(spec.marker_s(marker), 3)
-    try:
-        manifest = load_manifest()
-        rel = str(Path(route_file).resolve().relative_to(SUITE_DIR.resolve()))
-        if rel in manifest["files"]:
-            meta["suite"] = manifest.get("name", "")
-            meta["suite_hash"] = manifest["files"][rel]
-    except (OSError, ValueError, KeyError):
-        pass
+    meta.update(suite_provenance(route_file, meta["route_sha256"]))
+    warnings = [str(w) for w in route_warnings(route_file)]
+    if warnings:
+        meta["route_warnings"] = warnings
     return meta
+
+
+def suite_provenance(route_file: Path, sha256: str) -> dict[str, Any]:
+    """Suite identity of a route file, only when its bytes are the manifest's.
+
+    A frozen route edited after the manifest was written is not that suite's
+    route: it is recorded under its own hash (``route_sha256``) with
+    ``route_modified`` and the ``manifest_sha256`` it should have had, never
+    with the suite's ``suite_hash``, so its results cannot pass for suite results.
+    """
+    from lantern_bridge.scenario.suite import SUITE_DIR, load_manifest
+
+    try:
+        manifest = load_manifest(SUITE_DIR)
+        rel = str(Path(route_file).resolve().relative_to(SUITE_DIR.resolve()))
+        expected = manifest["files"][rel]
+    except (OSError, ValueError, KeyError):
+        return {}  # not a file of the frozen suite
+    out: dict[str, Any] = {"suite": manifest.get("name", "")}
+    if expected == sha256:
+        out["suite_hash"] = expected
+    else:
+        out.update(route_modified=True, manifest_sha256=expected)
+    return out
 
 
 def fault_preset(name: str) -> Path:
@@ -220,5 +241,9 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     out = []
     for d in decls:
         extra = cfg.extra.get(d.name, {})
-        out.append(NodeDecl(d.package, d.executable, d.target, d.name, d.params_files, {**d.overrides, **extra}, d.ends_session))
+        files = d.params_files + tuple(Path(f) for f in cfg.params_files)  # ROS: later files win, overrides win over files
+        out.append(NodeDecl(d.package, d.executable, d.target, d.name, files, {**d.overrides, **extra}, d.ends_session))
+    from lantern_warning_server.keys import check_session
+
+    check_session(out)  # a missing V2X key store is a config error now, not a node crash later
     return out

@@ -15,6 +15,7 @@ HAZARD_NOTICE = "/v2x/rsu/hazard"          # map frame, what an RSU sends
 HAZARD_NOTICE_RX = "/v2x/obu/hazard"       # what the vehicle's radio delivered (after channel/faults)
 V2X_DIAGNOSTICS = "/v2x/diagnostics"
 WARNING = "/lantern/warning"
+WARNING_AUTH = "/lantern/warning/auth"     # grounding's HMAC tag of each warning (std_msgs/UInt8MultiArray)
 TRAJECTORY = "/lantern/agent/trajectory"
 SCENARIO_EVENTS = "/lantern/scenario/events"
 RUN_STATUS = "/lantern/run/status"

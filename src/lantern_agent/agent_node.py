@@ -12,6 +12,14 @@ deterministic); the controllers run every frame on the latest plan, re-expressed
 in the current ego frame. Privilege is declared by the backend: ground truth is
 subscribed only when ``backend.privileged``; the visible-actors topic only when
 ``backend.perception``; the camera only when ``backend.needs_image``.
+
+Only the grounding node's warnings count (``warning_auth_required``, default
+on): the ROS wheels' Fast DDS has no DDS-Security (docs/security.md), so any
+participant on the domain could publish /lantern/warning. The grounding tags
+each warning with HMAC-SHA256 under the vehicle's onboard key on
+/lantern/warning/auth; a warning is stored for its frame only once its tag
+has arrived. Untagged ones wait in a small bounded pool and are discarded
+(counted, logged) when their frame is answered.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
-from std_msgs.msg import Float32
+from std_msgs.msg import Float32, UInt8MultiArray
 
 from lantern import topics
 from lantern.ros import lockstep, qos
@@ -35,26 +43,30 @@ from lantern_agent.controllers import Controller, ControllerConfig, desired_spee
 from lantern_agent.errors import ConfigError
 from lantern_agent.geometry import Polyline, map_to_ego
 from lantern_msgs.msg import ActorStateArray, CooperativeWarning, NavigationCommand, Trajectory, VehicleControl
+from lantern_warning_server import auth, keys
 
 
 @dataclass
 class AgentParams:
     role_name: str = param("hero", "Ego role name (ego topics; the ego's id in ground truth).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step, s.")
+    fixed_delta_seconds: float = param(0.05, "Simulation step, s.", gt=0.0)
     backend: str = param("constant", "Agent backend name (entry-point group lantern.agent_backends).")
     backend_options: str = param("{}", "JSON object of keyword options for the backend constructor.")
-    model_period_frames: int = param(1, "The backend plans on frames with frame % k == 0; controllers run every frame.")
-    warning_max_age: float = param(1.0, "s: a warning is given to the backend only while active and at most this old.")
+    model_period_frames: int = param(1, "The backend plans on frames with frame % k == 0; controllers run every frame.", ge=1)
+    warning_max_age: float = param(1.0, "s: a warning is given to the backend only while active and at most this old.", ge=0.0)
     wait_for_warning: bool = param(True, "Answer a frame only once its CooperativeWarning is in (deterministic).")
     wait_for_image: bool = param(True, "For image backends: answer a frame only once its camera image is in.")
+    warning_auth_required: bool = param(True, "Use a CooperativeWarning only with the grounding's valid tag on /lantern/warning/auth (false = explicit opt-out, logged as a warning).")
+    warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
+    auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
     # controller gains (controllers.ControllerConfig)
     speed_kp: float = param(0.6, "Speed PID proportional gain (pedal per m/s).")
     speed_ki: float = param(0.1, "Speed PID integral gain.")
     speed_kd: float = param(0.0, "Speed PID derivative gain.")
     speed_i_limit: float = param(3.0, "Speed PID integral clamp (m).")
     speed_preview: float = param(0.25, "s ahead in the plan at which the waypoints' implied speed is read.")
-    max_throttle: float = param(0.8, "Throttle ceiling.")
-    stop_speed: float = param(0.4, "m/s: desired speed below which the car holds with full brake.")
+    max_throttle: float = param(0.8, "Throttle ceiling.", ge=0.0, le=1.0)
+    stop_speed: float = param(0.4, "m/s: desired speed below which the car holds with full brake.", ge=0.0)
     brake_ratio: float = param(1.1, "Brake when speed > desired * brake_ratio and > desired + brake_margin.")
     brake_margin: float = param(0.3, "m/s, see brake_ratio.")
     brake_gain: float = param(0.35, "Brake pedal per m/s of excess speed.")
@@ -62,12 +74,12 @@ class AgentParams:
     steer_ki: float = param(0.1, "Steer PID integral gain.")
     steer_kd: float = param(0.0, "Steer PID derivative gain.")
     steer_i_limit: float = param(0.5, "Steer PID integral clamp.")
-    lookahead_min: float = param(2.0, "m, minimum pure-pursuit look-ahead.")
-    lookahead_max: float = param(12.0, "m, maximum pure-pursuit look-ahead.")
+    lookahead_min: float = param(2.0, "m, minimum pure-pursuit look-ahead.", gt=0.0)
+    lookahead_max: float = param(12.0, "m, maximum pure-pursuit look-ahead.", gt=0.0)
     lookahead_gain: float = param(0.4, "s: look-ahead = clip(gain * speed, min, max).")
     min_aim_distance: float = param(0.75, "m: plans shorter than this keep the wheel straight.")
-    wheelbase: float = param(2.875, "m, ego wheelbase (pure pursuit from the rear axle, half a wheelbase behind the odometry point).")
-    max_steer_deg: float = param(70.0, "Wheel angle at steer = 1 (CARLA max_steer_angle).")
+    wheelbase: float = param(2.875, "m, ego wheelbase (pure pursuit from the rear axle, half a wheelbase behind the odometry point).", gt=0.0)
+    max_steer_deg: float = param(70.0, "Wheel angle at steer = 1 (CARLA max_steer_angle).", gt=0.0)
 
 
 def controller_config(p: AgentParams) -> ControllerConfig:
@@ -98,6 +110,12 @@ class AgentNode(LanternNode):
         self.backend.reset()
         self.controller = Controller(controller_config(p))
         self.controller.reset()
+        self.verifier: auth.WarningVerifier | None = None
+        if p.warning_auth_required:
+            self.verifier = auth.WarningVerifier(keys.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning"))
+        else:
+            self.get_logger().warning("warning_auth_required is false: any publisher on /lantern/warning reaches the backend")
+        self._warned_foreign = False
         # per-frame inputs, keyed by frame
         self.odom: dict[int, Odometry] = {}
         self.warn: dict[int, CooperativeWarning] = {}
@@ -117,7 +135,11 @@ class AgentNode(LanternNode):
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
         self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
         self.create_subscription(Float32, topics.speedometer(rn), self._on_speed, qos.STATE)
-        self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
+        if self.verifier is None:
+            self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
+        else:
+            self.create_subscription(CooperativeWarning, topics.WARNING, self._on_warning, qos.STATE)
+            self.create_subscription(UInt8MultiArray, topics.WARNING_AUTH, self._on_warning_tag, qos.STATE)
         self.create_subscription(Path, topics.ROUTE, self._on_route, qos.LATCHED)
         self.create_subscription(NavigationCommand, topics.NAV_COMMAND, self._keyed(self.commands), qos.STATE)
         if self.backend.needs_image:
@@ -138,6 +160,20 @@ class AgentNode(LanternNode):
             self._try_answer()
 
         return cb
+
+    def _on_warning(self, msg: CooperativeWarning) -> None:
+        frame = lockstep.frame_of(msg.header.stamp, self.dt_ns)
+        if frame > self.answered and self.verifier.on_warning(frame, msg) is not None:
+            self._accept_warning(frame, msg)
+
+    def _on_warning_tag(self, msg: UInt8MultiArray) -> None:
+        done = self.verifier.on_tag(bytes(msg.data))
+        if done is not None and done[0] > self.answered:
+            self._accept_warning(*done)
+
+    def _accept_warning(self, frame: int, msg: CooperativeWarning) -> None:
+        self.warn[frame] = msg
+        self._try_answer()
 
     def _on_odom(self, msg: Odometry) -> None:
         self.odom[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
@@ -185,6 +221,9 @@ class AgentNode(LanternNode):
         for store in (self.warn, self.gt, self.perc, self.images):
             for k in [k for k in store if k <= frame]:
                 del store[k]
+        if self.verifier is not None and self.verifier.discard_through(frame) and not self._warned_foreign:
+            self._warned_foreign = True
+            self.get_logger().warning("discarded a CooperativeWarning without a valid tag on /lantern/warning (a foreign publisher on this ROS domain?)")
         keep = max((k for k in self.commands if k <= frame), default=None)
         for k in [k for k in self.commands if k < frame and k != keep]:
             del self.commands[k]
@@ -260,6 +299,10 @@ class AgentNode(LanternNode):
         c = VehicleControl(frame=frame, throttle=float(ctrl[0]), brake=float(ctrl[1]), steer=float(ctrl[2]))
         c.header.stamp, c.header.frame_id = lockstep.time_msg(frame * self.dt_ns), self.p.role_name
         self.pub_ctrl.publish(c)
+
+    def on_shutdown(self) -> None:
+        if self.verifier is not None:
+            self.get_logger().info(f"warnings: {dict(sorted(self.verifier.counts.items()))}")
 
 
 def main() -> None:

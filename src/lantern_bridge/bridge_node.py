@@ -10,7 +10,12 @@ go out, then the bridge waits for the agent's VehicleControl answering N and
 an ack for N from every sync participant, then steps. Everything the physics
 sees is a function of (seed, route, the agent's answers), never of wall time.
 A wait longer than ``control_timeout`` ends the run as an infrastructure
-failure (agent timeout), recorded, never a silent hang.
+failure, recorded, never a silent hang, and names what was missing:
+``agent_timeout`` (no VehicleControl for the frame) or ``sync_timeout: ...``
+(the sync participants that did not acknowledge it, e.g. a dead recorder).
+Another publisher of the bridge's own topics in the domain (a second session
+sharing the ROS domain) ends the run as ``foreign_publisher: ...`` rather
+than recording a bag that mixes two runs.
 
 Per step: scenario.before_step() -> world.step(control) -> scenario.after_step()
 -> lifecycle/collision/infraction events -> frame N+1 (clock, camera, speed,
@@ -31,6 +36,7 @@ from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import Float32
 
 from lantern import topics
+from lantern.protocol import TRUNCATED_REASON
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -41,35 +47,35 @@ from lantern_msgs.msg import ActorState, ActorStateArray, FrameAck, NavigationCo
 @dataclass
 class BridgeParams:
     role_name: str = param("hero", "Ego role name; ego topics are /carla/<role_name>/...")
-    simulator: str = param("embedded", "Simulator backend: embedded (pure-Python world) | carla (a CARLA server through the `carla` client; needs route_file).")
+    simulator: str = param("embedded", "Simulator backend: embedded (pure-Python world) | carla (a CARLA server through the `carla` client; needs route_file).", choices=("embedded", "carla"))
     carla_host: str = param("localhost", "CARLA server host (simulator: carla).")
-    carla_port: int = param(2000, "CARLA server RPC port (simulator: carla).")
+    carla_port: int = param(2000, "CARLA server RPC port (simulator: carla).", ge=1, le=65535)
     carla_town: str = param("", "CARLA map to load (simulator: carla); '' = the route file's town when it is a CARLA map, else the loaded one.")
-    carla_timeout: float = param(20.0, "CARLA client RPC timeout in wall seconds (connect, map load, tick); bounds waits only.")
-    fixed_delta_seconds: float = param(0.05, "Simulation step in seconds (20 Hz, CARLA synchronous mode).")
-    max_frames: int = param(0, "Frames after which the run is cut (COMPLETED, reason 'max_frames'); 0 = until the route ends.")
-    control_timeout: float = param(10.0, "Wall seconds to wait for a frame's control/acks before an agent timeout.")
-    retransmit_period: float = param(0.5, "Wall seconds after which an unanswered frame is published again.")
-    startup_timeout: float = param(30.0, "Wall seconds to wait for the agent and sync participants to come up.")
+    carla_timeout: float = param(20.0, "CARLA client RPC timeout in wall seconds (connect, map load, tick); bounds waits only.", gt=0.0)
+    fixed_delta_seconds: float = param(0.05, "Simulation step in seconds (20 Hz, CARLA synchronous mode).", gt=0.0)
+    max_frames: int = param(0, "Frames after which the run is cut (outcome COMPLETED with reason 'max_frames': a truncated run, never scored); 0 = until the route ends.", ge=0)
+    control_timeout: float = param(10.0, "Wall seconds to wait for a frame's control/acks before an agent timeout.", gt=0.0)
+    retransmit_period: float = param(0.5, "Wall seconds after which an unanswered frame is published again.", gt=0.0)
+    startup_timeout: float = param(30.0, "Wall seconds to wait for the agent and sync participants to come up.", gt=0.0)
     sync_participants: list = param([], "Node names whose FrameAck the bridge waits for each frame (besides the agent's control).")
-    camera_width: int = param(640, "Camera image width in pixels.")
-    camera_height: int = param(320, "Camera image height in pixels.")
-    camera_fov: float = param(110.0, "Camera horizontal field of view in degrees.")
+    camera_width: int = param(640, "Camera image width in pixels.", ge=1)
+    camera_height: int = param(320, "Camera image height in pixels.", ge=1)
+    camera_fov: float = param(110.0, "Camera horizontal field of view in degrees.", gt=0.0, le=179.0)
     route_file: str = param("", "Route XML (CARLA leaderboard format with cooperative fields); '' = built-in fallback route.")
-    fallback_layout: str = param("straight", "Layout of the fallback route: straight | junction3 | junction4.")
-    fallback_turn: str = param("straight", "Ego manoeuvre of the fallback route: left | right | straight.")
+    fallback_layout: str = param("straight", "Layout of the fallback route: straight | junction3 | junction4.", choices=("straight", "junction3", "junction4"))
+    fallback_turn: str = param("straight", "Ego manoeuvre of the fallback route: left | right | straight.", choices=("left", "right", "straight"))
     fallback_traffic_light: bool = param(False, "Fallback route: signalised junction.")
     fallback_stop_sign: bool = param(False, "Fallback route: all-way stop signs at an unsignalised junction.")
-    fallback_approach_length: float = param(120.0, "Fallback route: metres before the junction / conflict point.")
-    fallback_exit_length: float = param(80.0, "Fallback route: metres after it.")
+    fallback_approach_length: float = param(120.0, "Fallback route: metres before the junction / conflict point.", gt=0.0)
+    fallback_exit_length: float = param(80.0, "Fallback route: metres after it.", gt=0.0)
     fallback_weather: str = param("clear_day", "Fallback route weather profile (App. B names).")
-    fallback_scenario: str = param("none", "Fallback route scenario: none | demo_walker (built-in occluded walker, not a LANTERN family).")
-    seed: int = param(0, "World seed (background traffic, signal offsets).")
-    background_vehicles: int = param(4, "Background traffic vehicles kept on the map.")
+    fallback_scenario: str = param("none", "Fallback route scenario: none | demo_walker (built-in occluded walker, not a LANTERN family).", choices=("none", "demo_walker"))
+    seed: int = param(0, "World seed (background traffic, signal offsets).", ge=0)
+    background_vehicles: int = param(4, "Background traffic vehicles kept on the map.", ge=0)
     anti_deadlock: bool = param(True, "Scenario anti-deadlock rule (event forced 2 s after warning onset); false for the ablation.")
-    blocked_time: float = param(90.0, "Seconds stopped (not at a red light) before the route fails as agent_blocked.")
-    route_deviation: float = param(15.0, "Metres off the route centre line before the route fails as route_deviation.")
-    signal_perception_range: float = param(60.0, "Metres ahead (front bumper to stop line, along the route) within which the signals governing the ego route are published on the perception topic (HD map + V2I SPaT, not camera-based).")
+    blocked_time: float = param(90.0, "Seconds stopped (not at a red light) before the route fails as agent_blocked.", gt=0.0)
+    route_deviation: float = param(15.0, "Metres off the route centre line before the route fails as route_deviation.", gt=0.0)
+    signal_perception_range: float = param(60.0, "Metres ahead (front bumper to stop line, along the route) within which the signals governing the ego route are published on the perception topic (HD map + V2I SPaT, not camera-based).", ge=0.0)
     publish_camera: bool = param(True, "Render and publish the front camera (false: headless runs of privileged agents).")
     route_id: str = param("skeleton", "Route id written into events and run status (the route file's id wins when given).")
     run_id: str = param("", "Run id written into the run status.")
@@ -80,6 +86,8 @@ _COMMANDS = {"LANE_FOLLOW": NavigationCommand.LANE_FOLLOW, "LEFT": NavigationCom
 
 
 SIMULATORS = ("embedded", "carla")
+#: Wall seconds between checks of the DDS graph for foreign publishers of the bridge's topics.
+GRAPH_CHECK_PERIOD_S = 0.5
 
 
 def build_session(p: BridgeParams) -> Any:
@@ -149,6 +157,7 @@ class BridgeNode(LanternNode):
         self._wall_start = time.monotonic()
         self._last_publish = 0.0
         self._frame_since = 0.0  # wall time frame N was first published (retransmits do not reset the agent timeout)
+        self._next_graph_check = 0.0
         self.create_timer(0.05, self._watchdog)  # wall-clock watchdog only: never advances the world
 
     # -- lockstep -----------------------------------------------------------------
@@ -171,6 +180,12 @@ class BridgeNode(LanternNode):
         if self.finished:
             return
         now = time.monotonic()
+        if now >= self._next_graph_check:
+            self._next_graph_check = now + GRAPH_CHECK_PERIOD_S
+            foreign = self._foreign_publishers()
+            if foreign:
+                self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"foreign_publisher: {foreign} (another session shares this ROS domain)")
+                return
         if not self.started:
             if self._ready_to_start():
                 self.started = True
@@ -184,9 +199,25 @@ class BridgeNode(LanternNode):
                 self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"startup_timeout: missing {missing or 'agent'}")
             return
         if now - self._frame_since > self.p.control_timeout:
-            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, "agent_timeout")
+            self._finish(RunStatus.INFRASTRUCTURE_FAILURE, self._timeout_reason())
         elif now - self._last_publish > self.p.retransmit_period and not self._answered():
             self._guarded(self._publish_frame, True)
+
+    def _timeout_reason(self) -> str:
+        """Who left frame N unanswered: the agent (no control; it is waited for first) or the named sync participants (no ack)."""
+        if self.frame not in self.controls:
+            return "agent_timeout"
+        missing = sorted(self.participants - self.acks.get(self.frame, set()))
+        return f"sync_timeout: frame {self.frame} not acknowledged within {self.p.control_timeout:g} s by {missing}"
+
+    def _foreign_publishers(self) -> str:
+        """'N publishers on TOPIC' for a topic only this session's bridge (or its one agent) may publish; '' if none."""
+        rn = self.p.role_name
+        for topic in (topics.odometry(rn), topics.RUN_STATUS, topics.vehicle_control(rn)):
+            n = self.count_publishers(topic)
+            if n > 1:
+                return f"{n} publishers on {topic}"
+        return ""
 
     def _answered(self) -> bool:
         return self.frame in self.controls and self.participants <= self.acks.get(self.frame, set())
@@ -216,7 +247,7 @@ class BridgeNode(LanternNode):
             self._finish({"completed": RunStatus.COMPLETED, "route_failure": RunStatus.ROUTE_FAILURE}[kind], reason)
             return
         if self.p.max_frames and self.frame >= self.p.max_frames:
-            self._finish(RunStatus.COMPLETED, "max_frames")
+            self._finish(RunStatus.COMPLETED, TRUNCATED_REASON)
             return
         self._guarded(self._publish_frame)
 

@@ -15,13 +15,14 @@ geometry and source hashes within a family, unique file hashes, and the
 manifest's SHA-256 of every file.
 
 ``lantern validate PATH...`` prints one line per failure (file: field: reason)
-and exits 1 on any failure. ``load_valid_route`` is the only way a run should
+and exits 1 on any failure. Elements the reader ignores (unknown elements,
+parameters the family does not use) are printed as ``warning: file: field:
+reason`` lines; they do not fail validation. ``load_valid_route`` is the only way a run should
 load a route: an invalid file raises RouteFileError and never runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import math
 import sys
@@ -35,7 +36,7 @@ from lantern_bridge.scenario import suite as suite_mod
 from lantern_bridge.scenario.errors import Failure, RouteFileError
 from lantern_bridge.scenario.families import FAMILY_IDS, common, family
 from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, RouteSpec
-from lantern_bridge.scenario.route_xml import read_route
+from lantern_bridge.scenario.route_xml import read_route, route_warnings
 from lantern_bridge.world.layout import build
 from lantern_bridge.world.roads import Polyline
 from lantern_bridge.world.weather import PROFILES
@@ -293,18 +294,33 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Failure], int]:
     return fails, len(files)
 
 
+def warnings_for_paths(paths: Iterable[str]) -> list[Failure]:
+    """Validation warnings (unknown elements) of every route file under ``paths``."""
+    files, _, _ = _route_files(paths)
+    return [w for p in files for w in route_warnings(p)]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="lantern validate", description="Statically validate LANTERN route files (App. A).")
+    from lantern.preflight import ArgumentParser
+
+    ap = ArgumentParser(prog="lantern validate", description="Statically validate LANTERN route files (App. A).")
     ap.add_argument("paths", nargs="*", help="route XML files or directories (default: the frozen suite)")
     a = ap.parse_args(argv)
     paths = a.paths or [str(suite_mod.SUITE_DIR)]
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:  # a usage mistake (exit 2), not a validation failure (exit 1)
+        print(f"lantern validate: {missing[0]}: no such file or directory", file=sys.stderr)
+        return 2
     fails, n = validate_paths(paths)
+    warns = warnings_for_paths(paths)
+    for w in warns:
+        print(f"warning: {w}")
     for f in fails:
         print(f)
     if fails:
         print(f"{len(fails)} failure(s) in {n} file(s)", file=sys.stderr)
         return 1
-    print(f"OK: {n} route file(s) valid")
+    print(f"OK: {n} route file(s) valid" + (f" ({len(warns)} warning(s))" if warns else ""))
     return 0
 
 

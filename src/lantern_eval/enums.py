@@ -18,3 +18,5 @@ class RunState:
     INFRASTRUCTURE = "infrastructure"  # stack failure: retried, never a route result
     UNREADABLE = "unreadable_bag"  # bag missing / corrupt / cut short / foreign
     METADATA = "bad_metadata"
+    TRUNCATED = "truncated"  # cut at max_frames (RunStatus reason lantern.protocol.TRUNCATED_REASON): neither completion nor failure, never scored
+    CONDITION = "condition_mismatch"  # the run did not carry its condition (warning run without any warning, ...): not a route result

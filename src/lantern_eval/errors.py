@@ -19,7 +19,9 @@ class TelemetryError(EvalError):
     """A readable bag / message stream that lacks what a run needs to be scored.
 
     ``kind`` is ``"infrastructure"`` for a stack failure (missing required topic,
-    no final RunStatus) and ``"metadata"`` for missing or invalid run metadata.
+    no final RunStatus), ``"metadata"`` for missing or invalid run metadata and
+    ``"invalid"`` for a recording that is not one run (two routes, two runs,
+    duplicate final RunStatus): reported like an unreadable bag.
     """
 
     def __init__(self, message: str, kind: str = "infrastructure") -> None:
@@ -29,3 +31,7 @@ class TelemetryError(EvalError):
 
 class ConfigError(EvalError):
     """An evaluator parameter file with a wrong key or value."""
+
+
+class InputError(EvalError):
+    """A `lantern score` / `lantern report` argument that names nothing usable (no such path, no bag, not a score directory)."""

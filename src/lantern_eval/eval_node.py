@@ -22,10 +22,9 @@ from typing import Any
 from lantern.ros import lockstep
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_eval.enums import RunState
 from lantern_eval.errors import TelemetryError
 from lantern_eval.recorder_node import contract_topics, ros_type
-from lantern_eval.scoring import RunRecord, score_run
+from lantern_eval.scoring import RunRecord, score_run, telemetry_state
 from lantern_eval.telemetry import TelemetryBuilder, eval_topics
 from lantern_eval.thresholds import load_thresholds
 
@@ -36,11 +35,11 @@ class EvalParams:
     output: str = param("", "Path of the JSON result to write ('' = log only).")
     metadata_json: str = param("{}", "Run metadata (JSON object), the same the recorder stores in the bag.")
     thresholds_file: str = param("", "Evaluator thresholds YAML ('' = config/eval_thresholds.yaml).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
+    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.", gt=0.0)
     sync_name: str = param("eval", "Name used in FrameAck (add it to the bridge's sync_participants).")
     lockstep: bool = param(True, "Acknowledge frames (lockstep participant).")
-    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before scoring.")
-    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which it scores anyway.")
+    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before scoring.", ge=0.0)
+    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which it scores anyway.", ge=0.0)
 
 
 def write_result(path: Path, record: RunRecord, thresholds: dict[str, Any], mode: str) -> None:
@@ -111,8 +110,7 @@ class EvalNode(LanternNode):
         try:
             self.record = score_run(self.builder.build(), self.thresholds)
         except TelemetryError as exc:
-            state = RunState.METADATA if exc.kind == "metadata" else RunState.INFRASTRUCTURE
-            self.record = RunRecord(status=state, error=str(exc), meta=dict(self.metadata))
+            self.record = RunRecord(status=telemetry_state(exc), error=str(exc), meta=dict(self.metadata))
             final = self.builder.final_status  # keep the bridge's own verdict (e.g. simulator_error: ...)
             if final is not None:
                 self.record.outcome, self.record.outcome_reason = final.outcome, final.reason

@@ -68,14 +68,14 @@ def ros_type(name: str) -> type:
 class RecorderParams:
     role_name: str = param("hero", "Ego role name (ego topics).")
     output: str = param("", "Bag directory to create; empty disables recording (messages are still counted).")
-    storage: str = param("mcap", "rosbag2 storage plugin: mcap or sqlite3.")
-    camera_every: int = param(1, "Record the camera on every n-th simulation frame (1 = all). Ignored when camera_hz > 0.")
-    camera_hz: float = param(0.0, "Camera recording rate in Hz of simulation time (0 = use camera_every).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
+    storage: str = param("mcap", "rosbag2 storage plugin: mcap or sqlite3.", choices=("mcap", "sqlite3"))
+    camera_every: int = param(1, "Record the camera on every n-th simulation frame (1 = all). Ignored when camera_hz > 0.", ge=1)
+    camera_hz: float = param(0.0, "Camera recording rate in Hz of simulation time (0 = use camera_every).", ge=0.0)
+    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.", gt=0.0)
     sync_name: str = param("recorder", "Name used in FrameAck (must match the bridge's sync_participants).")
     metadata_json: str = param("{}", "Run metadata (JSON object) stored in the bag's custom data 'lantern'.")
-    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before the bag is closed.")
-    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which the bag is closed even if messages still arrive.")
+    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before the bag is closed.", ge=0.0)
+    drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which the bag is closed even if messages still arrive.", ge=0.0)
 
 
 def camera_period_frames(p: RecorderParams) -> int:

@@ -4,12 +4,20 @@
 bags alone and writes into DIR:
 - runs.jsonl: one run record per bag (the same record the eval node writes online);
 - route_level_results.csv + route_level_results.schema.json (every field, unit, missing-value rule);
-- summary.json: Table 3 (family CUS, macro Overall), Table 4 (components, Gate
-  Pass, failure rates), Table 6 (with Event Exposure), bad bags, superseded attempts;
+- summary.json: Table 3 (family CUS, macro Overall, n scored / n total, why
+  pairs were not scored, flagged pairs, 95 % CIs), Table 4 (components, Gate
+  Pass, failure rates), Table 6 (with Event Exposure), bad bags,
+  infrastructure and condition-mismatch runs, superseded attempts, skipped inputs;
 - series/*.npz: each run's speed / progress / events, so the report needs no bag.
 ``lantern report DIR`` (``report_main``) renders table3/4/6 as Markdown and CSV
 and the plots: a speed / warning / event timeline per pair and per-family CUS
 bars for the warning vs no-warning conditions (matplotlib, Agg backend).
+
+Exit codes: ``score`` 0 = every bag found was read (infrastructure runs are
+reported, not an error of scoring), 1 = some bag was unreadable, foreign or had
+bad metadata (the rest is scored and written), 2 = usage / input error (a path
+that does not exist, no bag found, bad thresholds file; nothing written).
+``report`` 0 = written, 2 = not a score directory.
 """
 
 from __future__ import annotations
@@ -21,14 +29,20 @@ import sys
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+from lantern_eval.errors import ConfigError, InputError
 from lantern_eval.metrics.cus import decomposition, event_exposure, family_scores, sensitivity
 from lantern_eval.thresholds import FAMILIES
 
 TABLE3_COLS = [*FAMILIES.values(), "Overall"]
 TABLE4_COLS = ["A-Prog.", "TTC", "Clear.", "Ant.", "Rec.", "B-Prog.", "Gate Pass", "Coll.-A", "RD-A", "LC-A", "Rule-A", "Block-A", "False Brake-B"]
 TABLE6_COLS = ["CUS", "A-Prog.", "Event Exp.", "Ant.", "Rec.", "Coll.-A", "Block-A"]
+COUNTING_RULE = (
+    "Every pair counts: a scored pair with an unavailable component (or a gate that could not be evaluated) scores that "
+    "component 0 (the gate as failed) and is flagged; pairs that are not route results (infrastructure, unreadable_bag, "
+    "bad_metadata, no_route_b, condition_mismatch, truncated) are excluded from the means but counted in n_total with their reason."
+)
 
 
 def schema() -> dict[str, Any]:
@@ -52,7 +66,7 @@ def _cell(v: Any) -> str:
 # ---------------------------------------------------------------------------- writing
 
 
-def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], superseded: Sequence[Any], thresholds: dict[str, Any]) -> dict[str, Any]:
+def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], superseded: Sequence[Any], thresholds: dict[str, Any], skipped: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
     """route_level_results.csv, its schema, runs.jsonl and summary.json; returns the summary."""
     out.mkdir(parents=True, exist_ok=True)
     cols = csv_columns()
@@ -73,11 +87,17 @@ def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], super
         "n_bags": len(records),
         "n_pairs": len(pairs),
         "n_scored_pairs": sum(r.status == "scored" for r in rows),
+        "counting_rule": COUNTING_RULE,
         "table3": family_scores(rows),
         "table4": decomposition(rows),
         "table6": sensitivity(rows, exposure),
         "bad_bags": [{"bag": r.bag, "status": r.status, "error": r.error} for r in records if r.status in ("unreadable_bag", "bad_metadata")],
         "infrastructure_runs": [{"bag": r.bag, "error": r.error} for r in records if r.status == "infrastructure"],
+        "condition_mismatch_runs": [{"bag": r.bag, "error": r.error} for r in records if r.status == "condition_mismatch"],
+        "truncated_runs": [{"bag": r.bag, "error": r.error} for r in records if r.status == "truncated"],
+        "unscored_pairs": [{"model": r.model, "family": FAMILIES.get(r.family, r.family), "route_id": r.route_id, "status": r.status, "reason": r.status_reason} for r in rows if r.status != "scored"],
+        "flagged_pairs": [{"model": r.model, "family": FAMILIES.get(r.family, r.family), "route_id": r.route_id, "unavailable": list(r.unavailable), "cus": r.cus} for r in rows if r.status == "scored" and r.unavailable],
+        "skipped_inputs": list(skipped),
         "unpaired_runs": [r.bag for r in records if r.status == "scored" and r.meta.get("route_kind") == "B" and not any(p.fields.get("b_bag") == r.bag for p in pairs)],
         "superseded_attempts": [{"bag": r.bag, "status": r.status, "attempt": r.meta.get("attempt")} for r in superseded],
         "thresholds": thresholds,
@@ -93,11 +113,14 @@ def _fmt(v: Any) -> str:
     return "–" if v is None else f"{v:.1f}" if isinstance(v, (int, float)) else str(v)
 
 
+def _models(t: dict[str, Any]) -> list[str]:
+    return sorted(t, key=lambda m: (m.split(" (")[0], "no-warning" in m, m))
+
+
 def table3_rows(t3: dict[str, dict[str, Any]]) -> list[tuple[str, list[Any]]]:
     """Model rows, each agent's no-warning row followed by its paired warning gain (Table 3 shape)."""
     rows: list[tuple[str, list[Any]]] = []
-    models = sorted(t3, key=lambda m: (m.split(" (")[0], "no-warning" in m, m))
-    for m in models:
+    for m in _models(t3):
         rows.append((m, [t3[m].get(c) for c in TABLE3_COLS]))
         if "(no-warning" in m:
             w = m.replace("(no-warning", "(warning")
@@ -107,24 +130,80 @@ def table3_rows(t3: dict[str, dict[str, Any]]) -> list[tuple[str, list[Any]]]:
     return rows
 
 
-def _write_table(out: Path, name: str, cols: list[str], rows: list[tuple[str, list[Any]]], caption: str) -> None:
-    md = [f"| Model | {' | '.join(cols)} |", "|---" * (len(cols) + 1) + "|"]
-    for label, vals in rows:
-        shown = [(f"{v:+.1f}" if "gain" in label and v is not None else _fmt(v)) for v in vals]
-        md.append(f"| {label} | {' | '.join(shown)} |")
-    (out / f"{name}.md").write_text(f"{caption}\n\n" + "\n".join(md) + "\n")
+def _counts(row: dict[str, Any], col: str) -> tuple[int, int] | None:
+    """(n scored, n total) of a Table 3 cell; Overall sums the families."""
+    ns, nt = row.get("n_scored") or {}, row.get("n_total") or {}
+    if col == "Overall":
+        return (sum(ns.values()), sum(nt.values())) if nt else None
+    return (ns.get(col, 0), nt[col]) if col in nt else None
+
+
+def _notes(t3: dict[str, dict[str, Any]]) -> list[str]:
+    """Why pairs were not scored, and which scored pairs were flagged, per model and family."""
+    lines = []
+    for m in _models(t3):
+        for fam, reasons in sorted((t3[m].get("unscored") or {}).items()):
+            lines.append(f"- {m}, {fam}: not scored: " + ", ".join(f"{n} {why}" for why, n in sorted(reasons.items())))
+        for fam, n in sorted((t3[m].get("flagged") or {}).items()):
+            if n:
+                lines.append(f"- {m}, {fam}: {n} flagged pair(s) (a component could not be measured and counts as 0)")
+    return lines
+
+
+def _write_md_csv(out: Path, name: str, caption: str, header: list[str], md_rows: list[list[str]], csv_header: list[str], csv_rows: list[list[Any]], notes: Sequence[str] = ()) -> None:
+    md = [f"| {' | '.join(header)} |", "|---" * len(header) + "|"] + [f"| {' | '.join(r)} |" for r in md_rows]
+    text = f"{caption}\n\n" + "\n".join(md) + "\n"
+    if notes:
+        text += "\n" + "\n".join(notes) + "\n"
+    (out / f"{name}.md").write_text(text)
     with (out / f"{name}.csv").open("w", newline="") as fh:
         w = csv.writer(fh)
-        w.writerow(["model", *cols])
-        for label, vals in rows:
-            w.writerow([label, *[_cell(v) for v in vals]])
+        w.writerow(csv_header)
+        for r in csv_rows:
+            w.writerow([_cell(v) for v in r])
+
+
+def write_table3(out: Path, t3: dict[str, dict[str, Any]]) -> None:
+    """Table 3 with n scored / n total in every cell and the reasons below; the CSV keeps numbers and counts in separate columns."""
+    md_rows, csv_rows = [], []
+    count_cols = [f"{c} {k}" for c in TABLE3_COLS for k in ("n_scored", "n_total")]
+    for label, vals in table3_rows(t3):
+        row = t3.get(label)
+        cells = []
+        for c, v in zip(TABLE3_COLS, vals):
+            if row is None:  # the paired gain row
+                cells.append("–" if v is None else f"{v:+.1f}")
+                continue
+            n = _counts(row, c)
+            cells.append(_fmt(v) if n is None else f"{_fmt(v)} ({n[0]}/{n[1]})")
+        md_rows.append([label, *cells])
+        counts = [] if row is None else [x for c in TABLE3_COLS for x in (_counts(row, c) or (None, None))]
+        unscored = "" if row is None else ";".join(f"{f}:{why}={n}" for f, rs in sorted((row.get("unscored") or {}).items()) for why, n in sorted(rs.items()))
+        flagged = "" if row is None else ";".join(f"{f}={n}" for f, n in sorted((row.get("flagged") or {}).items()) if n)
+        csv_rows.append([label, *vals, *(counts or [None] * len(count_cols)), unscored, flagged])
+    caption = (
+        "Table 3: CUS by scenario family, mean over scored pairs (n scored / n total pairs); Overall = macro-average of the family scores. "
+        "An unavailable component counts 0 (flagged); pairs that are not route results count in n total only (reasons below)."
+    )
+    _write_md_csv(out, "table3", caption, ["Model", *TABLE3_COLS], md_rows, ["model", *TABLE3_COLS, *count_cols, "unscored", "flagged"], csv_rows, _notes(t3))
+
+
+def _write_simple(out: Path, name: str, cols: list[str], t: dict[str, dict[str, Any]], caption: str) -> None:
+    """Table 4 / 6: one row per model with its n scored / n total pairs."""
+    md_rows, csv_rows = [], []
+    for m in sorted(t):
+        vals = [t[m].get(c) for c in cols]
+        ns, nt = t[m].get("n_scored", t[m].get("n_pairs")), t[m].get("n_total")
+        md_rows.append([m, *[_fmt(v) for v in vals], f"{ns}/{nt}"])
+        csv_rows.append([m, *vals, ns, nt])
+    _write_md_csv(out, name, caption, ["Model", *cols, "n"], md_rows, ["model", *cols, "n_scored", "n_total"], csv_rows)
 
 
 def render_tables(out: Path, summary: dict[str, Any]) -> list[Path]:
     t3, t4, t6 = summary["table3"], summary["table4"], summary["table6"]
-    _write_table(out, "table3", TABLE3_COLS, table3_rows(t3), "Table 3: CUS by scenario family (mean over scored pairs); Overall is the macro-average of the family scores.")
-    _write_table(out, "table4", TABLE4_COLS, [(m, [t4[m].get(c) for c in TABLE4_COLS]) for m in sorted(t4)], "Table 4: CUS decomposition. Components and Gate Pass in % (higher is better); hard-gate failure rates in % (lower is better).")
-    _write_table(out, "table6", TABLE6_COLS, [(m, [t6[m].get(c) for c in TABLE6_COLS]) for m in sorted(t6)], "Table 6 shape: CUS and components per model/variant; Event Exp. = % of Route A executions whose physical event began.")
+    write_table3(out, t3)
+    _write_simple(out, "table4", TABLE4_COLS, t4, "Table 4: CUS decomposition over scored pairs (n = scored / total pairs). Components (mean where measurable) and Gate Pass in % (higher is better); hard-gate failure rates in % (lower is better).")
+    _write_simple(out, "table6", TABLE6_COLS, t6, "Table 6 shape: CUS and components per model/variant (n = scored / total pairs); Event Exp. = % of scored Route A executions whose physical event began.")
     return [out / f"table{n}.{e}" for n in (3, 4, 6) for e in ("md", "csv")]
 
 
@@ -141,10 +220,10 @@ def _plt():  # noqa: ANN202
 
 
 def plot_family_bars(out: Path, t3: dict[str, dict[str, Any]]) -> Path:
-    """Grouped bars: per family (and Overall) the CUS of each model, warning vs no-warning side by side."""
+    """Grouped bars: per family (and Overall) the mean CUS of each model with its 95 % t-interval and n scored / n total."""
     plt = _plt()
-    models = sorted(t3, key=lambda m: (m.split(" (")[0], "no-warning" in m, m))
-    fig, ax = plt.subplots(figsize=(10, 4.2), dpi=110)
+    models = _models(t3)
+    fig, ax = plt.subplots(figsize=(10, 4.4), dpi=110)
     n = max(1, len(models))
     width = 0.8 / n
     cmap = plt.get_cmap("tab20")
@@ -153,14 +232,21 @@ def plot_family_bars(out: Path, t3: dict[str, dict[str, Any]]) -> Path:
         vals = [t3[m].get(c) for c in cols]
         xs = [j + (i - (n - 1) / 2) * width for j in range(len(cols))]
         hatch = "//" if "no-warning" in m else None
-        bars = ax.bar(xs, [v if v is not None else 0.0 for v in vals], width, label=m, color=cmap(i % 20), hatch=hatch, edgecolor="black", linewidth=0.4)
-        ax.bar_label(bars, labels=["–" if v is None else f"{v:.1f}" for v in vals], fontsize=6, padding=1)
+        heights = [v if v is not None else 0.0 for v in vals]
+        ax.bar(xs, heights, width, label=m, color=cmap(i % 20), hatch=hatch, edgecolor="black", linewidth=0.4)
+        for x, h, c, v in zip(xs, heights, cols, vals):
+            ci = (t3[m].get("ci95") or {}).get(c)
+            if ci:  # whiskers only where an interval exists (n >= 2 scored pairs)
+                ax.errorbar([x], [h], yerr=[[h - ci[0]], [ci[1] - h]], fmt="none", ecolor="black", elinewidth=0.9, capsize=3)
+            cnt = _counts(t3[m], c)
+            label = ("–" if v is None else f"{v:.1f}") + ("" if cnt is None else f"\nn={cnt[0]}/{cnt[1]}" + ("" if ci else "\nno CI"))
+            ax.text(x, max(h, ci[1] if ci else h) + 1.0, label, ha="center", va="bottom", fontsize=6)  # above the whisker
     ax.set_xticks(range(len(cols)), cols)
     ax.set_ylabel("CUS (0-100)")
-    ax.set_ylim(0, 105)
-    ax.set_title("CUS per scenario family: warning vs no-warning (hatched)")
+    ax.set_ylim(0, 125)
+    ax.set_title("Mean CUS per family, warning vs no-warning (hatched); whiskers: 95 % t-interval over pairs; n = scored/total pairs", fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     path = out / "plots" / "family_cus_bars.png"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -180,8 +266,45 @@ def _load_series(out: Path, rel: str) -> dict[str, Any] | None:
     return d
 
 
+def timeline_marks(condition: str, rec: dict[str, Any], series: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a pair's timeline marks: vertical lines (``y`` None) and points on the speed curve, each with its legend label.
+
+    Only a warning run has a warning: in a no-warning run WARNING_ON /
+    WARNING_OFF are the route-defined reference times (the anticipation
+    reference) and are labelled as references. Points (t_react, collisions)
+    sit on the speed curve at their time, so a collision shows the speed the
+    ego hit with.
+    """
+    import numpy as np
+
+    from lantern_eval.enums import EventType
+
+    def on_curve(t: float) -> float:
+        return float(np.interp(t, series["t"], series["speed"]))
+
+    delivered = condition == "warning"
+    times = rec.get("times", {})
+    lines = [
+        ("t_warning_on", "warning onset" if delivered else "warning reference time (route-defined; no warning sent)", "darkorange", ":"),
+        ("t_event", "event onset", "red", "-"),
+        ("t_warning_off", "warning termination" if delivered else "termination reference (no warning sent)", "purple", "--"),
+        ("t_clear", "hazard clear", "green", "-."),
+    ]
+    marks: list[dict[str, Any]] = [{"t": float(times[k]), "y": None, "label": lab, "color": c, "ls": ls} for k, lab, c, ls in lines if times.get(k) is not None]
+    rec_t = (rec.get("components", {}).get("recovery") or {}).get("t_recover")
+    if rec_t is not None:
+        marks.append({"t": float(rec_t), "y": None, "label": "recovered", "color": "tab:cyan", "ls": (0, (1, 1))})
+    react = (rec.get("components", {}).get("anticipation") or {}).get("t_react")
+    if react is not None:
+        marks.append({"t": float(react), "y": on_curve(react), "label": "t_react", "fmt": "kv", "ms": 7})
+    for e in series["events"]:
+        if e["type"] == EventType.COLLISION:
+            marks.append({"t": float(e["t"]), "y": on_curve(e["t"]), "label": "collision", "fmt": "rX", "ms": 10})
+    return marks
+
+
 def plot_timeline(out: Path, fields: dict[str, str], runs_by_bag: dict[str, dict[str, Any]]) -> Path | None:
-    """Speed over time of one pair's Route A run: warning shaded, event / termination / clearance marked."""
+    """Speed over time of one pair's Route A run: delivered warning shaded, references / event / termination / clearance marked."""
     rec = runs_by_bag.get(fields.get("a_bag", ""))
     s = _load_series(out, rec.get("series", "")) if rec else None
     if s is None:
@@ -194,24 +317,17 @@ def plot_timeline(out: Path, fields: dict[str, str], runs_by_bag: dict[str, dict
         ax.plot(twin[1]["t"], twin[1]["speed"], color="tab:gray", lw=1.0, ls="--", label=f"{twin[0]} speed")
     for a, b in s["warning"].reshape(-1, 2):
         ax.axvspan(a, b, color="orange", alpha=0.25, label="warning delivered")
-    t = rec.get("times", {})
-    marks = [("t_warning_on", "warning onset", "darkorange", ":"), ("t_event", "event onset", "red", "-"), ("t_warning_off", "warning termination", "purple", "--"), ("t_clear", "hazard clear", "green", "-."), ("t_release", None, None, None)]
-    for key, label, color, ls in marks:
-        if label and t.get(key) is not None:
-            ax.axvline(t[key], color=color, ls=ls, lw=1.2, label=label)
-    react = (rec.get("components", {}).get("anticipation") or {}).get("t_react")
-    if react is not None:
-        ax.plot([react], [float(s["speed"][min(len(s["speed"]) - 1, int(abs(s["t"] - react).argmin()))])], "kv", label="t_react")
-    rec_t = (rec.get("components", {}).get("recovery") or {}).get("t_recover")
-    if rec_t is not None:
-        ax.axvline(rec_t, color="tab:cyan", ls=(0, (1, 1)), lw=1.2, label="recovered")
-    for e in s["events"]:
-        if e["type"] == 7:
-            ax.plot([e["t"]], [0.2], "rX", ms=10, label="collision")
+    for m in timeline_marks(fields.get("condition", ""), rec, s):
+        if m["y"] is None:
+            ax.axvline(m["t"], color=m["color"], ls=m["ls"], lw=1.2, label=m["label"])
+        else:
+            ax.plot([m["t"]], [m["y"]], m["fmt"], ms=m["ms"], label=m["label"], zorder=5)
     ax.set_xlabel("simulation time (s)")
     ax.set_ylabel("speed (m/s)")
     cus = fields.get("cus")
     cus_txt = f"{float(cus):.1f}" if cus else f"– ({fields.get('status_reason') or fields.get('cus_reason')})"
+    if cus and fields.get("unavailable"):
+        cus_txt += f" (flagged: {fields['unavailable']} unavailable, counted as 0)"
     ax.set_title(f"{fields['route_id']} ({fields['family_abbr']}), {fields['model']}: CUS {cus_txt}", fontsize=9)
     h, lab = ax.get_legend_handles_labels()
     uniq = dict(zip(lab, h))
@@ -238,17 +354,31 @@ def _paired_series(out: Path, fields: dict[str, str], runs_by_bag: dict[str, dic
     return None
 
 
+def load_score_dir(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, str]]]:
+    """summary.json, runs.jsonl and route_level_results.csv of a score directory; InputError (one line) when it is not one."""
+    if not out.is_dir():
+        raise InputError(f"{out}: no such directory (expected the --out directory of `lantern score`)")
+    missing = [n for n in ("summary.json", "runs.jsonl", "route_level_results.csv") if not (out / n).is_file()]
+    if missing:
+        raise InputError(f"{out}: not a score directory (no {', '.join(missing)}; run `lantern score BAG... --out {out}` first)")
+    try:
+        summary = json.loads((out / "summary.json").read_text())
+        runs = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines() if line.strip()]
+        with (out / "route_level_results.csv").open() as fh:
+            pairs = list(csv.DictReader(fh))
+    except (OSError, ValueError, csv.Error) as exc:
+        raise InputError(f"{out}: unreadable score directory ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from exc
+    if not isinstance(summary, dict) or not all(k in summary for k in ("table3", "table4", "table6")):
+        raise InputError(f"{out}/summary.json: not a `lantern score` summary (no table3/table4/table6)")
+    return summary, runs, pairs
+
+
 def render_report(out: Path, max_timelines: int | None = None) -> dict[str, Any]:
     out = Path(out)
-    if not (out / "summary.json").is_file():
-        raise FileNotFoundError(f"{out}: no summary.json (run `lantern score BAG... --out {out}` first)")
-    summary = json.loads((out / "summary.json").read_text())
+    summary, runs, pairs = load_score_dir(out)
     written = render_tables(out, summary)
     written.append(plot_family_bars(out, summary["table3"]))
-    runs = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines() if line.strip()]
     by_bag = {r.get("bag", ""): r for r in runs}
-    with (out / "route_level_results.csv").open() as fh:
-        pairs = list(csv.DictReader(fh))
     for i, f in enumerate(pairs):
         if max_timelines is not None and i >= max_timelines:
             break
@@ -261,42 +391,70 @@ def render_report(out: Path, max_timelines: int | None = None) -> dict[str, Any]
 # ---------------------------------------------------------------------------- entry points
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (``prog: error: ...``, exit 2) instead of usage + error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def score_main(argv: Sequence[str] | None = None) -> int:
-    """``lantern score BAG... [--out DIR] [--thresholds FILE]``: 0 all bags scored, 1 some bag unreadable / foreign."""
-    from lantern_eval.scoring import score_bags
+    """``lantern score BAG_OR_DIR... [--out DIR] [--thresholds FILE] [--report]``; exit codes in the module doc."""
+    from lantern_eval.scoring import discover, score_bags
     from lantern_eval.thresholds import load_thresholds
 
-    ap = argparse.ArgumentParser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator).")
-    ap.add_argument("bags", nargs="+", help="bag directories, or directories holding bag directories")
+    ap = _Parser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator). Folders are searched recursively (a suite's runs/<run>/bag; failed attempts under attempts/ are skipped).")
+    ap.add_argument("bags", nargs="+", help="bag directories, or folders holding bags at any depth (e.g. out/suite/runs)")
     ap.add_argument("--out", default="lantern_results", help="output directory (default: ./lantern_results)")
     ap.add_argument("--thresholds", default=None, help="evaluator thresholds YAML (default: config/eval_thresholds.yaml)")
     ap.add_argument("--report", action="store_true", help="also render tables and plots (as `lantern report`)")
     a = ap.parse_args(argv)
-    th = load_thresholds(Path(a.thresholds) if a.thresholds else None)
-    res = score_bags([Path(b) for b in a.bags], Path(a.out), th)
+    out = Path(a.out)
+    try:
+        th = load_thresholds(Path(a.thresholds) if a.thresholds else None)
+        for b in a.bags:
+            if not Path(b).exists():
+                raise InputError(f"{b}: no such file or directory")
+        if out.exists() and not out.is_dir():
+            raise InputError(f"--out {out}: exists and is not a directory")
+        found = discover([Path(b) for b in a.bags], exclude=[out])
+        if not found.bags and not found.run_dirs:
+            raise InputError(f"no rosbag2 bag found under {' '.join(a.bags)}")
+    except (ConfigError, InputError) as exc:
+        print(f"lantern score: {exc}", file=sys.stderr)
+        return 2
+    res = score_bags([Path(b) for b in a.bags], out, th)
     s = res["summary"]
     print(f"scored {s['n_bags']} bag(s): {s['n_scored_pairs']}/{s['n_pairs']} pair(s) scored -> {a.out}")
-    for b in s["bad_bags"]:
-        print(f"  bad bag: {b['error']}", file=sys.stderr)
+    for k in s["skipped_inputs"]:
+        print(f"  skipped {k['path']}: {k['reason']}")
     for b in s["infrastructure_runs"]:
-        print(f"  infrastructure (unscorable): {b['error']}", file=sys.stderr)
+        print(f"  infrastructure (not a route result): {b['error']}")
+    for b in s["condition_mismatch_runs"] + s["truncated_runs"]:
+        print(f"  flagged run (not a route result): {b['error']}")
+    for p in s["unscored_pairs"]:
+        print(f"  pair not scored: {p['model']} {p['route_id']}: {p['status']}")
+    for p in s["flagged_pairs"]:
+        print(f"  flagged pair: {p['model']} {p['route_id']}: {', '.join(p['unavailable'])} unavailable, counted as 0")
     for m, row in s["table3"].items():
-        print(f"  {m}: Overall CUS {_fmt(row.get('Overall'))}")
+        print(f"  {m}: Overall CUS {_fmt(row.get('Overall'))} ({sum(row['n_scored'].values())}/{sum(row['n_total'].values())} pairs scored)")
+    for b in s["bad_bags"]:
+        print(f"bad bag: {b['error']}", file=sys.stderr)
     if a.report:
-        render_report(Path(a.out))
+        render_report(out)
     return 1 if s["bad_bags"] else 0
 
 
 def report_main(argv: Sequence[str] | None = None) -> int:
     """``lantern report DIR [--max-timelines N]``: tables (Markdown + CSV) and plots from a score directory."""
-    ap = argparse.ArgumentParser(prog="lantern report", description="Render Table 3/4/6 and plots from `lantern score` output.")
+    ap = _Parser(prog="lantern report", description="Render Table 3/4/6 and plots from `lantern score` output.")
     ap.add_argument("dir")
     ap.add_argument("--max-timelines", type=int, default=None, help="at most this many per-pair timeline plots (default: all)")
     a = ap.parse_args(argv)
     try:
         res = render_report(Path(a.dir), a.max_timelines)
-    except FileNotFoundError as exc:
-        print(str(exc), file=sys.stderr)
+    except InputError as exc:
+        print(f"lantern report: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {len(res['written'])} file(s) under {a.dir}")
     return 0

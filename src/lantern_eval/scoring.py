@@ -15,7 +15,15 @@ Time references of a Route A run (all sim time, s):
 Missing-value rule (App. E / App. I): when a hard gate fails before valid
 hazard telemetry is established (first sample at or after t_ref with both the
 ego and a hazard box), TTC, clearance, anticipation and recovery are left
-unavailable; nothing is imputed.
+unavailable; nothing is imputed (in the pair score an unavailable component
+counts as 0 and the pair is flagged, metrics/cus.py).
+
+Route completion (P = RC / 100, App. E: "RC is CARLA route completion"): the
+fraction of the route's length driven (maximum route progress / route
+length), and exactly 1 once the route end is reached (a ROUTE_END event), as
+CARLA's RouteCompletionTest sets 100 % on arrival. The bridge fires
+ROUTE_END within its end tolerance (2-3 m) of the last waypoint, so the
+fraction alone would read about 0.96 on a completed route.
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from lantern import topics
+from lantern.protocol import TRUNCATED_REASON
 from lantern_eval.datatypes import RunMeta, RunTelemetry
 from lantern_eval.enums import EventType, Outcome, RunState
 from lantern_eval.errors import BagError, TelemetryError
@@ -52,7 +62,8 @@ class RunRecord:
     meta: dict[str, Any] = field(default_factory=dict)
     outcome: int | None = None
     outcome_reason: str = ""
-    progress: float | None = None
+    progress: float | None = None  # P = RC / 100 (route completion, see module doc)
+    route_completion: dict[str, Any] = field(default_factory=dict)  # value, source, max_progress_m, route_length_m, status value
     times: dict[str, float | None] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
     v_pre: float | None = None
@@ -98,7 +109,7 @@ def _jsonable(x: Any) -> Any:
 
 def _meta_dict(m: RunMeta) -> dict[str, Any]:
     d = {k: getattr(m, k) for k in ("run_id", "route_id", "family", "route_kind", "condition", "variant", "agent", "seed", "attempt", "warning_point_m", "event_point_m", "route_length_m")}
-    for k in ("suite_hash", "project_version", "route_file", "scenario_hash", "role_name"):
+    for k in ("suite_hash", "project_version", "route_file", "scenario_hash", "role_name", "route_sha256", "route_modified", "manifest_sha256"):
         if k in m.raw:
             d[k] = m.raw[k]
     return d
@@ -127,6 +138,53 @@ def _infrastructure(tel: RunTelemetry) -> str:
     return ""
 
 
+def route_completion(tel: RunTelemetry) -> dict[str, Any]:
+    """RC / 100 as CARLA defines it: 1 once the route end is reached, else the fraction of the route length driven.
+
+    The fraction is the maximum route progress over the run divided by the
+    route length (metadata ``route_length_m``, else the NavigationCommand's);
+    without a length the bridge's own RunStatus.route_completion is used.
+    """
+    st = tel.status
+    assert st is not None
+    ego = tel.ego
+    end = tel.first(EventType.ROUTE_END)
+    length = ego.route_length_m if ego.route_length_m and ego.route_length_m > 0 else None
+    max_p = float(np.max(ego.progress)) if len(ego) else None
+    if end is not None:
+        value, source = 1.0, "route_end"
+    elif length is not None and max_p is not None:
+        value, source = max_p / length, "max_progress/route_length"
+    else:
+        value, source = st.route_completion, "run_status"
+    return {"value": min(1.0, max(0.0, float(value))), "source": source, "max_progress_m": max_p, "route_length_m": length, "t_route_end": end.t if end else None, "status_route_completion": st.route_completion}
+
+
+def condition_mismatch(tel: RunTelemetry) -> str:
+    """Why the run did not carry its experimental condition ('' when it did).
+
+    A warning run whose warning onset was reached (EVENT_ON for the
+    ``late_onset`` variant, whose RSU starts there) must show the warning
+    somewhere: an RSU HazardNotice or an active CooperativeWarning. A V2X
+    channel that drops every notice still shows the RSU's messages, so that
+    run is a valid (faulty-channel) result; a run with neither is a warning
+    run in name only (RSU not running or not recorded). A no-warning run must
+    never deliver an active warning.
+    """
+    m = tel.meta
+    rsu = tel.topic_counts.get(topics.HAZARD_NOTICE, 0)
+    if m.condition == "no-warning":
+        if tel.warning_intervals:
+            return f"condition mismatch: no-warning run, but a warning was delivered at t={tel.warning_intervals[0][0]:.2f} s"
+        return ""
+    if m.route_kind != "A":
+        return ""
+    onset = tel.first(EventType.EVENT_ON if m.variant == "late_onset" else EventType.WARNING_ON)
+    if onset is not None and rsu == 0 and not tel.warning_intervals:
+        return f"condition mismatch: warning run, but no warning was sent (no RSU HazardNotice on {topics.HAZARD_NOTICE}, no active CooperativeWarning after warning onset at t={onset.t:.2f} s)"
+    return ""
+
+
 def score_run(tel: RunTelemetry, th: Thresholds, bag: str = "") -> RunRecord:
     """Run-level metrics of one run (Route A: components and gates; Route B: progress and stop spans)."""
     rec = RunRecord(status=RunState.SCORED, bag=bag, meta=_meta_dict(tel.meta), counts=dict(tel.topic_counts))
@@ -139,7 +197,16 @@ def score_run(tel: RunTelemetry, th: Thresholds, bag: str = "") -> RunRecord:
         return rec
     st = tel.status
     assert st is not None
-    rec.outcome, rec.outcome_reason, rec.progress = st.outcome, st.reason, min(1.0, max(0.0, st.route_completion))
+    rec.outcome, rec.outcome_reason = st.outcome, st.reason
+    if st.outcome == Outcome.COMPLETED and st.reason == TRUNCATED_REASON:  # cut at --max-frames: not a route result
+        rec.status, rec.error = RunState.TRUNCATED, f"run cut at max_frames (frame {st.frame}, {st.t:g} s) before the route ended: not a route result, not scored"
+        return rec
+    mismatch = condition_mismatch(tel)
+    if mismatch:
+        rec.status, rec.error = RunState.CONDITION, mismatch
+        return rec
+    rec.route_completion = route_completion(tel)
+    rec.progress = rec.route_completion["value"]
     ego = tel.ego
     t = ego.t
     if tel.meta.route_kind == "B":
@@ -159,7 +226,9 @@ def _score_route_b(tel: RunTelemetry, th: Thresholds, rec: RunRecord) -> None:
     on, evt = tel.first(EventType.WARNING_ON), tel.first(EventType.EVENT_ON)  # Route B reference points ("reference_only")
     rec.route_points = {"warning_m": on.route_distance if on else None, "event_m": evt.route_distance if evt else None}
     if tel.meta.warning_point_m is not None and tel.meta.event_point_m is not None:
-        rec.false_brake = false_brake_gate(spans, tel.meta.warning_point_m, tel.meta.event_point_m, th).as_dict()
+        # this run alone knows only the nominal points; the pair uses Route A's actual ones (_fb_markers)
+        w, e = tel.meta.warning_point_m - th.fb_warning_tolerance_m, tel.meta.event_point_m - th.event_tolerance(tel.meta.family)
+        rec.false_brake = {**false_brake_gate(spans, w, e, th).as_dict(), "interval_source": "route_b_metadata"}
 
 
 def _score_route_a(tel: RunTelemetry, th: Thresholds, rec: RunRecord) -> None:
@@ -230,18 +299,36 @@ def _pick(records: Sequence[RunRecord]) -> tuple[RunRecord, list[RunRecord]]:
     return order[-1], order[:-1]
 
 
-def _fb_markers(a: RunRecord, b: RunRecord) -> tuple[float | None, float | None, str]:
-    """Route-defined warning/event points of the matched interval, first found of:
-    Route B metadata, Route A metadata, Route B reference events, Route A events."""
-    for src, rec in (("route_b_metadata", b), ("route_a_metadata", a)):
-        w, e = rec.meta.get("warning_point_m"), rec.meta.get("event_point_m")
-        if w is not None and e is not None:
-            return float(w), float(e), src
-    for src, rec in (("route_b_reference_events", b), ("route_a_events", a)):
-        w, e = rec.route_points.get("warning_m"), rec.route_points.get("event_m")
-        if w is not None and e is not None:
-            return float(w), float(e), src
-    return None, None, ""
+def _fb_markers(a: RunRecord, b: RunRecord, th: Thresholds) -> tuple[float | None, float | None, str]:
+    """Route positions (m) of the interval matched to Route A's warning-to-event approach, and their source.
+
+    Each end comes from the first available of: Route A's actual WARNING_ON /
+    EVENT_ON positions (its trigger tolerances included, since the trigger
+    fired there); the nominal points of Route B's, then Route A's metadata,
+    moved upstream by the trigger tolerances (App. D: 1.5 m, Vehicle Cut-In
+    event 0.5 m), i.e. the earliest position the trigger could fire; Route B's
+    own reference WARNING_ON / EVENT_ON positions.
+    """
+    fam = str(a.meta.get("family") or b.meta.get("family") or "")
+    tol = {"warning": th.fb_warning_tolerance_m, "event": th.event_tolerance(fam)}
+
+    def nominal(rec: RunRecord, which: str) -> float | None:
+        v = rec.meta.get(f"{which}_point_m")
+        return None if v is None else float(v) - tol[which]
+
+    picked: dict[str, tuple[float | None, str]] = {}
+    for which in ("warning", "event"):
+        cands = (
+            ("route_a_events", a.route_points.get(f"{which}_m")),
+            ("route_b_metadata", nominal(b, which)),
+            ("route_a_metadata", nominal(a, which)),
+            ("route_b_reference_events", b.route_points.get(f"{which}_m")),
+        )
+        picked[which] = next(((float(v), src) for src, v in cands if v is not None), (None, ""))
+    (w, sw), (e, se) = picked["warning"], picked["event"]
+    if w is None or e is None:
+        return None, None, ""
+    return w, e, sw if sw == se else f"warning:{sw},event:{se}"
 
 
 def make_pairs(records: Iterable[RunRecord], th: Thresholds) -> tuple[list[PairResult], list[RunRecord]]:
@@ -284,22 +371,24 @@ def _pair(a: RunRecord, b: RunRecord | None, th: Thresholds) -> PairResult:
         status, reason = b.status, f"route B: {b.error}"
     gates: dict[str, bool | None] = {}
     fb_reason, fb_src = "", ""
+    fb_interval: tuple[float, float] | None = None
     if a.gates_a is not None:
         gates.update(a.gates_a["passed"])
     if status == RunState.SCORED and b is not None:
-        w, e, fb_src = _fb_markers(a, b)
+        w, e, fb_src = _fb_markers(a, b, th)
         spans = [StopSpan(**s) for s in b.stop_spans]
         fb = false_brake_gate(spans, w, e, th)
-        gates["fb"], fb_reason = fb.passed, fb.reason
+        gates["fb"], fb_reason, fb_interval = fb.passed, fb.reason, fb.interval_m
     gate_a = None if a.gates_a is None else bool(a.gates_a["all_passed"])
     p_a, p_b = a.progress, (b.progress if b is not None and b.status == RunState.SCORED else None)
     comp = {k: a.score(k) for k in ("ttc", "clearance", "anticipation", "recovery")}
+    unavailable: list[str] = []
     if status == RunState.SCORED:
         ps = pair_score(p_a, comp["ttc"], comp["clearance"], comp["anticipation"], comp["recovery"], p_b, gate_a, gates.get("fb"), th)
-        cus, cus_reason = ps.cus, ps.reason
+        cus, cus_reason, unavailable = ps.cus, ps.reason, list(ps.unavailable)
     else:
         cus, cus_reason = None, reason
-    row.status, row.cus, row.p_a, row.p_b = status, cus, p_a, p_b
+    row.status, row.status_reason, row.cus, row.p_a, row.p_b, row.unavailable = status, reason, cus, p_a, p_b, unavailable
     row.s_ttc, row.s_clear, row.s_ant, row.s_rec = comp["ttc"], comp["clearance"], comp["anticipation"], comp["recovery"]
     row.gates, row.event_exposed = gates, a.event_exposed
     c = a.components
@@ -309,9 +398,11 @@ def _pair(a: RunRecord, b: RunRecord | None, th: Thresholds) -> PairResult:
             "status_reason": reason,
             "cus": cus,
             "cus_reason": cus_reason,
+            "unavailable": ";".join(unavailable),
             "gate_pass": None if status != RunState.SCORED else all(gates.get(g) is True for g in ("coll", "road", "lane", "rule", "block", "fb")),
             **{f"gate_{g}": gates.get(g) for g in ("coll", "road", "lane", "rule", "block", "fb")},
             "a_progress": p_a,
+            "a_progress_source": a.route_completion.get("source", ""),
             "ttc_score": comp["ttc"],
             "ttc_min_s": (c.get("ttc") or {}).get("ttc_min_s"),
             "clearance_score": comp["clearance"],
@@ -322,6 +413,7 @@ def _pair(a: RunRecord, b: RunRecord | None, th: Thresholds) -> PairResult:
             "recovery_score": comp["recovery"],
             "recovery_latency_s": (c.get("recovery") or {}).get("latency_s"),
             "b_progress": p_b,
+            "b_progress_source": "" if p_b is None or b is None else b.route_completion.get("source", ""),
             "components_reason": ";".join(f"{k}:{(c.get(k) or {}).get('reason', '')}" for k in ("ttc", "clearance", "anticipation", "recovery") if (c.get(k) or {}).get("reason")),
             "t_ref_s": a.times.get("t_ref"),
             "t_ref_source": a.sources.get("t_ref", ""),
@@ -334,6 +426,8 @@ def _pair(a: RunRecord, b: RunRecord | None, th: Thresholds) -> PairResult:
             "a_failures": ";".join(f"{x['gate']}@{x['t']:.2f}:{x['detail']}" for x in (a.gates_a or {}).get("failures", [])),
             "fb_reason": fb_reason,
             "fb_interval_source": fb_src,
+            "fb_interval_start_m": None if fb_interval is None else fb_interval[0],
+            "fb_interval_end_m": None if fb_interval is None else fb_interval[1],
             "a_outcome": a.outcome,
             "a_outcome_reason": a.outcome_reason,
             "b_outcome": None if b is None else b.outcome,
@@ -379,6 +473,11 @@ def read_telemetry(bag: Path) -> RunTelemetry:
     return builder.build()
 
 
+def telemetry_state(exc: TelemetryError) -> str:
+    """Run state of an unscorable stream: bad metadata, a recording that is not one run, or a stack failure."""
+    return {"metadata": RunState.METADATA, "invalid": RunState.UNREADABLE}.get(exc.kind, RunState.INFRASTRUCTURE)
+
+
 def score_bag(bag: Path, th: Thresholds, series_dir: Path | None = None) -> RunRecord:
     """Run record of one bag; an unreadable or unscorable bag gives a record saying why (never a pass)."""
     try:
@@ -386,8 +485,7 @@ def score_bag(bag: Path, th: Thresholds, series_dir: Path | None = None) -> RunR
     except BagError as exc:
         return RunRecord(status=RunState.UNREADABLE, error=str(exc), bag=str(bag), meta=_safe_meta(bag))
     except TelemetryError as exc:
-        state = RunState.METADATA if exc.kind == "metadata" else RunState.INFRASTRUCTURE
-        return RunRecord(status=state, error=str(exc), bag=str(bag), meta=_safe_meta(bag))
+        return RunRecord(status=telemetry_state(exc), error=str(exc), bag=str(bag), meta=_safe_meta(bag))
     rec = score_run(tel, th, bag=str(bag))
     if series_dir is not None:
         rec.series = save_series(tel, series_dir)
@@ -405,29 +503,151 @@ def save_series(tel: RunTelemetry, series_dir: Path) -> str:
     return f"{series_dir.name}/{path.name}"
 
 
-def find_bags(paths: Iterable[Path]) -> list[Path]:
-    """Bag directories named directly, or found one level below a directory that is not itself a bag."""
-    out: list[Path] = []
+BAG_FILES = ("*.mcap", "*.db3")
+
+
+@dataclass
+class Discovery:
+    """What ``discover`` found under the given paths.
+
+    ``bags``: rosbag2 directories to score (a crashed recording without
+    metadata.yaml is still listed: scoring reports it). ``run_dirs``: suite run
+    directories (``result.json``) whose verdict is an infrastructure failure,
+    or that hold no bag: they become records from their result.json, so the
+    pair is reported, never silently dropped, and a run the suite called an
+    infrastructure failure is never turned into a route result by its bag.
+    ``skipped``: what was deliberately not scored (failed attempts under
+    ``attempts/``, stray bag files beside real bags, a folder without any
+    bag), each with the reason.
+    """
+
+    bags: list[Path] = field(default_factory=list)
+    run_dirs: list[Path] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def _looks_like_bag(d: Path) -> bool:
+    return (d / "metadata.yaml").is_file() or any(any(d.glob(g)) for g in BAG_FILES)
+
+
+def _is_score_dir(d: Path) -> bool:
+    return (d / "summary.json").is_file() and (d / "runs.jsonl").is_file()
+
+
+def discover(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> Discovery:
+    """Find every bag under the given paths, recursively (a suite's ``runs/<run>/bag``, a folder of bags, one bag).
+
+    A path that is itself a bag is scored as given. Below a folder: a
+    directory with metadata.yaml or *.mcap / *.db3 files is a bag, unless
+    bags lie below it (then those files are stray and reported as skipped);
+    ``attempts/`` folders hold a suite's failed attempts (infrastructure
+    records superseded by the run's final attempt) and are skipped;
+    score output folders, ``exclude`` and hidden folders are not entered.
+    """
+    found = Discovery()
+    skip = {Path(p).resolve() for p in exclude}
+
+    def walk(d: Path) -> bool:
+        """Adds what lies at or below ``d``; True when it found a bag or a run record."""
+        if d.resolve() in skip or _is_score_dir(d):
+            return False
+        if _suite_verdict(d) == "infrastructure_failure":
+            found.run_dirs.append(d)
+            return True
+        subdirs = sorted(x for x in d.iterdir() if x.is_dir() and not x.name.startswith("."))
+        n0 = len(found.bags) + len(found.run_dirs)
+        for sub in subdirs:
+            if sub.name == "attempts":
+                for att in sorted(x for x in sub.iterdir() if x.is_dir()) or [sub]:
+                    found.skipped.append({"path": str(att), "reason": "failed attempt kept by the suite (infrastructure record, superseded by the run's final attempt)"})
+                continue
+            walk(sub)
+        below = len(found.bags) + len(found.run_dirs) > n0
+        if _looks_like_bag(d):
+            if below:
+                strays = [x for g in ("metadata.yaml", *BAG_FILES) for x in sorted(d.glob(g))]
+                found.skipped += [{"path": str(x), "reason": "stray bag file beside bag directories (not a bag)"} for x in strays]
+                return True
+            found.bags.append(d)
+            return True
+        if not below and (d / "result.json").is_file():
+            found.run_dirs.append(d)
+            return True
+        return below
+
     for p in paths:
         p = Path(p)
-        if p.is_dir() and not (p / "metadata.yaml").exists() and not any(p.glob("*.mcap")) and not any(p.glob("*.db3")):
-            subs = sorted(d for d in p.iterdir() if d.is_dir() and d.name not in ("series", "plots"))
-            out.extend(subs if subs else [p])
-        else:
-            out.append(p)
-    return out
+        if not p.is_dir() or _looks_like_bag(p) and not any(x.is_dir() for x in p.iterdir()):
+            found.bags.append(p)  # a bag as given (or a file / a missing path: scoring says why)
+        elif not walk(p):
+            found.skipped.append({"path": str(p), "reason": "no rosbag2 bag below this folder"})
+    return found
+
+
+def _suite_verdict(d: Path) -> str:
+    """The ``status`` of a run directory's result.json ('' when there is none or it is unreadable)."""
+    f = d / "result.json"
+    if not f.is_file():
+        return ""
+    try:
+        res = json.loads(f.read_text())
+    except (OSError, ValueError):
+        return ""
+    return str(res.get("status", "")) if isinstance(res, dict) else ""
+
+
+def find_bags(paths: Iterable[Path]) -> list[Path]:
+    """Bag directories at or below the given paths (see ``discover``)."""
+    return discover(paths).bags
+
+
+def run_dir_record(run_dir: Path) -> RunRecord:
+    """Record of a suite run directory from its result.json (an infrastructure failure, or a run without a bag): never a pass."""
+    try:
+        res = json.loads((run_dir / "result.json").read_text())
+        if not isinstance(res, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as exc:
+        return RunRecord(status=RunState.UNREADABLE, error=f"{run_dir}: result.json is unreadable ({exc}) and there is no bag", bag=str(run_dir))
+    meta = dict((res.get("record") or {}).get("meta") or {}) or (_safe_meta(run_dir / "bag") if (run_dir / "bag").is_dir() else {})
+    for key, src in (("run_id", "run_id"), ("route_id", "pair_id"), ("family", "family"), ("route_kind", "route_kind"), ("condition", "condition"), ("agent", "agent"), ("variant", "variant")):
+        if not meta.get(key) and res.get(src):
+            meta[key] = res[src]
+    meta.setdefault("attempt", res.get("attempts", 0))
+    status = str(res.get("status", ""))
+    if status in ("completed", "route_failure"):
+        return RunRecord(status=RunState.UNREADABLE, error=f"{run_dir}: result.json says {status} but the run has no bag", bag=str(run_dir), meta=meta)
+    if status == RunState.TRUNCATED:
+        return RunRecord(status=RunState.TRUNCATED, error=f"{run_dir}: truncated run without a bag ({res.get('reason') or 'max_frames'})", bag=str(run_dir), meta=meta)
+    reason = res.get("reason") or "no reason recorded"
+    return RunRecord(status=RunState.INFRASTRUCTURE, error=f"{run_dir}: infrastructure failure ({reason})", bag=str(run_dir), meta=meta)
+
+
+def _fill_suite_identity(records: Sequence[RunRecord]) -> None:
+    """A suite's final infrastructure result.json may lack the agent / variant: take them from the other runs of the same suite folder when those agree."""
+    for r in records:
+        if r.meta.get("agent"):
+            continue
+        parent = str(Path(r.bag).parent)
+        for key in ("agent", "variant"):
+            vals = {o.meta.get(key) for o in records if o is not r and str(Path(o.bag).parent.parent) == parent and o.meta.get(key)}
+            if len(vals) == 1 and not r.meta.get(key):
+                r.meta[key] = vals.pop()
 
 
 def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = None) -> dict[str, Any]:
-    """Score every bag, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal."""
+    """Score every bag found, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal."""
     from lantern_eval.report import write_results
 
     th = th or Thresholds()
     out_dir = Path(out_dir)
-    records = [score_bag(b, th, out_dir / "series") for b in find_bags(paths)]
+    found = discover(paths, exclude=[out_dir])
+    records = [score_bag(b, th, out_dir / "series") for b in found.bags]
+    records += [run_dir_record(d) for d in found.run_dirs]
+    _fill_suite_identity(records)
     pairs, superseded = make_pairs(records, th)
-    summary = write_results(out_dir, pairs, records, superseded, th.as_dict())
-    return {"records": records, "pairs": pairs, "superseded": superseded, "summary": summary}
+    summary = write_results(out_dir, pairs, records, superseded, th.as_dict(), skipped=found.skipped)
+    return {"records": records, "pairs": pairs, "superseded": superseded, "summary": summary, "skipped": found.skipped}
 
 
 def _safe_meta(bag: Path) -> dict[str, Any]:

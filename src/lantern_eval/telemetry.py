@@ -16,7 +16,10 @@ Sources (topic contract, src/lantern/topics.py):
   frame (False Brake exemptions);
 - /lantern/scenario/events (ScenarioEvent): lifecycle, collisions, infractions;
 - /lantern/warning (CooperativeWarning): the delivered warning's active flag;
-- /lantern/run/status (RunStatus): the final outcome and route completion.
+- /lantern/run/status (RunStatus): the final outcome and route completion;
+- /v2x/rsu/hazard (HazardNotice): only counted (never decoded), so a warning
+  run in which the RSU sent nothing can be told from one whose channel dropped
+  every notice (scoring.condition_mismatch).
 """
 
 from __future__ import annotations
@@ -49,7 +52,12 @@ def eval_topics(role_name: str = "hero") -> dict[str, str]:
         topics.SCENARIO_EVENTS: "lantern_msgs/msg/ScenarioEvent",
         topics.WARNING: "lantern_msgs/msg/CooperativeWarning",
         topics.RUN_STATUS: "lantern_msgs/msg/RunStatus",
+        topics.HAZARD_NOTICE: "lantern_msgs/msg/HazardNotice",
     }
+
+
+#: Topics the builder only counts (``topic_counts``), never decodes.
+COUNT_ONLY = (topics.HAZARD_NOTICE,)
 
 
 def required_topics(role_name: str = "hero", route_kind: str = "A") -> list[str]:
@@ -141,6 +149,7 @@ class TelemetryBuilder:
             topics.SCENARIO_EVENTS: self._on_event,
             topics.WARNING: self._on_warning,
             topics.RUN_STATUS: self._on_status,
+            **{t: self._count_only for t in COUNT_ONLY},
         }
         from lantern_eval import fastcdr
 
@@ -164,6 +173,11 @@ class TelemetryBuilder:
         self._warn_rows: dict[int, bool] = {}
         self._status: FinalStatus | None = None
         self._status_fields: dict[str, Any] = {}
+        # one recording = one run: what tells two runs (or two final verdicts) apart
+        self._finals: set[tuple] = set()  # distinct final RunStatus (outcome, frame, reason, run_id, route_id)
+        self._run_ids: set[tuple[str, str]] = set()  # (run_id, route_id) of every RunStatus
+        self._event_routes: set[str] = set()  # ScenarioEvent.route_id values
+        self._odom_conflict: int | None = None  # first stamp with two different odometry samples
 
     @property
     def topics(self) -> list[str]:
@@ -187,6 +201,9 @@ class TelemetryBuilder:
 
     def feed_cdr(self, topic: str, msgtype: str, raw: bytes) -> None:
         """Feed serialized CDR bytes (offline path): hot per-frame types are decoded directly."""
+        if topic in COUNT_ONLY:
+            self.counts[topic] = self.counts.get(topic, 0) + 1
+            return
         fast = self._fast.get(topic)
         if fast is not None:
             decoded = fast[0](raw)
@@ -222,8 +239,10 @@ class TelemetryBuilder:
 
     # -- rows (shared by both paths) ------------------------------------------------------
     def _odom_row(self, t: int, pose: tuple, lin: tuple) -> None:
-        if t not in self._odom:  # yaw and speed are computed vectorised in build()
-            self._odom[t] = (pose[0], pose[1], pose[3], pose[4], pose[5], pose[6], lin[0], lin[1], lin[2])
+        row = (pose[0], pose[1], pose[3], pose[4], pose[5], pose[6], lin[0], lin[1], lin[2])
+        old = self._odom.setdefault(t, row)  # yaw and speed are computed vectorised in build()
+        if old != row and self._odom_conflict is None:  # a retransmitted frame is identical; another run is not
+            self._odom_conflict = t
 
     def _nav_row(self, t: int, progress: float, length: float) -> None:
         self._nav_rows.setdefault(t, (float(progress), float(length)))
@@ -254,18 +273,25 @@ class TelemetryBuilder:
 
     def _on_event(self, m: Any) -> None:
         ev = Event(int(m.type), stamp_ns(m.header.stamp) / NS, int(m.frame), float(m.route_distance), str(m.detail), str(m.other_actor))
+        route = str(getattr(m, "route_id", "") or "")
+        if route:
+            self._event_routes.add(route)
         self._events.setdefault((ev.type, ev.frame, ev.detail, ev.other_actor), ev)
 
-    def _on_warning(self, m: Any) -> None:
-        self._warn_rows.setdefault(stamp_ns(m.header.stamp), bool(m.active))
+    def _count_only(self, m: Any) -> None:
+        """Counted by ``feed``; the content is not needed."""
 
     def _on_status(self, m: Any) -> None:
         for k in ("run_id", "route_id", "family", "route_kind", "condition"):
             val = str(getattr(m, k, "") or "")
             if val:
                 self._status_fields[k] = val
-        if int(m.outcome) != Outcome.RUNNING and self._status is None:
-            self._status = FinalStatus(int(m.outcome), str(m.reason), stamp_ns(m.header.stamp) / NS, float(m.route_completion), int(m.frame))
+        ids = (str(m.run_id or ""), str(m.route_id or ""))
+        self._run_ids.add(ids)
+        if int(m.outcome) != Outcome.RUNNING:
+            self._finals.add((int(m.outcome), int(m.frame), str(m.reason), *ids))  # a re-delivered latched status is identical
+            if self._status is None:
+                self._status = FinalStatus(int(m.outcome), str(m.reason), stamp_ns(m.header.stamp) / NS, float(m.route_completion), int(m.frame))
 
     # -- build ------------------------------------------------------------------------
     def missing_topics(self, route_kind: str) -> list[str]:
@@ -274,7 +300,22 @@ class TelemetryBuilder:
     def meta(self) -> RunMeta:
         return parse_meta(self.metadata, self._status_fields, self.source)
 
+    def check_single_run(self) -> None:
+        """One recording holds one run: two routes, two runs or two different final verdicts are an error (kind 'invalid')."""
+        src = self.source
+        if len({r for _, r in self._run_ids if r}) > 1 or len({r for r, _ in self._run_ids if r}) > 1:
+            shown = ", ".join(f"run {a!r} route {b!r}" for a, b in sorted(self._run_ids))
+            raise TelemetryError(f"{src}: two runs in one recording (RunStatus of {shown})", "invalid")
+        if len(self._event_routes) > 1:
+            raise TelemetryError(f"{src}: two routes in one recording (scenario events of routes {sorted(self._event_routes)})", "invalid")
+        if len(self._finals) > 1:
+            shown = ", ".join(f"outcome {o} at frame {f}{' (' + r + ')' if r else ''}" for o, f, r, *_ in sorted(self._finals))
+            raise TelemetryError(f"{src}: duplicate final RunStatus ({shown})", "invalid")
+        if self._odom_conflict is not None:
+            raise TelemetryError(f"{src}: two different odometry samples stamped {self._odom_conflict / NS:.3f} s (two runs in one recording)", "invalid")
+
     def build(self) -> RunTelemetry:
+        self.check_single_run()
         meta = self.meta()
         missing = self.missing_topics(meta.route_kind)
         if missing:

@@ -8,6 +8,7 @@ thresholds it was computed with. Nothing here is tuned per model.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,35 @@ _ALIASES = {v.lower(): k for k, v in FAMILIES.items()} | {k: k for k in FAMILIES
 def canonical_family(name: str) -> str:
     """``PE`` / ``pedestrian-emergence`` / ``pedestrian_emergence`` -> ``pedestrian_emergence``; unknown ids stay as given."""
     return _ALIASES.get(name.strip().lower(), name.strip())
+
+
+@dataclass(frozen=True)
+class Range:
+    """Valid interval of one numeric threshold (why: a negative TTC norm or an 80 % that is 8.0 would silently score nonsense)."""
+
+    lo: float = -math.inf
+    hi: float = math.inf
+    lo_open: bool = False
+    hi_open: bool = False
+
+    def contains(self, v: float) -> bool:
+        if not math.isfinite(v):
+            return False
+        above = v > self.lo if self.lo_open else v >= self.lo
+        below = v < self.hi if self.hi_open else v <= self.hi
+        return above and below
+
+    def text(self) -> str:
+        if self.hi == math.inf:
+            return f"{'>' if self.lo_open else '>='} {self.lo:g}"
+        if self.lo == -math.inf:
+            return f"{'<' if self.hi_open else '<='} {self.hi:g}"
+        return f"in {'(' if self.lo_open else '['}{self.lo:g}, {self.hi:g}{')' if self.hi_open else ']'}"
+
+
+POSITIVE = Range(0.0, lo_open=True)
+NON_NEGATIVE = Range(0.0)
+FRACTION = Range(0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -53,6 +83,12 @@ class Thresholds:
     fb_corridor_ahead_m: float = 25.0  # lead vehicle / obstacle / pedestrian exemption corridor (App. A audit)
     fb_corridor_half_width_m: float = 1.8
     fb_route_end_margin_m: float = 5.0
+    # Trigger tolerances of the route-relative points (App. D): used only when the matched
+    # interval falls back to the nominal points (Route A's actual WARNING_ON / EVENT_ON positions
+    # already include them): the trigger fires once progress >= point - tolerance.
+    fb_warning_tolerance_m: float = 1.5
+    fb_event_tolerance_m: float = 1.5
+    fb_event_tolerance_cut_in_m: float = 0.5  # Vehicle Cut-In's event tolerance
     # Pair score (eq. 8)
     w_route_a: float = 0.85
     w_progress: float = 0.40
@@ -77,6 +113,10 @@ class Thresholds:
     def d_safe(self, family: str) -> float:
         return self.d_safe_vru_static_m if canonical_family(family) in self.d_safe_2m_families else self.d_safe_vehicle_m
 
+    def event_tolerance(self, family: str) -> float:
+        """Event-point trigger tolerance of a family (App. D: 1.5 m, Vehicle Cut-In 0.5 m)."""
+        return self.fb_event_tolerance_cut_in_m if canonical_family(family) == "vehicle_cut_in" else self.fb_event_tolerance_m
+
     def as_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["d_safe_2m_families"] = list(self.d_safe_2m_families)
@@ -86,25 +126,84 @@ class Thresholds:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> Thresholds:
+        """Validated thresholds: every error is one line naming the file, the key and the value."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"{source}: 'thresholds' must be a mapping of threshold names to values, got {type(data).__name__}")
         names = {f.name: f for f in dataclasses.fields(cls)}
         kw: dict[str, Any] = {}
-        for k, v in (data or {}).items():
+        for k, v in data.items():
             if k not in names:
-                raise ConfigError(f"{source}: unknown threshold {k!r} (known: {sorted(names)})")
+                raise ConfigError(f"{source}: unknown threshold {k!r} (known: {', '.join(sorted(names))})")
             if k == "gate_keywords":
-                if not isinstance(v, dict) or set(v) - {"road", "lane", "rule", "block", "coll"}:
-                    raise ConfigError(f"{source}: gate_keywords must map road/lane/rule/block/coll to lists")
+                if not isinstance(v, dict) or set(v) - set(GATES) or not all(_is_str_list(xs) for xs in v.values()):
+                    raise ConfigError(f"{source}: threshold gate_keywords={v!r} is invalid: must map {'/'.join(GATES)} to lists of non-empty strings")
                 v = {g: tuple(str(x) for x in xs) for g, xs in v.items()}
             elif k == "d_safe_2m_families":
+                unknown = [x for x in (v if isinstance(v, list) else []) if canonical_family(str(x)) not in FAMILIES]
+                if not isinstance(v, list) or unknown:
+                    raise ConfigError(f"{source}: threshold d_safe_2m_families={v!r} is invalid: must be a list of family ids ({', '.join(FAMILIES)})")
                 v = tuple(canonical_family(str(x)) for x in v)
             elif k == "ignored_infractions":
+                if not _is_str_list(v):
+                    raise ConfigError(f"{source}: threshold ignored_infractions={v!r} is invalid: must be a list of non-empty strings")
                 v = tuple(str(x) for x in v)
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 v = float(v)
+                rng = RANGES[k]
+                if not rng.contains(v):
+                    raise ConfigError(f"{source}: threshold {k}={v:g} is out of range: must be {rng.text()}")
             else:
-                raise ConfigError(f"{source}: threshold {k!r} must be a number, got {v!r}")
+                raise ConfigError(f"{source}: threshold {k}={v!r} must be a number")
             kw[k] = v
-        return cls(**kw)
+        th = cls(**kw)
+        th._check_weights(source)
+        return th
+
+    def _check_weights(self, source: str) -> None:
+        """Eq. 8 keeps CUS in [0, 100] only when both weight groups sum to one."""
+        for keys in (("w_progress", "w_safety", "w_temporal"), ("w_route_a", "w_route_b")):
+            total = sum(getattr(self, k) for k in keys)
+            if abs(total - 1.0) > 1e-6:
+                shown = " + ".join(f"{k}={getattr(self, k):g}" for k in keys)
+                raise ConfigError(f"{source}: thresholds {shown} = {total:g}: must sum to 1")
+
+
+GATES = ("coll", "road", "lane", "rule", "block")
+
+#: Valid range of every numeric threshold (a test checks that each numeric field has one).
+RANGES: dict[str, Range] = {
+    "ttc_norm_s": POSITIVE,
+    "ttc_min_closing_speed": NON_NEGATIVE,
+    "d_safe_vru_static_m": POSITIVE,
+    "d_safe_vehicle_m": POSITIVE,
+    "ant_window_s": POSITIVE,
+    "ant_min_fraction": Range(0.0, 1.0, lo_open=True),
+    "ant_accel_threshold": Range(hi=0.0, hi_open=True),  # a deceleration: negative
+    "ant_speed_drop": POSITIVE,
+    "rec_min_speed": NON_NEGATIVE,
+    "rec_pre_fraction": FRACTION,
+    "rec_hold_s": POSITIVE,
+    "rec_min_progress_m": NON_NEGATIVE,
+    "rec_horizon_s": POSITIVE,
+    "fb_stop_speed": NON_NEGATIVE,
+    "fb_min_stop_s": POSITIVE,
+    "fb_corridor_ahead_m": NON_NEGATIVE,
+    "fb_corridor_half_width_m": NON_NEGATIVE,
+    "fb_route_end_margin_m": NON_NEGATIVE,
+    "fb_warning_tolerance_m": NON_NEGATIVE,
+    "fb_event_tolerance_m": NON_NEGATIVE,
+    "fb_event_tolerance_cut_in_m": NON_NEGATIVE,
+    "w_route_a": FRACTION,
+    "w_progress": FRACTION,
+    "w_safety": FRACTION,
+    "w_temporal": FRACTION,
+    "w_route_b": FRACTION,
+    "time_eps_s": Range(0.0, 1e-3),  # far below one 0.05 s step
+}
+
+
+def _is_str_list(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) and x.strip() for x in v)
 
 
 def load_thresholds(path: Path | None = None) -> Thresholds:
@@ -114,6 +213,8 @@ def load_thresholds(path: Path | None = None) -> Thresholds:
     outside the node's ROS parameter file because they are shared with the
     offline scorer and are a nested table, not node parameters; a
     ``lantern_eval: ros__parameters: thresholds:`` section is still accepted.
+    Every problem (missing file, YAML syntax, unknown key, wrong type, value out
+    of range) is a ConfigError with one line naming the file.
     """
     if path is None:
         from lantern.paths import config_file
@@ -121,11 +222,20 @@ def load_thresholds(path: Path | None = None) -> Thresholds:
         path = config_file("eval_thresholds.yaml")
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: cannot read thresholds ({exc})") from exc
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the thresholds file ({exc.strerror or exc})") from exc
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping with a 'thresholds' section, got {type(data).__name__}")
     section = data.get("thresholds")
     if section is None:
         node = data.get("lantern_eval") or data.get("/lantern_eval") or {}
-        section = (node.get("ros__parameters") or {}).get("thresholds", {})
+        section = (node.get("ros__parameters") or {}).get("thresholds", {}) if isinstance(node, dict) else {}
     return Thresholds.from_dict(section or {}, str(path))

@@ -20,7 +20,15 @@ Key file (YAML)::
 
 Keys are at least 16 bytes. Replay protection: a sender's sequence must
 strictly increase and its generation times must not go backwards; staleness
-(age over the budget) is the gate's job.
+(age over the budget) is the gate's job. Where the keys live (a store outside
+git, created at setup) is ``keys.py``.
+
+The same module tags the vehicle-internal ``/lantern/warning``: the grounding
+node publishes HMAC-SHA256(onboard key, canonical bytes ``lantern-warning-v1``
+of each CooperativeWarning) on ``/lantern/warning/auth`` and the agent uses a
+warning only when its tag arrived (``warning_mac``). DDS-Security is not
+available in the ROS wheels (docs/security.md), so this detached tag is what
+keeps a foreign publisher on the domain from reaching the agent.
 """
 
 from __future__ import annotations
@@ -30,8 +38,10 @@ import binascii
 import hashlib
 import hmac
 import struct
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -39,6 +49,7 @@ from lantern_warning_server.errors import DataFileError
 from lantern_warning_server.notice import Notice
 
 VERSION = b"lantern-hazard-v1"
+WARNING_VERSION = b"lantern-warning-v1"
 MIN_KEY_BYTES = 16
 
 
@@ -74,9 +85,109 @@ def signed(n: Notice, key: bytes) -> Notice:
     return n.replace(auth_tag=sign(n, key))
 
 
-def _decode_key(path: Path, sender: str, value: object) -> bytes:
+def resign_if_authentic(sent: Notice, altered: Notice, keys: dict[str, bytes]) -> Notice:
+    """Re-sign a fault-altered notice only when the notice as sent carried its sender's valid tag.
+
+    The channel emulator's faults model sender-side degradation, so a genuine
+    notice stays authentic after alteration; an injected notice that a fault
+    happens to alter must not come out of the channel signed (no signing oracle).
+    """
+    key = keys.get(sent.sender_id)
+    if key is None or not sent.auth_tag or not hmac.compare_digest(bytes(sent.auth_tag), sign(sent, key)):
+        return altered
+    return signed(altered, key)
+
+
+def warning_canonical_bytes(w: Any) -> bytes:
+    """Deterministic bytes of a CooperativeWarning (any object with its fields), version ``lantern-warning-v1``.
+
+    Not the CDR serialization: measured here, Fast CDR leaves alignment padding
+    uninitialised, so two serializations of one message can differ. Float32
+    fields are packed as float32, so the sender's and the receiver's bytes agree.
+    """
+    return b"".join((
+        _s(WARNING_VERSION.decode()),
+        struct.pack(">iI", int(w.header.stamp.sec), int(w.header.stamp.nanosec)),
+        _s(w.header.frame_id),
+        struct.pack(">?", bool(w.active)),
+        _s(w.text), _s(w.template_id), _s(w.family),
+        struct.pack(">B?dddf", int(w.hazard_kind), bool(w.has_position), w.position.x, w.position.y, w.position.z, w.distance),
+        _s(w.source_sender_id),
+        struct.pack(">If", int(w.source_notice_id), w.age),
+    ))
+
+
+def warning_mac(key: bytes, warning: Any) -> bytes:
+    """Tag of one CooperativeWarning: HMAC-SHA256(onboard key, ``warning_canonical_bytes``)."""
+    return hmac.new(key, warning_canonical_bytes(warning), hashlib.sha256).digest()
+
+
+@dataclass
+class WarningVerifier:
+    """Pairs each CooperativeWarning with its detached tag from /lantern/warning/auth; either may come first.
+
+    A warning whose tag has not arrived waits (at most ``max_pending`` in all);
+    a tag whose warning has not arrived waits (the newest ``max_tags``). A
+    warning is released only when ``warning_mac(key, warning)`` equals a tag
+    the key holder sent, so a foreign publisher's warning (or tag) never is.
+    Bounded: a flood of untagged warnings or of random tags costs memory
+    ``max_pending + max_tags`` at most; the worst it can do is push a genuine
+    warning out, which the lockstep's retransmission sends again.
+    """
+
+    key: bytes
+    max_pending: int = 64
+    max_tags: int = 64
+    counts: Counter = field(default_factory=Counter)
+    _pending: dict[int, dict[bytes, Any]] = field(default_factory=dict)  # frame -> tag -> warning
+    _tags: OrderedDict = field(default_factory=OrderedDict)  # tags whose warning has not arrived yet
+
+    def on_warning(self, frame: int, warning: Any) -> Any | None:
+        """The warning when its tag is already in, else None (it waits, or is dropped when the pool is full)."""
+        tag = warning_mac(self.key, warning)
+        if tag in self._tags:
+            del self._tags[tag]
+            self.counts["verified"] += 1
+            return warning
+        if sum(len(v) for v in self._pending.values()) < self.max_pending:
+            self._pending.setdefault(frame, {})[tag] = warning
+        else:
+            self.counts["discarded_unverified"] += 1
+        return None
+
+    def on_tag(self, tag: bytes) -> tuple[int, Any] | None:
+        """(frame, warning) when ``tag`` completes a waiting warning, else None (the tag waits)."""
+        for frame, pool in self._pending.items():
+            if tag in pool:
+                self.counts["verified"] += 1
+                return frame, pool.pop(tag)
+        self._tags[tag] = None
+        while len(self._tags) > self.max_tags:
+            self._tags.popitem(last=False)
+        return None
+
+    def discard_through(self, frame: int) -> int:
+        """Drop the untagged warnings of frames <= ``frame`` (answered: their tag will not matter); how many."""
+        n = 0
+        for k in [k for k in self._pending if k <= frame]:
+            n += len(self._pending.pop(k))
+        self.counts["discarded_unverified"] += n
+        return n
+
+
+def fingerprint(key: bytes) -> str:
+    """Short public identifier of a key (first 8 bytes of its SHA-256, hex): safe to print or log."""
+    return hashlib.sha256(key).hexdigest()[:16]
+
+
+def encode_key(key: bytes) -> str:
+    return "hex:" + key.hex()
+
+
+def decode_key(value: object, where: str) -> bytes:
+    """'hex:...' or 'base64:...' -> key bytes (>= MIN_KEY_BYTES); errors name ``where``."""
     if not isinstance(value, str) or ":" not in value:
-        raise DataFileError(f"{path}: keys.{sender} must be a string 'hex:...' or 'base64:...'")
+        raise DataFileError(f"{where} must be a string 'hex:...' or 'base64:...'")
     enc, _, body = value.partition(":")
     try:
         if enc == "hex":
@@ -84,12 +195,25 @@ def _decode_key(path: Path, sender: str, value: object) -> bytes:
         elif enc == "base64":
             key = base64.b64decode(body, validate=True)
         else:
-            raise DataFileError(f"{path}: keys.{sender}: unknown encoding {enc!r} (hex or base64)")
+            raise DataFileError(f"{where}: unknown encoding {enc!r} (hex or base64)")
     except (ValueError, binascii.Error) as e:
-        raise DataFileError(f"{path}: keys.{sender}: cannot decode {enc}: {e}") from e
+        if isinstance(e, DataFileError):
+            raise
+        raise DataFileError(f"{where}: cannot decode {enc}: {e}") from e
     if len(key) < MIN_KEY_BYTES:
-        raise DataFileError(f"{path}: keys.{sender}: key has {len(key)} bytes, at least {MIN_KEY_BYTES} required")
+        raise DataFileError(f"{where}: key has {len(key)} bytes, at least {MIN_KEY_BYTES} required")
     return key
+
+
+def _decode_key(path: Path, sender: str, value: object) -> bytes:
+    return decode_key(value, f"{path}: keys.{sender}")
+
+
+def yaml_problem(e: yaml.YAMLError) -> str:
+    """One line for a YAML error (PyYAML's own text spans several lines)."""
+    mark = getattr(e, "problem_mark", None)
+    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else problem
 
 
 def load_keys(path: str | Path) -> dict[str, bytes]:
@@ -100,7 +224,9 @@ def load_keys(path: str | Path) -> dict[str, bytes]:
     except FileNotFoundError as e:
         raise DataFileError(f"{p}: key file not found") from e
     except yaml.YAMLError as e:
-        raise DataFileError(f"{p}: not valid YAML: {e}") from e
+        raise DataFileError(f"{p}: not valid YAML: {yaml_problem(e)}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataFileError(f"{p}: cannot read key file: {e.strerror if isinstance(e, OSError) else e}") from e
     if not isinstance(data, dict) or data.get("version") != 1:
         raise DataFileError(f"{p}: must be a mapping with 'version: 1'")
     keys = data.get("keys")
@@ -126,10 +252,15 @@ class Authenticator:
             return "unknown_sender"
         if not hmac.compare_digest(bytes(n.auth_tag), sign(n, key)):
             return "forged"
-        if n.sender_id in self.last_sequence:
-            if n.sequence <= self.last_sequence[n.sender_id] or n.stamp_ns < self.last_stamp[n.sender_id]:
-                return "replay"
+        if self.is_replay(n):
+            return "replay"
         return None
+
+    def is_replay(self, n: Notice) -> bool:
+        """True when ``n`` is not newer than the last committed notice of its sender (read-only)."""
+        if n.sender_id not in self.last_sequence:
+            return False
+        return n.sequence <= self.last_sequence[n.sender_id] or n.stamp_ns < self.last_stamp[n.sender_id]
 
     def commit(self, n: Notice) -> None:
         """Record an accepted notice (only accepted ones move the replay window)."""

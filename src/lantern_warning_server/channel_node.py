@@ -12,6 +12,7 @@ deliveries of frame N are complete. Latency is quantised to whole frames.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
@@ -22,6 +23,7 @@ from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent, V2xDiagnostic
 from lantern_warning_server import auth, msgconv
+from lantern_warning_server import keys as key_store
 from lantern_warning_server.channel import Channel, ChannelParams
 from lantern_warning_server.channel_pipeline import ChannelPipeline
 from lantern_warning_server.faults import FaultEngine, load_faults
@@ -35,32 +37,32 @@ class ChannelNodeParams:
     input_topic: str = param(topics.HAZARD_NOTICE, "RSU-side notices.")
     output_topic: str = param(topics.HAZARD_NOTICE_RX, "Vehicle-side (delivered) notices.")
     role_name: str = param("hero", "Ego role name (receiver pose from its odometry).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step; delivery latency is quantised to whole steps.")
+    fixed_delta_seconds: float = param(0.05, "Simulation step; delivery latency is quantised to whole steps.", gt=0.0)
     sync_name: str = param("channel", "Name used in FrameAck (add it to the bridge's sync_participants).")
-    model: str = param("last_v2x", "Channel model: last_v2x (App. B) or ideal (always delivered, base latency).")
-    seed: int = param(0, "Seed of channel and fault draws.")
+    model: str = param("last_v2x", "Channel model: last_v2x (App. B) or ideal (always delivered, base latency).", choices=("last_v2x", "ideal"))
+    seed: int = param(0, "Seed of channel and fault draws.", ge=0)
     rsu_at_hazard: bool = param(True, "Place the RSU at the hazard's reference point (when the route gives no pole).")
     rsu_position: list = param([0.0, 0.0], "RSU pole position [x, y] in the map frame, m (used when rsu_at_hazard is false).")
     blocking_roles: list = param(["occluder", "context", "background"], "Ground-truth roles whose boxes block the radio ray.")
     p_tx: float = param(_T4.p_tx, "Transmit power, dBm.")
     path_loss_exponent: float = param(_T4.path_loss_exponent, "Path-loss exponent n.")
     noise_floor: float = param(_T4.noise_floor, "Noise floor, dBm.")
-    radius: float = param(_T4.radius, "Communication radius R, m.")
-    base_latency: float = param(_T4.base_latency, "Base latency L0, s.")
+    radius: float = param(_T4.radius, "Communication radius R, m.", gt=0.0)
+    base_latency: float = param(_T4.base_latency, "Base latency L0, s.", ge=0.0)
     latency_slope: float = param(_T4.latency_slope, "Latency slope kappa, s/dB.")
     rssi_knee: float = param(_T4.rssi_knee, "Latency knee RSSI, dBm.")
     rssi50: float = param(_T4.rssi50, "Delivery midpoint RSSI50, dBm.")
-    nu: float = param(_T4.nu, "Delivery scale nu, dB.")
+    nu: float = param(_T4.nu, "Delivery scale nu, dB.", gt=0.0)
     building_loss_rate: float = param(_T4.building_loss_rate, "Blockage loss rate eta, dB/m.")
-    ray_step: float = param(_T4.ray_step, "Ray sampling step, m.")
+    ray_step: float = param(_T4.ray_step, "Ray sampling step, m.", gt=0.0)
     rsu_height: float = param(_T4.rsu_height, "RSU antenna height, m.")
     obu_height: float = param(_T4.obu_height, "Vehicle antenna height, m.")
     saturation_height: float = param(_T4.saturation_height, "Saturation excess height h_sat, m.")
     nlos_cap: float = param(_T4.nlos_cap, "NLOS blockage cap, dB.")
     faults_file: str = param("", "YAML file of fault operators (see faults.py); '' = none.")
     faults_json: str = param("", "Fault list as JSON (appended to faults_file).")
-    auth_key_file: str = param("", "Key file; with resign_altered, altered notices are re-signed (sender-side faults).")
-    resign_altered: bool = param(False, "Re-sign notices altered by a fault with the sender's key (fault upstream of signing).")
+    auth_key_file: str = param("", "Key store for resign_altered ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml).")
+    resign_altered: bool = param(True, "Re-sign notices altered by a fault with the sender's key: the LAST-V2X faults model sender-side degradation, so they reach an authenticating vehicle (false: in-transit tampering, rejected as forged).")
 
 
 class ChannelNode(LanternNode):
@@ -73,14 +75,8 @@ class ChannelNode(LanternNode):
         cp = ChannelParams(**{k: getattr(p, k) for k in ChannelParams.__dataclass_fields__})
         resign = None
         if p.resign_altered:
-            if not p.auth_key_file:
-                raise ValueError("resign_altered is true but auth_key_file is empty")
-            keys = auth.load_keys(p.auth_key_file)
-
-            def resign(n):  # noqa: ANN001, ANN202
-                key = keys.get(n.sender_id)
-                return auth.signed(n, key) if key is not None else n
-
+            keys = key_store.load_store(key_store.resolve(p.auth_key_file), "the channel re-signs altered notices (resign_altered)")
+            resign = functools.partial(auth.resign_if_authentic, keys=keys)  # (sent, altered) -> re-signed only if sent was authentic
         if len(p.rsu_position) != 2:
             raise ValueError(f"parameter rsu_position must be [x, y], got {p.rsu_position!r}")
         self.pipe = ChannelPipeline(

@@ -50,7 +50,7 @@ class ChannelPipeline:
     dt: float
     rsu_position: tuple[float, float] | None = None  # None: the RSU stands at the hazard's reference point
     blocking_roles: tuple[str, ...] = ("occluder", "context", "background")
-    resign: Callable[[Notice], Notice] | None = None  # re-sign altered notices (sender-side faults)
+    resign: Callable[[Notice, Notice], Notice] | None = None  # (as sent, as altered) -> re-signed altered notice (sender-side faults)
     counters: Counters = field(default_factory=Counters)
     _inbox: list[Notice] = field(default_factory=list)
     _poses: dict[int, EgoPose] = field(default_factory=dict)
@@ -125,7 +125,7 @@ class ChannelPipeline:
         q_lat = (due - g) * self.dt
         out_notice = res.notice
         if res.altered_by and self.resign is not None:
-            out_notice = self.resign(out_notice)
+            out_notice = self.resign(n, out_notice)
         decisions = []
         if res.delayed_by:
             self.counters.add("delayed")

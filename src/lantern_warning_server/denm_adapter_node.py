@@ -17,6 +17,7 @@ from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import HazardNotice
 from lantern_warning_server import auth, msgconv
+from lantern_warning_server import keys as key_store
 from lantern_warning_server.adapters.denm import DenmConfig, DenmMapper
 from lantern_warning_server.adapters.geodesy import GeodeticOrigin
 
@@ -46,7 +47,7 @@ class DenmAdapterParams:
     time_offset: float = param(0.0, "s added to UTC stamps (0 when ROS time is UTC).")
     wrong_way_family: str = param("", "Family for wrongWayDriving (left_turn_wrong_way / right_turn_wrong_way); '' = generic wording.")
     sender_prefix: str = param("denm-", "Prefix of HazardNotice.sender_id before the station id.")
-    auth_key_file: str = param("", "Optional key file: sign notices with the key of their sender id.")
+    auth_key_file: str = param("", "Key store: sign notices with the key of their sender id ('' = the default store when it exists; `lantern keys add --sender denm-<id>`).")
 
 
 class DenmAdapterNode(LanternNode):
@@ -60,7 +61,9 @@ class DenmAdapterNode(LanternNode):
             GeodeticOrigin(p.origin_lat, p.origin_lon, p.origin_alt, p.map_yaw),
             round(p.time_offset * 1e9), p.wrong_way_family, p.sender_prefix,
         ))
-        self.keys = auth.load_keys(p.auth_key_file) if p.auth_key_file else {}
+        store = key_store.resolve(p.auth_key_file)
+        self.keys = key_store.load_store(store, "the DENM adapter signs notices") if p.auth_key_file or store.exists() else {}
+        self._unkeyed: set[str] = set()
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
         self.create_subscription(denm_type, p.input_topic, self._on_denm, qos.STATE)
 
@@ -70,6 +73,9 @@ class DenmAdapterNode(LanternNode):
             self.get_logger().warn(f"DENM refused: {reason}", throttle_duration_sec=5.0)
             return
         key = self.keys.get(notice.sender_id)
+        if key is None and notice.sender_id not in self._unkeyed:
+            self._unkeyed.add(notice.sender_id)
+            self.get_logger().warning(f"no key for {notice.sender_id} in the key store: its notices go out unsigned and an authenticating vehicle rejects them (lantern keys add --sender {notice.sender_id} --key hex:...)")
         self.pub.publish(msgconv.notice_to_msg(auth.signed(notice, key) if key else notice))
 
 

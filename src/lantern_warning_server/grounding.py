@@ -9,12 +9,22 @@ admitted notice per (sender, notice_id), and (3) grounds the freshest active
 one into the ego frame (x forward, y right, m) and renders its wording from the
 template data (``templates``). Free text in a notice reaches the agent only
 when ``free_text_policy == "allow"``.
+
+Poisoning: a rejected notice - for any reason - changes no state (sequence,
+replay window, duplicates, cancellations, rate window, the hazard picture);
+only ``NoticeGate.admit`` of an admissible notice does. So a forged notice
+with sequence +50 under a real sender id, a forged cancellation or a flood
+cannot cut off the genuine notices that follow. Flood bounds: ``NoticeInbox``
+caps what waits for the next frame (per sender and in total) and the gate
+admits at most ``max_rate`` notices per sender per simulated second.
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lantern_warning_server.auth import Authenticator
@@ -64,6 +74,7 @@ class GateConfig:
     max_validity: float = 86400.0  # s (DENM's maximum validity duration)
     expected_frame_id: str = "map"
     duplicate_memory: int = 64  # sequences remembered per sender for duplicate detection
+    max_rate: float = 50.0  # admitted notices per sender per simulated second (RSU emulator: 10 Hz)
 
     def __post_init__(self) -> None:
         if self.free_text_policy not in FREE_TEXT_POLICIES:
@@ -76,10 +87,17 @@ class GateConfig:
             raise ConfigError(f"future_tolerance must be >= 0, got {self.future_tolerance!r}")
         if self.max_text_length < 1:
             raise ConfigError(f"max_text_length must be >= 1, got {self.max_text_length}")
+        if not (math.isfinite(self.max_rate) and self.max_rate >= 1):
+            raise ConfigError(f"max_rate must be a finite number >= 1 (notices per sender per sim-second), got {self.max_rate!r}")
 
 
 def _bad_id(value: str) -> bool:
     return len(value) > MAX_ID_LENGTH or any(c not in _ID_CHARS for c in value)
+
+
+def is_valid_id(value: str) -> bool:
+    """A sender id the gate accepts: 1-64 characters of ``[A-Za-z0-9_.:/-]``."""
+    return bool(value) and not _bad_id(value)
 
 
 def text_problem(text: str, max_length: int) -> str | None:
@@ -134,17 +152,27 @@ class NoticeGate:
     _last_seq: dict[str, int] = field(default_factory=dict)
     _seen: dict[str, list[int]] = field(default_factory=dict)
     _cancelled: set[tuple[str, int]] = field(default_factory=set)
+    _admitted_at: dict[str, deque] = field(default_factory=dict)  # sender -> admission times (ns) in the last second
 
-    def check(self, n: Notice, now_ns: int, ego: EgoPose | None) -> str | None:
-        """The rejection reason of ``n`` at vehicle time ``now_ns``, or None to admit it."""
-        cfg = self.cfg
-        reason = malformed_reason(n, cfg)
+    def screen(self, n: Notice) -> str | None:
+        """Checks that need no frame: structure, then tag and replay against committed state (read-only).
+
+        The node runs it on arrival, so a flood without a valid tag never takes
+        a place in the inbox and cannot crowd out the genuine sender.
+        """
+        reason = malformed_reason(n, self.cfg)
         if reason:
             return reason
         if self.auth is not None:
-            reason = self.auth.verify(n)
-            if reason:
-                return reason
+            return self.auth.verify(n)
+        return None
+
+    def check(self, n: Notice, now_ns: int, ego: EgoPose | None) -> str | None:
+        """The rejection reason of ``n`` at vehicle time ``now_ns``, or None to admit it (read-only)."""
+        cfg = self.cfg
+        reason = self.screen(n)
+        if reason:
+            return reason
         if n.text and cfg.free_text_policy == "reject":
             return "free_text_not_allowed"
         seen = self._seen.get(n.sender_id, [])
@@ -163,6 +191,11 @@ class NoticeGate:
             return "cancelled"
         if ego is not None and n.active and math.hypot(n.x - ego.x, n.y - ego.y) > cfg.max_range:
             return "beyond_range"
+        # last, so only notices that would otherwise be admitted use the sender's budget
+        # (a replayed copy of a genuine notice is refused above and costs the sender nothing)
+        recent = self._admitted_at.get(n.sender_id, ())
+        if sum(1 for t in recent if t > now_ns - NS) >= cfg.max_rate:
+            return "rate_limited"
         return None
 
     def admit(self, n: Notice, now_ns: int, ego: EgoPose | None) -> str | None:
@@ -178,10 +211,61 @@ class NoticeGate:
         seen = self._seen.setdefault(n.sender_id, [])
         seen.append(n.sequence)
         del seen[: -self.cfg.duplicate_memory]
+        window = self._admitted_at.setdefault(n.sender_id, deque())
+        window.append(now_ns)
+        while window and window[0] <= now_ns - NS:
+            window.popleft()
         if not n.active:
             self._cancelled.add((n.sender_id, n.notice_id))
             self.counters.add("cancellations")
         return None
+
+
+@dataclass
+class NoticeInbox:
+    """Notices waiting for their frame, bounded so a flood cannot grow the per-frame work.
+
+    One slot per (sender, sequence): a second copy is refused as ``duplicate``;
+    at most ``per_sender`` notices per sender and ``total`` overall wait
+    (``queue_full`` beyond). With authentication the node only offers notices
+    that passed ``NoticeGate.screen``, so senders are keyed senders and a
+    flood under someone else's id never gets a slot.
+    """
+
+    per_sender: int = 64
+    total: int = 1024
+    _q: dict[str, dict[int, Notice]] = field(default_factory=dict)
+    _size: int = 0
+
+    def __post_init__(self) -> None:
+        if self.per_sender < 1 or self.total < self.per_sender:
+            raise ConfigError(f"inbox bounds must satisfy 1 <= max_queue_per_sender <= max_queue, got {self.per_sender}, {self.total}")
+
+    def __len__(self) -> int:
+        return self._size
+
+    def offer(self, n: Notice) -> str | None:
+        """Queue ``n``; the reason it was refused, or None."""
+        q = self._q.get(n.sender_id)
+        if q is not None and n.sequence in q:
+            return "duplicate"
+        if self._size >= self.total or (q is not None and len(q) >= self.per_sender):
+            return "queue_full"
+        self._q.setdefault(n.sender_id, {})[n.sequence] = n
+        self._size += 1
+        return None
+
+    def take(self, usable: Callable[[Notice], bool]) -> list[Notice]:
+        """Remove and return the queued notices ``usable`` accepts; the others keep waiting."""
+        out: list[Notice] = []
+        for sender in list(self._q):
+            q = self._q[sender]
+            for seq in [s for s, n in q.items() if usable(n)]:
+                out.append(q.pop(seq))
+            if not q:
+                del self._q[sender]
+        self._size -= len(out)
+        return out
 
 
 # -- grounding --------------------------------------------------------------------------------
@@ -240,6 +324,9 @@ class Grounder:
             prev = self._store.get(k)
             if prev is None or n.key() >= prev.key():
                 self._store[k] = n
+        budget = round(self.gate.cfg.max_age * NS)
+        for k in [k for k, n in self._store.items() if now_ns - n.stamp_ns > budget]:
+            del self._store[k]  # aged out: never grounded again, so the picture stays bounded
         return self._ground(now_ns, ego), rejected
 
     def current(self, now_ns: int) -> Notice | None:

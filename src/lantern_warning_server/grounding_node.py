@@ -10,21 +10,33 @@ the lockstep, never by arrival time:
   complete once the channel's FrameAck for N is in.
 Gating, grounding and wording are ``grounding.Grounder``; rejected notices
 are published as V2xDiagnostic REJECTED with the reason.
+
+Security by default (docs/security.md): notices must carry a valid tag from
+a sender in the key store (``auth_required``; opting out is logged as a
+warning). Each arriving notice is screened at once (structure, tag, replay)
+and only then takes a bounded inbox slot, so a flood never grows the
+per-frame work; at most ``max_rejection_reports`` REJECTED diagnostics go
+out per frame, the rest as one ``suppressed`` summary with counts. Every
+CooperativeWarning is tagged on ``/lantern/warning/auth`` with the onboard
+key, so the agent can tell it from a foreign publisher's (``sign_warnings``).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
+from rclpy.qos import QoSProfile
+from std_msgs.msg import UInt8MultiArray
 
 from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import CooperativeWarning, FrameAck, HazardNotice, V2xDiagnostic
-from lantern_warning_server import auth, msgconv
-from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate
+from lantern_warning_server import auth, keys, msgconv
+from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate, NoticeInbox
 from lantern.ros.lockstep import drain
 from lantern_warning_server.templates import TemplateLibrary
 
@@ -32,7 +44,7 @@ from lantern_warning_server.templates import TemplateLibrary
 @dataclass
 class GroundingParams:
     role_name: str = param("hero", "Ego role name (odometry topic).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step.")
+    fixed_delta_seconds: float = param(0.05, "Simulation step.", gt=0.0)
     input_topic: str = param(topics.HAZARD_NOTICE, "Notices to ground: the RSU topic, or /v2x/obu/hazard behind the channel.")
     wait_for_sync: str = param("", "Sync participant whose FrameAck for N must arrive before frame N is grounded ('channel' behind the channel emulator).")
     max_age: float = param(1.0, "Age budget, s: older notices are stale (LAST-V2X Table 1).")
@@ -42,8 +54,14 @@ class GroundingParams:
     max_abs_coordinate: float = param(1.0e5, "Largest accepted |x|, |y|, |z| of a map position, m.")
     max_range: float = param(2000.0, "Largest accepted ego -> hazard distance, m.")
     expected_frame_id: str = param("map", "Required header.frame_id of notices.")
-    auth_required: bool = param(False, "Require a valid HMAC-SHA256 tag from a configured sender.")
-    auth_key_file: str = param("", "Key file with per-sender keys (required when auth_required).")
+    auth_required: bool = param(True, "Require a valid HMAC-SHA256 tag from a sender in the key store (false = explicit opt-out, logged as a warning).")
+    auth_key_file: str = param("", "Key store with per-sender keys ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
+    max_rate: float = param(50.0, "Admitted notices per sender per simulated second; the excess is rejected (rate_limited). The RSU emulator sends 10.")
+    max_queue_per_sender: int = param(64, "Notices of one sender waiting for their frame; more are rejected (queue_full).")
+    max_queue: int = param(1024, "Notices of all senders waiting for their frame; more are rejected (queue_full).")
+    max_rejection_reports: int = param(32, "REJECTED diagnostics per frame; the rest are summed in one 'suppressed' diagnostic.")
+    sign_warnings: bool = param(True, "Tag every CooperativeWarning on /lantern/warning/auth with the onboard key (the agent checks it).")
+    warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
     paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
 
@@ -57,30 +75,50 @@ class GroundingNode(LanternNode):
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
         authenticator = None
         if p.auth_required:
-            if not p.auth_key_file:
-                raise ValueError("auth_required is true but auth_key_file is empty")
-            authenticator = auth.Authenticator(auth.load_keys(p.auth_key_file))
+            store = keys.resolve(p.auth_key_file)
+            authenticator = auth.Authenticator(keys.load_store(store, "the grounding node requires authenticated notices"))
+            self.get_logger().info(f"notice authentication on: {len(authenticator.keys)} sender keys from {store}")
+        else:
+            self.get_logger().warning("auth_required is false: notices are NOT authenticated; anyone on this ROS domain can inject hazards or poison a sender's sequence")
+        self.warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning") if p.sign_warnings else None
         gate = NoticeGate(GateConfig(
             max_age=p.max_age, future_tolerance=p.future_tolerance, max_text_length=p.max_text_length,
             free_text_policy=p.free_text_policy, max_abs_coordinate=p.max_abs_coordinate, max_range=p.max_range,
-            expected_frame_id=p.expected_frame_id,
+            expected_frame_id=p.expected_frame_id, max_rate=p.max_rate,
         ), authenticator)
         self.grounder = Grounder(gate, TemplateLibrary.load(p.templates_file or None, p.paraphrases_file or None))
-        self.inbox: list = []
+        self.inbox = NoticeInbox(p.max_queue_per_sender, p.max_queue)
+        self._reports: list = []  # (notice, reason) rejected on arrival, published with the next frame
+        self._suppressed: Counter = Counter()
+        self._last_tag: UInt8MultiArray | None = None
         self.odom: dict[int, Odometry] = {}
         self.acked: set[int] = set()
         self.last_frame = -1
         self._last_warning = None
         self.pub = self.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
+        self.pub_tag = self.create_publisher(UInt8MultiArray, topics.WARNING_AUTH, qos.STATE) if self.warning_key else None
         self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
-        self.sub_notices = self.create_subscription(HazardNotice, p.input_topic, self._on_notice, qos.STATE)
+        # reader cache as deep as the inbox: a burst must exceed max_queue notices between two
+        # executor takes before DDS itself evicts anything (keep-last is per topic, not per writer)
+        notice_qos = QoSProfile(history=qos.STATE.history, depth=max(qos.STATE.depth, p.max_queue), reliability=qos.STATE.reliability, durability=qos.STATE.durability)
+        self.sub_notices = self.create_subscription(HazardNotice, p.input_topic, self._on_notice, notice_qos)
         self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
         if p.wait_for_sync:
             self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.exit_on_run_end()
 
     def _on_notice(self, msg: HazardNotice) -> None:
-        self.inbox.append(msgconv.notice_from_msg(msg))
+        n = msgconv.notice_from_msg(msg)
+        reason = self.grounder.gate.screen(n) or self.inbox.offer(n)
+        if reason:
+            self.grounder.counters.add(reason)
+            self._report(n, reason)
+
+    def _report(self, n, reason: str) -> None:  # noqa: ANN001
+        if len(self._reports) < self.p.max_rejection_reports:
+            self._reports.append((n, reason))
+        else:
+            self._suppressed[reason] += 1
 
     def _on_ack(self, msg: FrameAck) -> None:
         if msg.node == self.p.wait_for_sync and msg.header.frame_id != "ready":
@@ -93,7 +131,7 @@ class GroundingNode(LanternNode):
             # Retransmitted frame: the agent may have missed our answer (a late-matched reader);
             # send the same warning again. Grounding never runs twice for one frame.
             if frame == self.last_frame and self._last_warning is not None:
-                self.pub.publish(self._last_warning)
+                self._publish_warning()
             return
         self.odom[frame] = odom
         self._try_ground()
@@ -110,20 +148,32 @@ class GroundingNode(LanternNode):
         drain(self.sub_notices)  # deliveries of frame N were sent before the ack / odometry that triggers this
         now_ns = lockstep.stamp_ns(odom.header.stamp)
         if self.p.wait_for_sync:
-            usable, self.inbox = self.inbox, []
+            usable = self.inbox.take(lambda n: True)
         else:
             # Notices of frame N itself may still be in flight (the RSU publishes them on
             # the same odometry): hold them one frame. Anything further ahead is future-dated
             # and goes to the gate now.
-            def held(n) -> bool:  # noqa: ANN001
-                return now_ns <= n.stamp_ns < now_ns + self.dt_ns
-
-            usable = [n for n in self.inbox if not held(n)]
-            self.inbox = [n for n in self.inbox if held(n)]
+            usable = self.inbox.take(lambda n: not now_ns <= n.stamp_ns < now_ns + self.dt_ns)
         warning, rejected = self.grounder.step(now_ns, msgconv.ego_from_odometry(odom), usable)
         for n, reason in rejected:
+            self._report(n, reason)
+        for n, reason in self._reports:
             self.pub_diag.publish(msgconv.diagnostic_to_msg("REJECTED", reason, n, now_ns, float("nan"), 0.0))
+        if self._suppressed:
+            summary = V2xDiagnostic(fate=V2xDiagnostic.REJECTED, rssi=float("nan"))
+            summary.reason = "suppressed " + ",".join(f"{r}={c}" for r, c in sorted(self._suppressed.items()))
+            summary.header.stamp, summary.header.frame_id = odom.header.stamp, "map"
+            self.pub_diag.publish(summary)
+        self._reports, self._suppressed = [], Counter()
         self._last_warning = msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name)
+        if self.warning_key is not None:
+            self._last_tag = UInt8MultiArray(data=auth.warning_mac(self.warning_key, self._last_warning))
+        self._publish_warning()
+
+    def _publish_warning(self) -> None:
+        # the tag first: the agent then usually verifies the warning the moment it arrives
+        if self.pub_tag is not None and self._last_tag is not None:
+            self.pub_tag.publish(self._last_tag)
         self.pub.publish(self._last_warning)
 
     def on_shutdown(self) -> None:

@@ -5,7 +5,10 @@ ground truth into the notices a roadside unit would send: map-frame facts
 about the hazard actor, at ``rate_hz`` over [warning onset, warning
 termination), and one cancellation (active=false) at termination (LANTERN
 Sec. 3.2). The no-warning condition sends nothing. Without lifecycle events
-it also sends nothing: timing always comes from the scenario.
+it also sends nothing: timing always comes from the scenario. Once the
+scenario removes the hazard actor (after its interaction, Table 7) the
+notices carry its last known state, so a broadcast that outlives the actor
+(``beyond_termination``) keeps its full length.
 
 Route B reference events (ScenarioEvent.detail starting with "reference_only")
 never start a warning unless ``warn_on_reference_events`` is set (the App. H
@@ -114,6 +117,7 @@ class RsuEmulator:
     _sent_active: bool = False
     _cancelled: bool = False
     _last: Notice | None = None
+    _held: Actor | None = None  # last ground-truth state of the hazard actor
 
     def __post_init__(self) -> None:
         cfg = self.cfg
@@ -170,6 +174,7 @@ class RsuEmulator:
         onset, term = self.onset_frame(), self.termination_frame()
         if onset is None or frame < onset:
             return []
+        hazard, held = self._track(actors)  # every frame: the last known state is the latest one seen
         if term is not None and frame >= term:
             if self._sent_active and not self._cancelled and self._last is not None:
                 self._cancelled = True
@@ -180,7 +185,7 @@ class RsuEmulator:
             return []
         if (frame - onset) % cfg.period_frames:
             return []
-        built = self._build(frame, ego, actors)
+        built = self._build(frame, ego, hazard, held)
         if built is None:
             return []
         self._sent_active = True
@@ -208,17 +213,25 @@ class RsuEmulator:
             return tid
         return f"table2.{cfg.family}"
 
-    def _hazard(self, actors: list[Actor]) -> Actor | None:
+    def _track(self, actors: list[Actor]) -> tuple[Actor | None, bool]:
+        """(hazard actor, held): the actor in this frame's ground truth, else its last known state (held).
+
+        The scenario removes the hazard once its interaction is over (Table 7), which can be before the
+        broadcast ends (``beyond_termination`` runs 10 s past termination): a real RSU keeps reporting
+        the last state it tracked, so the emulator holds it rather than falling silent. A hazard named by
+        WARNING_ON is never swapped for another hazard-role actor once it has been seen."""
         named = self._first.get(WARNING_ON)
         want = named.other_actor if named is not None else ""
         cands = sorted((a for a in actors if a.role == self.cfg.hazard_role), key=lambda a: a.id)
-        if want:
-            for a in cands:
-                if a.id == want:
-                    return a
-        return cands[0] if cands else None
+        live = next((a for a in cands if a.id == want), None) if want else None
+        if live is None and not (want and self._held is not None and self._held.id == want):
+            live = cands[0] if cands else None
+        if live is not None:
+            self._held = live
+            return live, False
+        return self._held, self._held is not None
 
-    def _build(self, frame: int, ego: EgoPose | None, actors: list[Actor]) -> Notice | None:
+    def _build(self, frame: int, ego: EgoPose | None, hz: Actor | None, held: bool) -> Notice | None:
         cfg = self.cfg
         seq = self._seq + 1
         heading = speed = 0.0
@@ -232,10 +245,11 @@ class RsuEmulator:
             x, y = from_ego_frame(fwd, right, ego)
             z = ego.z
         else:
-            hz = self._hazard(actors)
             if hz is None:
                 self.counters.add("no_hazard_actor")
                 return None
+            if held:
+                self.counters.add("hazard_state_held")
             x, y, z = hz.x, hz.y, hz.z
             heading, speed, has_motion = hz.yaw, math.hypot(hz.vx, hz.vy), True
             size, has_size = (2 * hz.half_length, 2 * hz.half_width, 2 * hz.half_height), True

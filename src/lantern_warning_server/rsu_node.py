@@ -20,7 +20,7 @@ from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent
-from lantern_warning_server import auth, msgconv
+from lantern_warning_server import auth, keys, msgconv
 from lantern.ros.lockstep import drain
 from lantern_warning_server.rsu import RsuConfig, RsuEmulator
 from lantern_warning_server.templates import TemplateLibrary
@@ -29,19 +29,19 @@ from lantern_warning_server.templates import TemplateLibrary
 @dataclass
 class RsuParams:
     sender_id: str = param("rsu-emulated-1", "Station id of this RSU (HazardNotice.sender_id).")
-    condition: str = param("warning", "'warning' broadcasts; 'no-warning' stays silent (matched control run).")
+    condition: str = param("warning", "'warning' broadcasts; 'no-warning' stays silent (matched control run).", choices=("warning", "no-warning"))
     variant: str = param("full", "Protocol variant: full, late_onset, beyond_termination, noisy_position, paraphrase, free_form, non_actionable, near, far.")
-    rate_hz: float = param(10.0, "Broadcast rate of HazardNotice while the warning is active.")
-    validity: float = param(1.0, "Validity of each notice in seconds.")
+    rate_hz: float = param(10.0, "Broadcast rate of HazardNotice while the warning is active.", gt=0.0)
+    validity: float = param(1.0, "Validity of each notice in seconds.", gt=0.0)
     notice_id: int = param(1, "HazardNotice.notice_id of the run's hazard event.")
     family: str = param("pedestrian_emergence", "LANTERN family of the route's hazard.")
     hazard_role: str = param("hazard", "Ground-truth role of the hazard actor.")
-    beyond_extension: float = param(10.0, "beyond_termination: seconds the broadcast continues after termination.")
-    noise_std: float = param(2.0, "noisy_position: Gaussian position noise per axis, m.")
-    noise_mode: str = param("per_notice", "noisy_position: 'per_notice' draws or one 'per_run' offset.")
-    seed: int = param(0, "Seed of the variant draws (noise, paraphrase choice).")
-    paraphrase_level: str = param("low", "paraphrase: ambiguity level low, medium or high (no position).")
-    paraphrase_index: int = param(-1, "paraphrase: index in the level's list; -1 = seeded choice.")
+    beyond_extension: float = param(10.0, "beyond_termination: seconds the broadcast continues after termination.", ge=0.0)
+    noise_std: float = param(2.0, "noisy_position: Gaussian position noise per axis, m.", ge=0.0)
+    noise_mode: str = param("per_notice", "noisy_position: 'per_notice' draws or one 'per_run' offset.", choices=("per_notice", "per_run"))
+    seed: int = param(0, "Seed of the variant draws (noise, paraphrase choice).", ge=0)
+    paraphrase_level: str = param("low", "paraphrase: ambiguity level low, medium or high (no position).", choices=("low", "medium", "high"))
+    paraphrase_index: int = param(-1, "paraphrase: index in the level's list; -1 = seeded choice.", ge=-1)
     free_form_id: str = param("freeform.cyclist_behind_van", "free_form: template id of the free-form wording.")
     non_actionable_id: str = param("nonactionable.maintenance_equipment", "non_actionable: template id of the wording.")
     near_position: list = param([12.0, 0.5], "near: ego-frame (x forward, y right) position, m.")
@@ -49,11 +49,12 @@ class RsuParams:
     warn_on_reference_events: bool = param(False, "Warn on Route B reference events (App. H diagnostics: near/far, non-actionable on hazard-free routes).")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
     paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
-    auth_key_file: str = param("", "Key file; when set, notices are signed with this sender's key.")
+    sign_notices: bool = param(True, "Sign every notice with this sender's key from the key store (HMAC-SHA256, auth.py).")
+    auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
     role_name: str = param("hero", "Ego role name (odometry topic marks frame completion).")
     output_topic: str = param(topics.HAZARD_NOTICE, "Topic the notices are published on.")
     sync_name: str = param("rsu", "Name used in FrameAck (must match the bridge's sync_participants).")
-    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.")
+    fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.", gt=0.0)
 
 
 class RsuNode(LanternNode):
@@ -72,12 +73,9 @@ class RsuNode(LanternNode):
             far_position=_xy("far_position", p.far_position), warn_on_reference_events=p.warn_on_reference_events,
         )
         self.rsu = RsuEmulator(cfg, TemplateLibrary.load(p.templates_file or None, p.paraphrases_file or None))
-        self.key = None
-        if p.auth_key_file:
-            keys = auth.load_keys(p.auth_key_file)
-            if p.sender_id not in keys:
-                raise ValueError(f"{p.auth_key_file}: no key for sender_id {p.sender_id!r}")
-            self.key = keys[p.sender_id]
+        self.key = keys.load_key(p.auth_key_file, p.sender_id, "the RSU emulator signs its notices") if p.sign_notices else None
+        if self.key is None:
+            self.get_logger().warning("sign_notices is false: this RSU's notices are unsigned (an authenticating vehicle rejects them)")
         self.actors: dict[int, list] = {}
         self.last_frame = -1
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)

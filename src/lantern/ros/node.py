@@ -6,10 +6,16 @@ launch file, or together with the rest of a session in one process (``lantern
 run``). The runner owns rclpy init/shutdown and SIGINT/SIGTERM so every node
 gets its ``on_shutdown`` hook (the recorder finalises its bag there) on every
 path out, including a crash of a sibling node.
+
+A crash is any exception out of a node's callback (subscription or timer; the
+callbacks are guarded by ``LanternNode``) or constructor. It ends the session
+at once with that node named (``SessionEnd.failed``); it never leaves the
+other nodes waiting for a frame that will not come.
 """
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 import time
@@ -20,16 +26,20 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import rclpy
+from rclpy.exceptions import InvalidParameterTypeException, InvalidParameterValueException
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 
 from lantern.ros import params as _params
+from lantern.runner import DRAIN_TIMEOUT_S, SessionEnd
 
 P = TypeVar("P")
 
-#: Wall seconds the other session-ending nodes get to finish after the first one did
-#: (the recorder draining its last messages after the bridge's final status).
-DRAIN_TIMEOUT_S = 15.0
+
+#: Exit code of a node process whose callback raised (and of a session in which one did).
+EXIT_NODE_CRASH = 70
+#: Exit code of a node refusing a parameter value (type or declared range): a usage/config error.
+EXIT_BAD_PARAMETER = 2
 
 
 class LanternNode(Node):
@@ -42,6 +52,36 @@ class LanternNode(Node):
         super().__init__(name, cli_args=list(cli_args) if cli_args else None, use_global_arguments=use_global_arguments, **kwargs)
         self.p = _params.declare(self, self.Params) if self.Params is not object else None
         self.exit_code: int | None = None
+        self.crash: str | None = None  # "ExcType: message" of the callback that raised
+
+    # Every callback goes through ``_guard``: an exception marks the node crashed and
+    # asks the runner to end the session, instead of escaping into the executor
+    # (where it would kill the spin loop without saying which node failed).
+    def create_subscription(self, msg_type: Any, topic: str, callback: Callable[..., Any], qos_profile: Any, **kwargs: Any):  # noqa: ANN201
+        return super().create_subscription(msg_type, topic, self._guard(callback), qos_profile, **kwargs)
+
+    def create_timer(self, timer_period_sec: float, callback: Callable[..., Any] | None, *args: Any, **kwargs: Any):  # noqa: ANN201
+        return super().create_timer(timer_period_sec, None if callback is None else self._guard(callback), *args, **kwargs)
+
+    def _guard(self, callback: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(callback)  # keeps the signature rclpy inspects (MessageInfo / TimerInfo)
+        def guarded(*args: Any) -> Any:
+            if self.crash is not None:
+                return None  # a crashed node does nothing more; the runner is ending the session
+            try:
+                return callback(*args)
+            except Exception as exc:  # noqa: BLE001 - reported with the node's name, ends the session
+                self.mark_crashed(exc)
+                return None
+
+        return guarded
+
+    def mark_crashed(self, exc: BaseException) -> None:
+        """Record a crash of this node (traceback on stderr) and ask the runner to end the session."""
+        if self.crash is None:
+            self.crash = f"{type(exc).__name__}: {exc}"
+            print(f"[lantern] node {self.get_name()} crashed:\n{''.join(traceback.format_exception(exc))}", file=sys.stderr, end="")
+        self.exit_code = EXIT_NODE_CRASH
 
     def request_exit(self, code: int = 0) -> None:
         """Ask the runner to end the process (a session ends when its bridge finishes)."""
@@ -111,56 +151,97 @@ class _Stop:
 
 
 def run_nodes(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None) -> int:
-    """Run the nodes in one process on a single-threaded executor until one ends the session.
+    """Run the nodes in one process until the session ends; returns the process exit code (see ``run_session``)."""
+    return run_session(specs, args=args).code
 
-    Returns the process exit code: the first requested exit code, 130/143 on
-    SIGINT/SIGTERM, 70 when a node crashed (the others are still shut down cleanly).
+
+def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None) -> SessionEnd:
+    """Run the nodes in one process on one executor until the session-ending nodes are done.
+
+    Returns a ``SessionEnd``: code = the first requested exit code, 128+N on
+    signal N, 70 when a node crashed (``failed`` names it; the others are still
+    shut down cleanly, so the recorder closes its bag), 4 when a session-ending
+    node did not finish within DRAIN_TIMEOUT_S of another.
     """
     stop = _Stop()
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     rclpy.init(args=list(args) if args else None, signal_handler_options=rclpy.signals.SignalHandlerOptions.NO)
     nodes: list[LanternNode] = []
-    code = 0
+    end = SessionEnd(0)
     try:
         for spec in specs:
-            nodes.append(spec.factory(spec.name, cli_args=spec.cli_args(), use_global_arguments=False))
+            try:
+                nodes.append(spec.factory(spec.name, cli_args=spec.cli_args(), use_global_arguments=False))
+            except (_params.ParameterError, InvalidParameterTypeException, InvalidParameterValueException) as exc:
+                # a parameter the node's declaration refuses: the user's mistake, one line, usage exit code
+                print(f"[lantern] node {spec.name}: bad parameter: {' '.join(str(exc).split())}", file=sys.stderr)
+                return SessionEnd(EXIT_BAD_PARAMETER, {spec.name: f"bad parameter: {exc}"})
+            except Exception as exc:
+                print(f"[lantern] node {spec.name} failed to start:\n{traceback.format_exc()}", file=sys.stderr, end="")
+                end = SessionEnd(EXIT_NODE_CRASH, {spec.name: f"failed to start: {type(exc).__name__}: {exc}"})
+                return end
         executor = _make_executor()
         for n in nodes:
             executor.add_node(n)
         enders = [n for n, s in zip(nodes, specs) if s.ends_session] or nodes
         drain_deadline: float | None = None
         while stop.signum is None:
-            executor.spin_once(timeout_sec=0.1)
+            try:
+                executor.spin_once(timeout_sec=0.1)
+            except (KeyboardInterrupt, ExternalShutdownException):
+                raise
+            except Exception as exc:  # an exception the guards did not see (a handler rclpy runs itself)
+                crashed = _node_of(exc, nodes)
+                if crashed is None:
+                    raise
+                crashed.mark_crashed(exc)
+            failed = {n.get_name(): n.crash for n in nodes if n.crash is not None}
+            if failed:
+                end = SessionEnd(EXIT_NODE_CRASH, failed)
+                break
             done = [n.exit_code for n in enders if n.exit_code is not None]
             if len(done) == len(enders):
-                code = next((c for c in done if c), 0)
+                end = SessionEnd(next((c for c in done if c), 0))
                 break
             if done and drain_deadline is None:
                 drain_deadline = time.monotonic() + DRAIN_TIMEOUT_S
             if drain_deadline is not None and time.monotonic() > drain_deadline:
                 waiting = [n.get_name() for n in enders if n.exit_code is None]
                 print(f"[lantern] nodes did not finish within {DRAIN_TIMEOUT_S}s of the run's end: {waiting}", file=sys.stderr)
-                code = next((c for c in done if c), 0) or 4
+                end = SessionEnd(next((c for c in done if c), 0) or 4, {w: f"did not finish within {DRAIN_TIMEOUT_S:g} s of the run's end" for w in waiting})
                 break
         if stop.signum is not None:
-            code = 128 + stop.signum
+            end = SessionEnd(128 + stop.signum)
     except (KeyboardInterrupt, ExternalShutdownException):
-        code = 130
-    except Exception:  # a node crashed: report, then still shut the others down
+        end = SessionEnd(130)
+    except Exception as exc:  # not attributable to a node: still shut the others down
         traceback.print_exc()
-        code = 70
+        end = SessionEnd(EXIT_NODE_CRASH, {"executor": f"{type(exc).__name__}: {exc}"})
     finally:
         for n in reversed(nodes):
             try:
                 n.on_shutdown()
-            except Exception:
+            except Exception as exc:
                 traceback.print_exc()
-                code = code or 70
+                if not end.code:
+                    end = SessionEnd(EXIT_NODE_CRASH, {n.get_name(): f"shutdown failed: {type(exc).__name__}: {exc}"})
             n.destroy_node()
         rclpy.try_shutdown()
         for s, h in old.items():
             signal.signal(s, h)
-    return code
+    return end
+
+
+def _node_of(exc: BaseException, nodes: Sequence[LanternNode]) -> LanternNode | None:
+    """The node whose method raised ``exc`` (innermost frame whose ``self`` is one of ``nodes``)."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        owner = tb.tb_frame.f_locals.get("self")
+        if any(owner is n for n in nodes):
+            found = owner
+        tb = tb.tb_next
+    return found
 
 
 def node_main(cls: type[LanternNode], default_name: str) -> None:

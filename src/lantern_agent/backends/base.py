@@ -115,6 +115,23 @@ class Backend(abc.ABC):
     def reset(self) -> None:
         """Forget all state (called at the start of every run)."""
 
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        """Reject bad options before any node starts (``lantern run`` / ``suite`` preflight).
+
+        Must not load a model. Default: the constructor accepts these keywords.
+        Backends that construct cheaply override it to construct themselves (every
+        value checked); heavy ones check values and files without loading weights.
+        """
+        import inspect
+
+        from lantern_agent.errors import ConfigError
+
+        try:
+            inspect.signature(cls).bind(**options)
+        except TypeError as e:
+            raise ConfigError(f"{cls.name} backend: bad options {sorted(options)}: {e}") from None
+
 
 def load_backend(name: str, **options: Any) -> Backend:
     """Instantiate the backend registered as ``name`` in the ``lantern.agent_backends`` group."""

@@ -21,6 +21,10 @@ class ConstantSpeedBackend(Backend):
             raise ConfigError(f"constant backend: option 'speed' must be a number in [0, 40] m/s, got {speed!r}")
         self.speed = float(speed)
 
+    @classmethod
+    def check_options(cls, options: dict) -> None:
+        cls(**options)  # construction is cheap and checks every option
+
     def plan(self, obs: Observation) -> Plan:
         pts = np.asarray(obs.route, dtype=float).reshape(-1, 2)
         route = Polyline.from_points(pts if len(pts) >= 2 else straight_route(obs.pose))

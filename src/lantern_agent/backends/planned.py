@@ -24,6 +24,10 @@ class PlannedBackend(Backend):
         self._hint: float | None = None
         self.last: PlanResult | None = None
 
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        cls(**options)  # construction is cheap (no model) and checks every option
+
     def reset(self) -> None:
         self._route_key, self._route, self._hint, self.last = None, None, None, None
 

@@ -40,6 +40,15 @@ def backend_class(name: str) -> type[Backend]:
     return cls
 
 
+def check_options(name: str, options: dict[str, Any]) -> None:
+    """Validate ``options`` for backend ``name`` without loading a model (``Backend.check_options``)."""
+    cls = backend_class(name)
+    try:
+        cls.check_options(dict(options))
+    except TypeError as e:  # an unexpected keyword of a cheap constructor
+        raise BackendLoadError(f"agent backend {name!r}: bad backend_options {sorted(options)}: {e}") from e
+
+
 def load_backend(name: str, **options: Any) -> Backend:
     """Instantiate backend ``name`` with keyword ``options`` (from the node's ``backend_options`` JSON)."""
     cls = backend_class(name)

@@ -25,6 +25,7 @@ Why it looks like this:
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import os
@@ -443,6 +444,19 @@ class VlmStats:
     notes: list[str] = field(default_factory=list)
 
 
+def _check_option_values(mode: Any, torch_threads: Any, dtype: Any, max_new_tokens: Any, processor: Any) -> None:
+    """The scalar options' values (ConfigError naming the option), before anything is loaded."""
+    if mode not in ("regression", "text"):
+        raise ConfigError(f"vlm backend option 'mode' must be 'regression' or 'text', got {mode!r}")
+    if processor not in ("auto", "manual"):
+        raise ConfigError(f"vlm backend option 'processor' must be 'auto' or 'manual', got {processor!r}")
+    for name, value in (("torch_threads", torch_threads), ("max_new_tokens", max_new_tokens)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"vlm backend option {name!r} must be an integer >= 1, got {value!r}")
+    if dtype not in ("float32", "fp32", "bfloat16", "bf16"):
+        raise ConfigError(f"vlm backend option 'dtype' must be 'float32' or 'bfloat16', got {dtype!r}")
+
+
 class VlmBackend(Backend):
     """A local ``AutoModelForImageTextToText`` checkpoint as a driving backend.
 
@@ -469,14 +483,7 @@ class VlmBackend(Backend):
         max_new_tokens: int = 160,
         processor: str = "auto",
     ) -> None:
-        if mode not in ("regression", "text"):
-            raise ConfigError(f"vlm backend option 'mode' must be 'regression' or 'text', got {mode!r}")
-        if processor not in ("auto", "manual"):
-            raise ConfigError(f"vlm backend option 'processor' must be 'auto' or 'manual', got {processor!r}")
-        if int(torch_threads) < 1:
-            raise ConfigError(f"vlm backend option 'torch_threads' must be >= 1, got {torch_threads!r}")
-        if int(max_new_tokens) < 1:
-            raise ConfigError(f"vlm backend option 'max_new_tokens' must be >= 1, got {max_new_tokens!r}")
+        _check_option_values(mode, torch_threads, dtype, max_new_tokens, processor)
         self.mode = mode
         self.max_new_tokens = int(max_new_tokens)
         self.model_dir = check_checkpoint_dir(model_dir, mode)
@@ -507,6 +514,29 @@ class VlmBackend(Backend):
         self.last_prompt = ""
         self.last_text = ""
         log.info("vlm: loaded %s (%s, mode=%s, %s, threads=%d)", self.model_dir, type(self.model).__name__, mode, self.dtype_note, self.torch_threads)
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        """Option values and the checkpoint's files (config.json and head config parse), no weights loaded."""
+        try:
+            bound = inspect.signature(cls).bind(**options)
+        except TypeError as e:
+            raise ConfigError(f"vlm backend: bad options {sorted(options)}: {e}") from None
+        bound.apply_defaults()
+        a = bound.arguments
+        _check_option_values(a["mode"], a["torch_threads"], a["dtype"], a["max_new_tokens"], a["processor"])
+        d = check_checkpoint_dir(a["model_dir"], a["mode"])
+        try:
+            config = json.loads((d / "config.json").read_text())
+        except (OSError, ValueError) as e:
+            raise VlmCheckpointError(f"vlm checkpoint {d}: config.json is not readable JSON: {e}") from None
+        if not isinstance(config, dict):
+            raise VlmCheckpointError(f"vlm checkpoint {d}: config.json must hold a JSON object")
+        if a["mode"] == "regression":
+            try:
+                HeadConfig.load(d / HEAD_CONFIG)
+            except (OSError, ValueError, TypeError) as e:
+                raise VlmCheckpointError(f"{d / HEAD_CONFIG}: invalid regression-head config: {e}") from None
 
     def _hidden_width(self) -> int | None:
         tc = getattr(self.config, "text_config", None) or self.config

@@ -44,6 +44,7 @@ class CommonRules:
     corridor_clearance: float
     corridor_lateral: float
     reference_speed: float
+    min_warning_duration: float  # s, shortest usable warning (one App. E response window)
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,16 @@ Layout of a file (one route, one scenario)::
 The marker and ``<name value=.../>`` parameter conventions follow the LANTERN
 authors' route files; a CARLA leaderboard parser ignores the extra elements.
 Parsing collects every problem it can find and raises one RouteFileError
-listing (file, field, reason) for each.
+listing (file, field, reason) for each. Elements the reader does not know are
+ignored by it, so ``route_warnings`` reports each one (a validation warning,
+not an error: a leaderboard file may carry extra elements, but a misspelt
+parameter must not pass unnoticed).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import MappingProxyType
@@ -55,6 +59,18 @@ COOP_FIELDS = (
     "forced_trigger",
     "countdown_pause",
 )
+#: Child elements the reader uses, by parent tag (scenario children: markers, COOP_FIELDS, parameters).
+_CHILDREN: dict[str, frozenset[str]] = {
+    "routes": frozenset({"route"}),
+    "route": frozenset({"layout", "weathers", "waypoints", "scenarios"}),
+    "weathers": frozenset({"weather"}),
+    "waypoints": frozenset({"position"}),
+    "scenarios": frozenset({"scenario"}),
+}
+#: Scenario parameters used besides the family table's: written by the suite generator
+#: (suite.py: reference_speed, flow_gap_<i>, ...) and read by the behaviours (safety_limit).
+EXTRA_PARAMS = frozenset({"reference_speed", "safety_limit", "recovery_distance"})
+_EXTRA_PARAM_PATTERN = re.compile(r"flow_gap_\d+")
 _WEATHER_ATTRS = (("cloudiness", "cloudiness"), ("precipitation", "precipitation"), ("wetness", "wetness"), ("fog_density", "fog_density"), ("sun_altitude", "sun_altitude_angle"))
 
 
@@ -314,6 +330,48 @@ def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
         markers=MappingProxyType(markers), prompt_template=prompt or "", params=MappingProxyType(params),
         source_route_id=r.get("source_route_id", ""), path=file, **fields, **flags,
     )
+
+
+def route_warnings(path: Path | str) -> list[Failure]:
+    """Elements of a route file the reader ignores: unknown elements anywhere, and scenario
+    parameters the file's family neither defines nor reads. [] for an unreadable file
+    (``read_route`` reports why)."""
+    file = str(path)
+    try:
+        root = ET.fromstring(Path(path).read_bytes())
+    except (OSError, ET.ParseError):
+        return []
+    out: list[Failure] = []
+
+    def walk(el: ET.Element, where: str) -> None:
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue  # comments, processing instructions
+            here = f"{where}/{child.tag}"
+            if el.tag == "scenario":
+                if not _known_scenario_child(el, child.tag):
+                    out.append(Failure(file, here, f"unknown element <{child.tag}> (not a marker, protocol field or parameter of this family; ignored)"))
+                elif len(child):
+                    out.append(Failure(file, f"{here}/{child[0].tag}", f"unknown element <{child[0].tag}> inside <{child.tag}> (ignored)"))
+                continue
+            if child.tag not in _CHILDREN.get(el.tag, frozenset()):
+                out.append(Failure(file, here, f"unknown element <{child.tag}> inside <{el.tag}> (ignored)"))
+                continue
+            walk(child, here)
+
+    if root.tag == "routes":
+        walk(root, "routes")
+    return out
+
+
+def _known_scenario_child(scenario: ET.Element, tag: str) -> bool:
+    if tag in COOP_FIELDS or tag in (TRIGGER, *MARKERS) or tag in EXTRA_PARAMS or _EXTRA_PARAM_PATTERN.fullmatch(tag):
+        return True
+    try:
+        fam = table().get(_value(scenario, "closed_loop_family") or "")
+    except ValueError:
+        return True  # unknown family: an error of its own; do not guess which parameters it has
+    return tag in fam.params
 
 
 def read_route(path: Path | str) -> RouteSpec:

@@ -15,6 +15,7 @@ byte-identical files. ``manifest.json`` holds the SHA-256 of every file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -25,12 +26,14 @@ from typing import Any
 
 import numpy as np
 
+from lantern_bridge.scenario.behaviours.cross_flow import hidden_source_distance
 from lantern_bridge.scenario.errors import Failure
 from lantern_bridge.scenario.families import FAMILY_IDS, Family, common, family
 from lantern_bridge.scenario.route_spec import TRIGGER, Point, RouteSpec, Weather
 from lantern_bridge.scenario.route_xml import write_route
 from lantern_bridge.world.layout import LayoutSpec, build
 from lantern_bridge.world.weather import PROFILES
+from lantern_bridge.world.world import World
 
 SUITE_NAME = "suite_v1"
 SUITE_DIR = Path(__file__).resolve().parents[1] / "routes" / SUITE_NAME
@@ -39,6 +42,9 @@ WEATHERS = ("clear_day", "cloudy_day", "wet_day", "light_rain", "dusk")
 PAIRS_PER_WEATHER = 4
 PAIRS_PER_FAMILY = PAIRS_PER_WEATHER * len(WEATHERS)
 MANIFEST = "manifest.json"
+#: family parameters the generator derives from the route's geometry instead of drawing them (their table
+#: entry is the validator's range): Right-Turn Yield's source_distance (behaviours/cross_flow.py)
+DERIVED_PARAMS = frozenset({"source_distance"})
 
 
 def sha256_file(path: Path) -> str:
@@ -124,7 +130,7 @@ def pair_specs(fam: Family, index: int, weather: str, seed: int = SUITE_SEED) ->
     arm = _marker(route, s_arm)
     markers = {TRIGGER: arm, "scenario_arm_point": arm, "cooperative_trigger_point": _marker(route, s_warn), "event_trigger_point": _marker(route, s_event), "collision_point": _marker(route, conflict)}
 
-    params: dict[str, Any] = {k: _draw(rng, v) for k, v in fam.params.items()}
+    params: dict[str, Any] = {k: _draw(rng, v) for k, v in fam.params.items() if k not in DERIVED_PARAMS}
     params["reference_speed"] = c.reference_speed
     if fam.id == "right_turn_yield":
         extended = index % 5 == 4  # designated routes: source interval extended to 60 m
@@ -145,6 +151,12 @@ def pair_specs(fam: Family, index: int, weather: str, seed: int = SUITE_SEED) ->
         params=MappingProxyType(params), source_route_id=f"lantern_gen_v1/{fam.id}/{index + 1:04d}",
     )
     a = RouteSpec(route_id=f"{pair_id}_A", scenario_name=f"{pair_id}_A", variant="A", cooperative_enabled=True, hazard_enabled=True, **base)
+    if fam.id == "right_turn_yield":
+        # where the first flow car waits: derived from the world's geometry and visibility query (cross_flow.py)
+        probe = World(layout, weather, seed=world_seed, background_vehicles=0)
+        params["source_distance"] = hidden_source_distance(a, probe, c.min_warning_duration)
+        base["params"] = MappingProxyType(dict(params))
+        a = dataclasses.replace(a, params=base["params"])
     b = RouteSpec(route_id=f"{pair_id}_B", scenario_name=f"{pair_id}_B", variant="B", cooperative_enabled=False, hazard_enabled=False, **base)
     return a, b
 

@@ -1,0 +1,311 @@
+"""Everything a run or a suite needs, checked before any node starts.
+
+A user's mistake (an unknown agent, a bad option, a misspelt parameter, an
+unwritable output) must come back as one line that names the input and says
+what is wrong, with the usage/config exit code (2), and never as a node crash
+or an ``infrastructure_failure`` minutes later. So ``lantern run`` and
+``lantern suite`` call these checks first; the nodes keep their own checks
+(``lantern.ros.params.declare``) for when they are started by ``ros2 run`` or
+launch, and both use the same declarations.
+
+Each check raises ``PreflightError(what, message)``: ``what`` is the flag or
+input (``--agent-options``, ``--params-file``), ``str(err)`` is the one line.
+Nothing here imports rclpy except through the node classes' parameter
+declarations (``NodeDecl.load_class``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+#: Exit code of a usage or configuration mistake (nothing was started).
+EXIT_USAGE = 2
+
+
+class PreflightError(ValueError):
+    """A run's input that cannot work; ``str()`` is one line: ``<input>: <what is wrong>``."""
+
+    def __init__(self, what: str, message: str) -> None:
+        self.what = what
+        self.message = " ".join(str(message).split())  # one line, whatever the source said
+        super().__init__(f"{what}: {self.message}")
+
+
+# -- command-line parsing ------------------------------------------------------------------------
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage mistakes are one line (``prog: error: ...``) and exit code 2.
+
+    The stock parser prints the whole usage block first; a user (and a suite's
+    log) needs the one line that says what is wrong, and ``-h`` for the rest.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} -h)\n")
+
+
+def number(kind: type, *, ge: float | None = None, gt: float | None = None, le: float | None = None) -> Callable[[str], Any]:
+    """argparse ``type=`` converter: ``kind(text)`` within the bounds, else a one-line argument error."""
+
+    def convert(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
+        if isinstance(value, float) and value != value:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text}")
+        for bound, bad, op in ((ge, lambda v, b: v < b, ">="), (gt, lambda v, b: v <= b, ">"), (le, lambda v, b: v > b, "<=")):
+            if bound is not None and bad(value, bound):
+                raise argparse.ArgumentTypeError(f"must be {op} {bound:g}, got {text}")
+        return value
+
+    convert.__name__ = kind.__name__  # argparse names the type in its own messages
+    return convert
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """argparse ``type=`` converter for ``--agent-options``: a JSON object."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"must be a JSON object, got a {_json_kind(value)}: {text}")
+    return value
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(type(value), "null")
+
+
+# -- single inputs -------------------------------------------------------------------------------
+
+def check_agent(agent: str, options: dict[str, Any]) -> None:
+    """The backend exists and takes these options (without loading a model)."""
+    from lantern_agent.backends.registry import backend_class, check_options
+    from lantern_agent.errors import AgentError
+
+    try:
+        backend_class(agent)
+    except AgentError as exc:
+        raise PreflightError("--agent", str(exc)) from None
+    try:
+        check_options(agent, options)
+    except (AgentError, ValueError, TypeError) as exc:
+        raise PreflightError("--agent-options", str(exc)) from None
+
+
+def check_variant(variant: str) -> None:
+    from lantern_warning_server.rsu import VARIANTS
+
+    if variant not in VARIANTS:
+        raise PreflightError("--variant", f"unknown variant {variant!r}; variants: {', '.join(VARIANTS)}")
+
+
+def check_faults(faults: str) -> None:
+    """A preset name or a YAML file of fault operators that parses."""
+    if not faults:
+        return
+    from lantern.session import fault_preset
+    from lantern_warning_server.faults import load_faults
+
+    try:
+        load_faults(fault_preset(faults))
+    except (FileNotFoundError, ValueError) as exc:
+        raise PreflightError("--faults", str(exc)) from None
+
+
+def check_route(route: str) -> Path | None:
+    """The route file (or frozen-suite route id) exists and is a valid route file."""
+    if not route:
+        return None
+    from lantern.session import resolve_route, route_metadata
+
+    p = Path(route)
+    if p.is_dir():
+        raise PreflightError("--route", f"route {route!r} is a directory, not a route file")
+    if not p.exists() and (p.suffix == ".xml" or os.sep in route):
+        raise PreflightError("--route", f"route {route!r}: no such file")
+    try:
+        f = resolve_route(route)
+        route_metadata(f)
+    except (FileNotFoundError, ValueError) as exc:
+        raise PreflightError("--route", str(exc)) from None
+    return f
+
+
+def _existing_ancestor(path: Path) -> Path:
+    p = path
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    return p
+
+
+def _writable_dir(d: Path) -> str:
+    """'' when a file can be created in directory ``d`` (tried for real: root ignores mode bits), else why not."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".lantern-preflight-", dir=d)
+    except OSError as exc:
+        return f"{d} is not writable ({exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(name)
+    return ""
+
+
+def check_creatable(path: str | Path, what: str, verb: str = "create") -> None:
+    """``path`` (which does not exist yet) can be created: its nearest existing ancestor is a writable directory."""
+    p = Path(path).expanduser().absolute()
+    base = _existing_ancestor(p.parent)
+    if not base.is_dir():
+        raise PreflightError(what, f"cannot {verb} {path}: {base} is not a directory")
+    problem = _writable_dir(base)
+    if problem:
+        raise PreflightError(what, f"cannot {verb} {path}: {problem}")
+    if base != p.parent:  # the missing directories in between: can the first one be made?
+        try:
+            first = p.parent.relative_to(base).parts[0]
+        except (ValueError, IndexError):
+            return
+        probe = base / first
+        try:
+            probe.mkdir()
+        except OSError as exc:
+            raise PreflightError(what, f"cannot {verb} {path}: {exc.strerror or exc}") from None
+        probe.rmdir()
+
+
+def check_new_dir(path: str, what: str = "--record") -> None:
+    """A directory to be created by the run (a bag): it must not exist (a bag is never overwritten)."""
+    p = Path(path).expanduser()
+    if p.exists() or p.is_symlink():
+        raise PreflightError(what, f"{path} already exists (a bag is never overwritten; choose a new directory)")
+    check_creatable(p, what)
+
+
+def check_output_file(path: str, what: str = "--result") -> None:
+    """A file the run writes at its end: it may exist (then it is replaced) but must be writable."""
+    p = Path(path).expanduser()
+    if p.is_dir():
+        raise PreflightError(what, f"cannot write {path}: it is a directory")
+    if p.exists():
+        try:
+            with open(p, "r+b"):
+                pass
+        except OSError as exc:
+            raise PreflightError(what, f"cannot write {path}: {exc.strerror or exc}") from None
+        return
+    check_creatable(p, what, verb="write")
+
+
+def check_output_dir(path: str, what: str = "--out") -> None:
+    """A directory the command fills (and may already hold, to resume): a writable directory or creatable."""
+    p = Path(path).expanduser()
+    if p.exists():
+        if not p.is_dir():
+            raise PreflightError(what, f"{path} exists and is not a directory")
+        problem = _writable_dir(p)
+        if problem:
+            raise PreflightError(what, f"cannot write into {path}: {problem}")
+        return
+    check_creatable(p, what)
+
+
+# -- parameter files -----------------------------------------------------------------------------
+
+def node_params(decls: Sequence[Any]) -> dict[str, type]:
+    """Node name -> its parameter dataclass (imports the node classes: their declarations are the truth)."""
+    return {d.name: d.load_class().Params for d in decls}
+
+
+def check_params_files(files: Sequence[str], decls: Sequence[Any], owner: str = "lantern run") -> None:
+    """The user's ``--params-file`` files against the session's nodes, and every node's shipped
+    config file and overrides against its declarations (a typo in config/*.yaml is caught too)."""
+    from lantern.ros.params import ParameterError, check_param_file, check_values
+
+    specs = node_params(decls)
+    for d in decls:
+        shipped = [f for f in d.params_files if str(f) not in {str(Path(u)) for u in files}]
+        for f in shipped:
+            try:
+                check_param_file(f, {d.name: specs[d.name]})
+            except ParameterError as exc:
+                raise PreflightError("config", str(exc)) from None
+        try:
+            check_values(specs[d.name], d.overrides, f"{d.name} (as {owner} sets it)")
+        except ParameterError as exc:
+            raise PreflightError("arguments", str(exc)) from None
+    fixed = {d.name: {k: f"{owner} itself (from the route and its flags)" for k in d.overrides} for d in decls}
+    for f in files:
+        try:
+            check_param_file(f, specs, fixed)
+        except ParameterError as exc:
+            raise PreflightError("--params-file", str(exc)) from None
+
+
+def check_params_file_syntax(files: Sequence[str]) -> None:
+    """Only that each file exists and is a ROS parameter file (before the node set can be built)."""
+    from lantern.ros.params import ParameterError, read_param_file
+
+    for f in files:
+        try:
+            read_param_file(f)
+        except ParameterError as exc:
+            raise PreflightError("--params-file", str(exc)) from None
+
+
+# -- a whole run / suite -------------------------------------------------------------------------
+
+def check_run(cfg: Any, result_path: str = "", owner: str = "lantern run") -> list[Any]:
+    """Check a ``lantern.session.SessionConfig`` and the run's outputs; returns its node set.
+
+    Order: the cheap, most common mistakes first, so the line names the first
+    problem a user would fix.
+    """
+    from lantern.session import session_nodes
+
+    try:
+        cfg.validate()
+    except ValueError as exc:
+        raise PreflightError("arguments", str(exc)) from None
+    check_agent(cfg.agent, cfg.agent_options)
+    check_variant(cfg.variant)
+    check_faults(cfg.faults)
+    check_route(cfg.route)
+    check_params_file_syntax(cfg.params_files)
+    if cfg.record_dir:
+        check_new_dir(cfg.record_dir, "--record")
+    if result_path:
+        check_output_file(result_path, "--result")
+    from dataclasses import replace
+
+    try:  # the node set without the user's files first, so a mistake in them is named as theirs
+        shipped = session_nodes(replace(cfg, params_files=()))
+    except (FileNotFoundError, ValueError) as exc:
+        raise PreflightError("config", str(exc)) from None
+    user = tuple(Path(f) for f in cfg.params_files)
+    check_params_files(cfg.params_files, [replace(d, params_files=d.params_files + user) for d in shipped], owner)
+    try:
+        return session_nodes(cfg)
+    except (FileNotFoundError, ValueError) as exc:
+        raise PreflightError("config", str(exc)) from None  # a cross-parameter check of a node (e.g. the key store it needs)
+
+
+def check_suite(cfg: Any, route_files: Sequence[str], out: str) -> None:
+    """Everything a suite's runs share, once, before the first run.
+
+    cfg: the ``SessionConfig`` every run starts from (agent, options, variant,
+    faults, params files); route_files: every route the suite will run.
+    """
+    from dataclasses import replace
+
+    check_output_dir(out, "--out")
+    for i, route in enumerate(route_files):
+        check_route(route)
+        if i == 0:  # the node set and parameters are the same for every route
+            check_run(replace(cfg, route=route), owner="lantern suite")

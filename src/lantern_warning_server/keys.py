@@ -1,0 +1,286 @@
+"""The V2X key store: where the warning path's keys live, how they are made, added and checked.
+
+Why a store outside git: authentication is on by default (the RSU emulator
+signs every HazardNotice, the grounding node refuses anything unsigned, the
+agent uses a CooperativeWarning only with the grounding's tag), so every
+checkout needs keys, and a key that is committed is a key everybody has. The
+store is one YAML file in the ``auth.load_keys`` format:
+
+- path: ``$LANTERN_KEYS`` when set, else ``<repo>/.lantern/v2x_keys.yaml``
+  (``.lantern/`` is gitignored);
+- created by ``lantern keys init`` (``scripts/setup.sh`` runs it) with fresh
+  random keys for the emulated RSU (``rsu-emulated-1``) and the vehicle's own
+  grounding -> agent link (``vehicle-onboard``), file mode 0600 in a 0700
+  directory; nodes refuse a store that group or others can read;
+- a real RSU's key is added with ``lantern keys add --sender ID --key hex:...``;
+  ``lantern keys list`` shows fingerprints only, never keys.
+
+``check_session`` runs before a session starts (``lantern run``, ``lantern
+suite``): a missing store or key where a node needs one is one config error
+line that says how to create it, never a silent fallback to no
+authentication. Opting out is explicit (``auth_required: false`` in
+config/grounding.yaml, ``warning_auth_required: false`` in config/agent.yaml)
+and those nodes log it as a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import stat
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from lantern_warning_server import auth
+from lantern_warning_server.errors import DataFileError
+
+ENV_VAR = "LANTERN_KEYS"
+#: Sender id of the RSU emulator (config/rsu.yaml sender_id).
+EMULATED_RSU = "rsu-emulated-1"
+#: Key id of the vehicle-internal grounding -> agent tag (config/grounding.yaml, config/agent.yaml).
+ONBOARD = "vehicle-onboard"
+#: Keys ``lantern keys init`` generates (and ``--rotate`` regenerates); added keys are never touched.
+GENERATED = (EMULATED_RSU, ONBOARD)
+KEY_BYTES = 32
+HEADER = (
+    "# lantern V2X key store: SECRET (mode 0600, never commit). Managed with `lantern keys`;\n"
+    "# format: src/lantern_warning_server/auth.py. Generated keys: " + ", ".join(GENERATED) + ".\n"
+)
+
+
+class KeyStoreError(DataFileError):
+    """The key store is missing, unreadable, too open, or lacks a key a node needs (one line)."""
+
+
+def default_store() -> Path:
+    """``$LANTERN_KEYS``, else ``<repo>/.lantern/v2x_keys.yaml``."""
+    env = os.environ.get(ENV_VAR, "")
+    if env:
+        return Path(env).expanduser()
+    from lantern.paths import ROOT
+
+    return ROOT / ".lantern" / "v2x_keys.yaml"
+
+
+def resolve(path_param: str) -> Path:
+    """A node's ``auth_key_file`` parameter -> the file to read ('' = the default store)."""
+    return Path(path_param).expanduser() if path_param else default_store()
+
+
+def load_store(path: str | Path, need: str = "") -> dict[str, bytes]:
+    """Keys of the store at ``path``; ``need`` names who needs it, for the error line."""
+    p = Path(path)
+    why = f" ({need})" if need else ""
+    if not p.is_file():
+        raise KeyStoreError(
+            f"V2X key store {p} not found{why}: create it with `lantern keys init` (scripts/setup.sh runs it), "
+            f"or set {ENV_VAR} to an existing store"
+        )
+    mode = stat.S_IMODE(p.stat().st_mode)
+    if mode & 0o077:
+        raise KeyStoreError(f"V2X key store {p} has permissions {mode:04o}, readable by others: run `chmod 600 {p}`")
+    return auth.load_keys(p)
+
+
+def require_key(keys: dict[str, bytes], key_id: str, path: Path, need: str) -> bytes:
+    key = keys.get(key_id)
+    if key is None:
+        hint = "run `lantern keys init`" if key_id in GENERATED else f"add it with `lantern keys add --sender {key_id} --key hex:...`"
+        raise KeyStoreError(f"V2X key store {path} has no key {key_id!r} ({need}): {hint}")
+    return key
+
+
+def load_key(path_param: str, key_id: str, need: str) -> bytes:
+    """One key from the store a node's ``auth_key_file`` parameter names ('' = default store)."""
+    path = resolve(path_param)
+    return require_key(load_store(path, need), key_id, path, need)
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+def _write(path: Path, keys: dict[str, bytes]) -> None:
+    """Atomically (re)write the store, mode 0600, its directory 0700 when we create it."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o700)
+    body = yaml.safe_dump({"version": 1, "keys": {k: auth.encode_key(v) for k, v in sorted(keys.items())}}, sort_keys=False)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(HEADER + body)
+        os.chmod(tmp, 0o600)  # whatever the umask did
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _existing(path: Path) -> dict[str, bytes]:
+    return load_store(path) if path.exists() else {}
+
+
+def init_store(path: Path, rotate: bool = False) -> list[str]:
+    """Create the store (or add its missing generated keys); returns the key ids written."""
+    keys = _existing(path)
+    made = [k for k in GENERATED if rotate or k not in keys]
+    for k in made:
+        keys[k] = secrets.token_bytes(KEY_BYTES)
+    if made or not path.exists():
+        _write(path, keys)
+    return made
+
+
+def add_key(path: Path, sender: str, key_text: str, replace: bool = False) -> bytes:
+    """Add a (real RSU's) key; refuses to overwrite an existing id unless ``replace``."""
+    from lantern_warning_server.grounding import is_valid_id
+
+    if not is_valid_id(sender):
+        raise KeyStoreError(f"--sender {sender!r}: must be 1-64 characters of A-Z a-z 0-9 _ . : / - (the HazardNotice sender_id)")
+    key = auth.decode_key(key_text, "--key")
+    keys = _existing(path)
+    if sender in keys and not replace:
+        raise KeyStoreError(f"V2X key store {path} already has a key for {sender!r} (fingerprint {auth.fingerprint(keys[sender])}): add --replace to replace it")
+    keys[sender] = key
+    _write(path, keys)
+    return key
+
+
+def remove_key(path: Path, sender: str) -> None:
+    keys = load_store(path)
+    if sender not in keys:
+        raise KeyStoreError(f"V2X key store {path} has no key {sender!r}")
+    del keys[sender]
+    _write(path, keys)
+
+
+# -- session preflight -----------------------------------------------------------------------------
+
+def _needs(executable: str, p: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key id, why) a node needs, from its merged parameters; defaults match the nodes' own."""
+    if executable == "lantern-rsu" and p.get("sign_notices", True):
+        return [(str(p.get("sender_id", EMULATED_RSU)), "the RSU emulator signs its notices")]
+    if executable == "lantern-grounding":
+        out = []
+        if p.get("auth_required", True):
+            out.append(("", "the grounding node requires authenticated notices (auth_required)"))
+        if p.get("sign_warnings", True):
+            out.append((str(p.get("warning_key_id", ONBOARD)), "the grounding node tags /lantern/warning (sign_warnings)"))
+        return out
+    if executable == "lantern-agent" and p.get("warning_auth_required", True):
+        return [(str(p.get("warning_key_id", ONBOARD)), "the agent verifies /lantern/warning (warning_auth_required)")]
+    if executable == "lantern-channel" and p.get("resign_altered", True):
+        return [("", "the channel re-signs altered notices (resign_altered)")]
+    return []
+
+
+def check_session(decls: Iterable[Any]) -> None:
+    """Raise ``KeyStoreError`` (one line) when a node of the session will not find its key.
+
+    ``decls`` are ``lantern.session.NodeDecl``-like (executable, name, params_files, overrides).
+    """
+    from lantern.ros.params import load_yaml_params
+
+    by_exe: dict[str, dict[str, Any]] = {}
+    for d in decls:
+        params: dict[str, Any] = {}
+        for f in d.params_files:
+            params.update(load_yaml_params(f, d.name))
+        params.update(d.overrides)
+        by_exe[d.executable] = params
+        if d.executable == "lantern-grounding":
+            _check_gate_params(params)
+        for key_id, why in _needs(d.executable, params):
+            path = resolve(str(params.get("auth_key_file", "")))
+            keys = load_store(path, why)
+            if key_id:
+                require_key(keys, key_id, path, why)
+    _check_pairing(by_exe)
+
+
+def _check_pairing(p: dict[str, dict[str, Any]]) -> None:
+    """Settings that cannot work together: one line instead of a stalled or silently empty run."""
+    from lantern_warning_server.errors import ConfigError
+
+    g, a, r = p.get("lantern-grounding"), p.get("lantern-agent"), p.get("lantern-rsu")
+    if g is not None and a is not None and a.get("warning_auth_required", True) and not g.get("sign_warnings", True):
+        raise ConfigError("lantern_agent requires tagged warnings (warning_auth_required: true) but lantern_grounding does not tag them "
+                          "(sign_warnings: false): the agent would wait for every frame's warning forever; set both or opt out of both")
+    if g is not None and r is not None and g.get("auth_required", True) and not r.get("sign_notices", True) and r.get("condition", "warning") == "warning":
+        raise ConfigError("lantern_grounding requires signed notices (auth_required: true) but lantern_rsu does not sign them "
+                          "(sign_notices: false): every warning would be rejected; set both or opt out of both")
+
+
+def _check_gate_params(p: dict[str, Any]) -> None:
+    """The grounding's gate and flood bounds, as the node will build them (ConfigError names the parameter)."""
+    from lantern_warning_server.errors import ConfigError
+    from lantern_warning_server.grounding import GateConfig, NoticeInbox
+
+    names = ("max_age", "future_tolerance", "free_text_policy", "max_text_length", "max_abs_coordinate", "max_range", "expected_frame_id", "max_rate")
+    try:
+        GateConfig(**{k: p[k] for k in names if k in p})
+        NoticeInbox(int(p.get("max_queue_per_sender", 64)), int(p.get("max_queue", 1024)))
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"lantern_grounding: {e}") from None
+    if int(p.get("max_rejection_reports", 32)) < 0:
+        raise ConfigError(f"lantern_grounding: max_rejection_reports must be >= 0, got {p['max_rejection_reports']}")
+
+
+# -- `lantern keys` --------------------------------------------------------------------------------
+
+def _parser() -> argparse.ArgumentParser:
+    from lantern.preflight import ArgumentParser as _OneLineParser  # usage mistakes: one line, exit code 2
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", metavar="FILE", default=argparse.SUPPRESS, help=f"key store (default: ${ENV_VAR}, else <repo>/.lantern/v2x_keys.yaml)")
+    ap = _OneLineParser(prog="lantern keys", description="V2X key store: HMAC keys of RSUs and of the vehicle's grounding -> agent link.", parents=[common])
+    sub = ap.add_subparsers(dest="action", required=True, parser_class=_OneLineParser, metavar="{init,add,remove,list,path}")
+    p = sub.add_parser("init", parents=[common], help="create the store with fresh keys (keeps an existing store; adds missing generated keys)")
+    p.add_argument("--rotate", action="store_true", help=f"regenerate {', '.join(GENERATED)} (added keys are kept)")
+    p.add_argument("--quiet", action="store_true", help="print nothing when the store is already complete")
+    p = sub.add_parser("add", parents=[common], help="add a real RSU's key: --sender ID --key hex:...|base64:...")
+    p.add_argument("--sender", required=True, help="the RSU's HazardNotice sender_id (DENM: denm-<station id>)")
+    p.add_argument("--key", required=True, help="'hex:...' or 'base64:...', at least 16 bytes")
+    p.add_argument("--replace", action="store_true", help="replace an existing key of this sender")
+    p = sub.add_parser("remove", parents=[common], help="remove a sender's key")
+    p.add_argument("--sender", required=True)
+    sub.add_parser("list", parents=[common], help="sender ids and key fingerprints (never the keys)")
+    sub.add_parser("path", parents=[common], help="print the store's path")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = _parser().parse_args(argv)
+    store = getattr(a, "store", None)
+    path = Path(store).expanduser() if store else default_store()
+    try:
+        if a.action == "path":
+            print(path)
+        elif a.action == "init":
+            existed = path.exists()
+            made = init_store(path, rotate=a.rotate)
+            if made or not a.quiet:
+                what = "created" if not existed else ("rotated" if a.rotate else ("added keys to" if made else "up to date:"))
+                print(f"{what} {path}" + (f" ({', '.join(made)})" if made else ""))
+        elif a.action == "add":
+            key = add_key(path, a.sender, a.key, a.replace)
+            print(f"added {a.sender} (fingerprint {auth.fingerprint(key)}) to {path}")
+        elif a.action == "remove":
+            remove_key(path, a.sender)
+            print(f"removed {a.sender} from {path}")
+        else:
+            keys = load_store(path)
+            print(f"{path} (mode {stat.S_IMODE(path.stat().st_mode):04o}, {len(keys)} keys)")
+            for sender, key in sorted(keys.items()):
+                print(f"  {sender:<24} {len(key):>3} bytes  fingerprint {auth.fingerprint(key)}")
+    except DataFileError as e:
+        print(f"lantern keys: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"lantern keys: {path}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,11 @@
+"""A key store as `lantern keys init` makes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def setup(tmp: Path, case: Path) -> None:
+    from lantern_warning_server import keys
+
+    keys.init_store(tmp / "v2x_keys.yaml")
