@@ -10,7 +10,8 @@ Arguments: backend (embedded|carla), route, condition, variant, agent, record_di
 from __future__ import annotations
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler, Shutdown
+from launch.event_handlers import OnProcessExit
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
@@ -31,16 +32,30 @@ def _nodes(context, *_args, **_kwargs):
         return LaunchConfiguration(name).perform(context)
 
     cfg = SessionConfig.from_launch_arguments({name: arg(name) for name in ARGUMENTS})
-    return [
-        Node(
+    actions = []
+    for d in session_nodes(cfg):
+        node = Node(
             package=d.package,
             executable=d.executable,
             name=d.name,
             output="screen",
             parameters=[str(f) for f in d.params_files] + [d.overrides],
         )
-        for d in session_nodes(cfg)
-    ]
+        actions += [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=_end_on_crash(d.name)))]
+    return actions
+
+
+def _end_on_crash(name: str):  # noqa: ANN202
+    """A node that dies ends the whole session (as `lantern run --processes` does), so the
+    recorder and eval node shut down on SIGINT instead of waiting for frames that never come."""
+    from lantern.runner import ORDERLY_EXITS, describe_exit
+
+    def handler(event, _context):  # noqa: ANN001, ANN202
+        if event.returncode in ORDERLY_EXITS:
+            return None
+        return [Shutdown(reason=f"node crashed: {name} ({describe_exit(event.returncode)})")]
+
+    return handler
 
 
 def generate_launch_description() -> LaunchDescription:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 
@@ -85,12 +86,9 @@ class FakeBridge:
         self.pub_odom = node.create_publisher(Odometry, topics.odometry(), qos.STATE)
         self.pub_warn = node.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
         # plays the grounding node: tags each warning with the onboard key (the agent's default check)
-        from std_msgs.msg import UInt8MultiArray
-
         from lantern_warning_server import auth, keys
 
-        self.UInt8MultiArray, self.auth, self.key = UInt8MultiArray, auth, keys.load_key("", keys.ONBOARD, "test")
-        self.pub_tag = node.create_publisher(UInt8MultiArray, topics.WARNING_AUTH, qos.STATE)
+        self.auth, self.key = auth, keys.load_key("", keys.ONBOARD, "test")
         self.pub_perc = node.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.pub_route = node.create_publisher(Path, topics.ROUTE, qos.LATCHED)
         self.controls: list = []
@@ -105,14 +103,20 @@ class FakeBridge:
             path.poses.append(ps)
         self.pub_route.publish(path)
         self.x, self.v = 0.0, 5.0
+        self.last_warning = None
 
-    def publish(self, frame: int, warning_active: bool) -> None:
+    def publish(self, frame: int, warning_active: bool, foreign=None) -> None:  # noqa: ANN001
+        """Frame N: warning, perception, odometry. ``foreign`` (a callable that spins until the agent holds N's
+        odometry): perception and odometry first, then a foreign publisher's warnings for N - the genuine warning
+        of N - 1 replayed with its genuine tag, a 'stop' without a tag, one with a made-up tag - and only then
+        the genuine one, so that without the tag check the agent would answer N with the first foreign one."""
         stamp = self.lockstep.time_msg(frame * self.dt_ns)
         w = self.CooperativeWarning(active=warning_active, text="pedestrian ahead", family="pedestrian_emergence", has_position=True, source_notice_id=42, age=0.2)
         w.position.x, w.position.y = 30.0, -2.0
         w.header.stamp = stamp
-        self.pub_tag.publish(self.UInt8MultiArray(data=self.auth.warning_mac(self.key, w)))
-        self.pub_warn.publish(w)
+        self.auth.sign_warning(self.key, w)
+        if foreign is None:
+            self.pub_warn.publish(w)
         perc = self.ActorStateArray()
         perc.header.stamp, perc.header.frame_id = stamp, "map"
         self.pub_perc.publish(perc)
@@ -122,9 +126,23 @@ class FakeBridge:
         od.pose.pose.orientation.w = 1.0
         od.twist.twist.linear.x = self.v
         self.pub_odom.publish(od)
+        if foreign is not None:
+            foreign()
+            replay = self.last_warning or self.CooperativeWarning(active=True, source_notice_id=42, age=0.2, auth_tag=bytes(32))
+            replay.header.stamp = stamp  # restamped at this frame, genuine tag kept
+            self.pub_warn.publish(replay)
+            for tag in (b"", bytes(32)):
+                f = self.CooperativeWarning(active=True, text="Stop now.", family="pedestrian_emergence", has_position=True, source_notice_id=666, age=0.0)
+                f.position.x, f.header.stamp, f.auth_tag = 3.0, stamp, tag
+                self.pub_warn.publish(f)
+            self.pub_warn.publish(w)
+        self.last_warning = copy.deepcopy(w)
 
 
-def test_lockstep_one_control_per_frame_and_retransmission(rclpy_context):
+@pytest.mark.parametrize("foreign", [False, True], ids=["clean", "foreign-warnings"])
+def test_lockstep_one_control_per_frame_and_retransmission(rclpy_context, foreign):
+    """``foreign``: before every genuine warning a replayed, an untagged and a forged one for the same frame
+    (``FakeBridge.publish``): the agent answers exactly as without them (inline tag check), and counts each."""
     from rclpy.executors import SingleThreadedExecutor
     from rclpy.node import Node
 
@@ -138,7 +156,8 @@ def test_lockstep_one_control_per_frame_and_retransmission(rclpy_context):
         assert spin_until(ex, lambda: bridge.pub_odom.get_subscription_count() > 0 and agent.route is not None)
         n_frames = 20
         for frame in range(n_frames):
-            bridge.publish(frame, warning_active=frame >= 10)
+            inputs_in = (lambda: spin_until(ex, lambda: frame in agent.odom and frame in agent.perc, 5.0)) if foreign else None
+            bridge.publish(frame, warning_active=frame >= 10, foreign=inputs_in)
             assert spin_until(ex, lambda: len(bridge.controls) == frame + 1, 5.0), f"no control for frame {frame}"
             c = bridge.controls[-1]
             assert c.frame == frame
@@ -156,6 +175,9 @@ def test_lockstep_one_control_per_frame_and_retransmission(rclpy_context):
         assert all(len(t.x) == 10 and len(t.y) == 10 and math.isclose(t.time_step, 0.25) for t in bridge.trajs)
         # the warned hazard 30 m ahead makes the onboard plan slower than the unwarned one
         assert bridge.trajs[-1].target_speed[-1] < bridge.trajs[9].target_speed[-1]
+        # 21 genuine (one retransmitted); foreign: 20 untagged, 20 made-up tags + 20 replays (frame 0: a made-up one)
+        expected = {"verified": 21, "unauthenticated": 20, "forged": 40} if foreign else {"verified": 21}
+        assert spin_until(ex, lambda: dict(agent.warning_counts) == expected, 2.0), dict(agent.warning_counts)
     finally:
         ex.shutdown()
         agent.destroy_node()

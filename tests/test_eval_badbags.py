@@ -119,7 +119,8 @@ def test_missing_required_topic_is_infrastructure_never_a_pass(tmp_path, stream)
     assert r.status == RunState.INFRASTRUCTURE and "/lantern/ground_truth/actors" in r.error
 
 
-def test_batch_goes_on_after_bad_bags(tmp_path, stream, capsys):
+def test_batch_goes_on_after_bad_bags(tmp_path, stream, capsys, monkeypatch):
+    monkeypatch.setenv("LANTERN_KEYS", str(tmp_path / "no_keys.yaml"))  # unsigned synthetic warnings: scored unverified (tests/test_eval_warning_auth.py)
     bags = tmp_path / "bags"
     good(bags / "a_warning", stream)
     b = SyntheticConfig(route_id="bad_1", route_kind="B")

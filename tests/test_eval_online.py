@@ -14,8 +14,9 @@ from lantern_eval.telemetry import TelemetryBuilder
 from lantern_eval.thresholds import Thresholds
 
 TH = Thresholds()
+ONBOARD = b"onboard-test-key-0123456789abcdef"  # the synthetic grounding's key (tests/test_eval_warning_auth.py: foreign ones)
 CASES = {
-    "a-warning": SyntheticConfig(),
+    "a-warning": SyntheticConfig(warning_key=ONBOARD),
     "a-no-warning-collision": SyntheticConfig(condition="no-warning", responds_at=None, collide=True),
     "b-false-brake": SyntheticConfig(route_kind="B", false_brake_at=28.0),
 }
@@ -39,10 +40,10 @@ def comparable(d: dict) -> dict:
 def test_same_stream_same_record(tmp_path, case):
     cfg = CASES[case]
     stream = generate(cfg)
-    online = score_run(TelemetryBuilder(cfg.metadata()).feed_many(transported(stream)).build(), TH)
+    online = score_run(TelemetryBuilder(cfg.metadata(), warning_key=ONBOARD).feed_many(transported(stream)).build(), TH)
     write_bag(stream, tmp_path / "bag", cfg.metadata())
-    offline = score_bag(tmp_path / "bag", TH)
-    assert offline.status == "scored"
+    offline = score_bag(tmp_path / "bag", TH, warning_key=ONBOARD)
+    assert offline.status == "scored" and offline.warning_auth == "verified" and offline.counts["warnings_unverified"] == 0
     assert comparable(online.to_dict()) == comparable(offline.to_dict())
 
 
@@ -111,24 +112,30 @@ def test_dds_session_online_equals_offline(tmp_path, ros_domain, case):
     from lantern_eval.eval_node import EvalNode
     from lantern_eval.recorder_node import RecorderNode
 
+    from lantern_warning_server import keys
+
+    store = tmp_path / "keys" / "v2x_keys.yaml"  # the eval node reads the onboard key from a key store, as in a session
+    keys.init_store(store)
+    key = keys.load_store(store)[keys.ONBOARD]
     cfg = CASES[case]
-    stream = generate(cfg)
+    stream = generate(SyntheticConfig(**{**cfg.__dict__, "warning_key": key}))
     Player = _player_class()
     md = json.dumps(cfg.metadata())
     bag, result = tmp_path / "bag", tmp_path / "online.json"
     specs = [
         NodeSpec(lambda name, **kw: Player(name, stream=stream, **kw), "player", ends_session=True),
         NodeSpec(RecorderNode, "lantern_recorder", [config_file("recorder.yaml")], {"output": str(bag), "metadata_json": md, "drain_quiet_s": 0.3}, ends_session=True),
-        NodeSpec(EvalNode, "lantern_eval", [config_file("eval.yaml")], {"output": str(result), "metadata_json": md, "drain_quiet_s": 0.3}, ends_session=True),
+        NodeSpec(EvalNode, "lantern_eval", [config_file("eval.yaml")], {"output": str(result), "metadata_json": md, "drain_quiet_s": 0.3, "auth_key_file": str(store)}, ends_session=True),
     ]
     assert run_nodes(specs) == 0
     online = json.loads(result.read_text())
     assert online["mode"] == "online" and online["thresholds"] == TH.as_dict()
-    offline = score_bag(bag, TH)
+    assert online["record"]["warning_auth"] == "verified" and online["record"]["counts"]["warnings_unverified"] == 0
+    offline = score_bag(bag, TH, warning_key=key)
     assert offline.status == "scored"
     assert comparable(online["record"]) == comparable(offline.to_dict())
     # and both equal the record of the stream itself (nothing lost or duplicated on the way)
-    direct = score_run(TelemetryBuilder({**cfg.metadata(), "role_name": "hero"}).feed_many(transported(stream)).build(), TH)
+    direct = score_run(TelemetryBuilder({**cfg.metadata(), "role_name": "hero"}, warning_key=key).feed_many(transported(stream)).build(), TH)
     assert comparable(direct.to_dict()) == comparable(offline.to_dict())
 
 
@@ -167,8 +174,6 @@ def test_fast_cdr_decoders_match_the_rosbags_deserialiser():
             assert (t, pose, lin) == (t_ns, (p.x, p.y, p.z, q.x, q.y, q.z, q.w), (v.x, v.y, v.z))
         elif tname == "lantern_msgs/msg/NavigationCommand":
             assert fastcdr.nav_command(raw) == (t_ns, float(ref.route_progress), float(ref.route_length))
-        elif tname == "lantern_msgs/msg/CooperativeWarning":
-            assert fastcdr.warning_active(raw) == (t_ns, bool(ref.active))
         elif tname == "lantern_msgs/msg/ActorStateArray":
             t, rows = fastcdr.actors(raw)
             assert t == t_ns and len(rows) == len(ref.actors)
@@ -179,13 +184,48 @@ def test_fast_cdr_decoders_match_the_rosbags_deserialiser():
         else:
             continue
         seen.add(tname)
-    assert len(seen) == 3  # Route B has no warning stream; warning covered below
-    from lantern_msgs.msg import CooperativeWarning
+    assert len(seen) == 3  # Route B has no warning stream; warnings: test_fast_cdr_warning_reads_every_field
 
-    w = CooperativeWarning(active=True, text="x", family="pedestrian_emergence")
-    w.header.frame_id = "base_link_with_a_long_name"
-    w.header.stamp.sec, w.header.stamp.nanosec = 3, 5
-    assert fastcdr.warning_active(serialize_message(w)) == (3 * 10**9 + 5, True)
+
+def _warning_fields(w) -> tuple:  # noqa: ANN001
+    return (w.header.stamp.sec, w.header.stamp.nanosec, w.header.frame_id, bool(w.active), w.text, w.template_id, w.family, int(w.hazard_kind),
+            bool(w.has_position), float(w.position.x), float(w.position.y), float(w.position.z), float(w.distance), w.source_sender_id,
+            int(w.source_notice_id), float(w.age), bytes(w.auth_tag))
+
+
+@pytest.mark.parametrize("tag_len", [0, 1, 32])
+@pytest.mark.parametrize("frame_id", ["", "hero", "base_link_with_a_long_name"])
+def test_fast_cdr_warning_reads_every_field(frame_id, tag_len):
+    """Every field, at every string-length alignment, equals rclpy's and rosbags' (the tag covers them all)."""
+    from rclpy.serialization import serialize_message
+
+    from lantern_eval import fastcdr
+    from lantern_eval.typestore import typestore
+    from lantern_msgs.msg import CooperativeWarning
+    from lantern_warning_server import auth
+
+    for text in ("", "x", "The pedestrian at (12.3, -1.0) may enter the road. é"):
+        w = CooperativeWarning(active=True, text=text, template_id="table2.pedestrian_emergence", family="pedestrian_emergence", hazard_kind=1,
+                               has_position=True, distance=12.34, source_sender_id="rsu-emulated-1", source_notice_id=7, age=0.15)
+        w.header.frame_id = frame_id
+        w.header.stamp.sec, w.header.stamp.nanosec = 3, 150_000_000
+        w.position.x, w.position.y, w.position.z = 12.3, -1.0, 0.25
+        w.auth_tag = bytes(range(tag_len))
+        raw = serialize_message(w)
+        (got,) = fastcdr.warning(raw)
+        ref = typestore().deserialize_cdr(raw, "lantern_msgs/msg/CooperativeWarning")
+        assert _warning_fields(got) == _warning_fields(ref)
+        assert auth.warning_mac(ONBOARD, got) == auth.warning_mac(ONBOARD, ref) == auth.warning_mac(ONBOARD, w)
+    # a bag recorded before CooperativeWarning had auth_tag: the message ends after `age`, so it reads as unsigned
+    w.auth_tag = b""
+    (old,) = fastcdr.warning(serialize_message(w)[:-4])
+    assert old.auth_tag == b"" and _warning_fields(old)[:-1] == _warning_fields(ref)[:-1]
+    # a foreign warning whose text is not UTF-8 stays readable (and fails its tag check) instead of failing the bag
+    raw = bytearray(serialize_message(w))
+    at = raw.index(w.text.encode()[:5])
+    raw[at] = 0xFF
+    (bad,) = fastcdr.warning(bytes(raw))
+    assert bad.text.startswith("\ufffd") and auth.verify_warning(ONBOARD, bad) == "unauthenticated"
 
 
 @pytest.mark.ros
@@ -211,7 +251,10 @@ def test_real_bridge_session_online_equals_offline(tmp_path, ros_domain):
     specs = [NodeSpec(factory=d.load_class(), name=d.name, params_files=list(d.params_files), overrides=d.overrides, ends_session=d.ends_session) for d in session_nodes(cfg)]
     assert run_nodes(specs) == 0
     online = json.loads((tmp_path / "online.json").read_text())["record"]
-    offline = score_bag(tmp_path / "bag", TH)
+    from lantern_eval.telemetry import resolve_warning_key
+
+    offline = score_bag(tmp_path / "bag", TH, warning_key=resolve_warning_key().key)  # the store the session's nodes used
     assert offline.status == "scored" and offline.counts["/lantern/ground_truth/actors"] > 100
     assert offline.times["t_ref"] is not None and offline.event_exposed
+    assert online["warning_auth"] == "verified" and online["counts"]["warnings_unverified"] == 0 and online["warning_intervals"]
     assert comparable(online) == comparable(offline.to_dict())

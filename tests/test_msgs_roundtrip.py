@@ -59,6 +59,10 @@ def test_every_type_is_covered():
     assert set(TYPES) >= {"VehicleControl", "Trajectory", "NavigationCommand", "HazardNotice", "CooperativeWarning", "ScenarioEvent", "ActorState", "ActorStateArray", "RunStatus"}
     for t in TYPES:
         assert hasattr(M, t), f"{t}.msg is not in the built package (CMakeLists.txt)"
+    # the signed V2X types carry their own tag (filled by _fill, so the round trip below covers it)
+    for t in ("HazardNotice", "CooperativeWarning"):
+        assert getattr(M, t).get_fields_and_field_types().get("auth_tag") == "sequence<uint8>", f"{t} has no auth_tag (rebuild: scripts/setup.sh)"
+    assert len(_sample("CooperativeWarning").auth_tag) == 3
 
 
 def test_round_trip_across_processes(rclpy_context, ros_domain):

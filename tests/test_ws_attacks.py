@@ -208,7 +208,7 @@ def test_channel_resigns_only_what_the_sender_signed():
     assert auth.Authenticator(keys).verify(auth.resign_if_authentic(forged, forged.replace(x=31.5), keys)) == "forged"
 
 
-# -- /lantern/warning: the agent's detached-tag check ------------------------------------------------
+# -- /lantern/warning: the tag each CooperativeWarning carries (auth_tag) ----------------------------
 
 def _warning(frame: int, notice_id: int = 1, text: str = "The pedestrian at position (12.0, -1.0) may enter the road."):
     from lantern_msgs.msg import CooperativeWarning
@@ -218,36 +218,32 @@ def _warning(frame: int, notice_id: int = 1, text: str = "The pedestrian at posi
     return w
 
 
-def test_warning_verifier_releases_only_tagged_warnings_in_either_order():
-    onboard = b"vehicle-onboard-key-0123456789ab"
-    v = auth.WarningVerifier(onboard)
-    genuine_w, foreign_w = _warning(10), _warning(10, notice_id=666, text="Stop now.")
-    # tag first, then the foreign warning (refused, waits), then the genuine one (released)
-    assert v.on_tag(auth.warning_mac(onboard, genuine_w)) is None
-    assert v.on_warning(10, foreign_w) is None
-    assert v.on_warning(10, genuine_w) is genuine_w
-    # warning first, then a made-up tag (nothing), then its real tag (released with its frame)
-    later = _warning(11)
-    assert v.on_warning(11, later) is None
-    assert v.on_tag(bytes(32)) is None
-    assert v.on_tag(auth.warning_mac(onboard, later)) == (11, later)
-    # a tag made with another key never releases anything
-    assert v.on_warning(12, _warning(12)) is None and v.on_tag(auth.warning_mac(ATTACKER_KEY, _warning(12))) is None
-    assert v.discard_through(12) == 2  # the foreign one of frame 10 and the unreleased one of frame 12
-    assert v.counts == {"verified": 2, "discarded_unverified": 2}
+def test_only_the_onboard_keys_tag_verifies_a_warning():
+    """What the agent and the evaluator accept: the grounding's tag over this very warning, at this very frame."""
+    import os
 
-
-def test_warning_verifier_is_bounded_under_a_flood():
     onboard = b"vehicle-onboard-key-0123456789ab"
-    v = auth.WarningVerifier(onboard, max_pending=8, max_tags=4)
-    for i in range(1000):
-        assert v.on_warning(20, _warning(20, notice_id=1000 + i)) is None
-        assert v.on_tag(i.to_bytes(32, "big")) is None
-    assert sum(len(p) for p in v._pending.values()) == 8 and len(v._tags) == 4
-    assert v.counts["discarded_unverified"] == 992
-    genuine_w = _warning(21)
-    assert v.on_tag(auth.warning_mac(onboard, genuine_w)) is None
-    assert v.on_warning(21, genuine_w) is genuine_w  # the newest tags are kept: the genuine one still gets through
+    genuine_w = auth.sign_warning(onboard, _warning(10))
+    assert auth.verify_warning(onboard, genuine_w) is None
+    assert auth.verify_warning(onboard, _warning(10, notice_id=666, text="Stop now.")) == "unauthenticated"  # a foreign publisher's
+    random_tag = _warning(10, notice_id=666)
+    random_tag.auth_tag = os.urandom(32)
+    assert auth.verify_warning(onboard, random_tag) == "forged"
+    assert auth.verify_warning(onboard, auth.sign_warning(ATTACKER_KEY, _warning(10))) == "forged"  # someone else's key
+    short = copy.deepcopy(genuine_w)
+    short.auth_tag = bytes(genuine_w.auth_tag)[:16]  # a truncated genuine tag
+    assert auth.verify_warning(onboard, short) == "forged"
+    # the genuine warning with its genuine tag, replayed at another frame: the stamp is covered
+    replay = copy.deepcopy(genuine_w)
+    replay.header.stamp.nanosec += 50_000_000
+    assert auth.verify_warning(onboard, replay) == "forged"
+    # any field changed under the genuine tag
+    for field_name, value in (("active", False), ("text", "Accelerate."), ("source_notice_id", 666), ("distance", 3.0), ("has_position", False)):
+        changed = copy.deepcopy(genuine_w)
+        setattr(changed, field_name, value)
+        assert auth.verify_warning(onboard, changed) == "forged", field_name
+    # the tag does not cover itself: signing twice gives the same tag
+    assert bytes(auth.sign_warning(onboard, copy.deepcopy(genuine_w)).auth_tag) == bytes(genuine_w.auth_tag)
 
 
 # -- DDS-Security: measured absent from the ROS wheels (docs/security.md) ---------------------------

@@ -11,7 +11,11 @@ is a lockstep sync participant, so its timing is exact and reproducible:
   CooperativeWarning every frame, all in one session. Nothing reaches the
   agent: its trajectories are bit-identical to the same route without the
   attacker (lockstep determinism), the genuine warning is used, no collision,
-  every attack notice is rejected on /v2x/diagnostics.
+  every attack notice is rejected on /v2x/diagnostics. The evaluator (online,
+  and ``lantern score`` on the bag with the key) leaves every foreign warning
+  out of the warning intervals (identical to the clean run's) and counts it;
+  scored without a key the same bag shows the fake intervals, flagged
+  ``unverified``.
 - The same sequence poisoning with the explicit opt-out (``auth_required:
   false``, ``warning_auth_required: false``) does cut the genuine warning off
   and the ego hits the pedestrian: the attack is real, the defence stops it.
@@ -19,6 +23,10 @@ is a lockstep sync participant, so its timing is exact and reproducible:
   nothing reaches the agent and the False Brake gate passes; with the opt-out
   the agent slows for it (the review measured a 4.3 s stop) and the run is
   not a pass (the evaluator sees a warning in a no-warning run).
+- Route B with a foreign CooperativeWarning every frame: the run is scored
+  (not ``condition_mismatch``), the foreign warnings counted; the same bag
+  scored without the onboard key is ``condition_mismatch`` (what the
+  evaluator did before it checked tags).
 """
 
 from __future__ import annotations
@@ -138,6 +146,27 @@ def _used(view: dict) -> set[int]:
     return {t[6] for t in view["traj"] if t[5]}
 
 
+def _comparable(d: dict) -> dict:
+    """A record without its bag path, and without the RSU notice count: a 1000-notice burst overflows the
+    recorder's and the eval node's reader caches (depth 200) differently, and that topic is only counted."""
+    out = {k: v for k, v in d.items() if k not in ("bag", "series")}
+    out["counts"] = {k: v for k, v in d["counts"].items() if k != "/v2x/rsu/hazard"}
+    return out
+
+
+def _offline(bag: Path, store: Path | None) -> dict:
+    """``lantern score``'s record of the bag: with the session's onboard key, or (store None) without any key."""
+    from lantern_eval.scoring import score_bag
+    from lantern_eval.thresholds import Thresholds
+    from lantern_warning_server import keys
+
+    return score_bag(bag, Thresholds(), warning_key=keys.load_store(store)[keys.ONBOARD] if store else None).to_dict()
+
+
+def _span(intervals: list) -> float:
+    return sum(b - a for a, b in intervals)
+
+
 def test_route_a_attacks_never_reach_the_agent(tmp_path, ros_domain, rclpy_context, store):
     from v2x_attacker import FOREIGN_NOTICE_ID, Plan
 
@@ -161,6 +190,17 @@ def test_route_a_attacks_never_reach_the_agent(tmp_path, ros_domain, rclpy_conte
     assert attack_notices - clean["record"]["counts"]["/v2x/rsu/hazard"] <= sum(rejected.values()) <= attack_notices
     assert hv["warnings"] > cv["warnings"]  # the foreign warnings were on the wire (the recorder has them) ...
     assert "discarded a CooperativeWarning without a valid tag" in hit["log"]  # ... and the agent refused them
+    # ... and so did the evaluator: not one foreign warning interval, every foreign warning counted
+    rec, clean_rec = hit["record"], clean["record"]
+    assert clean_rec["warning_auth"] == "verified" and clean_rec["counts"]["warnings_unverified"] == 0
+    assert rec["warning_auth"] == "foreign_excluded" and rec["counts"]["warnings_unverified"] == sent["warning"]
+    assert rec["warning_intervals"] == clean_rec["warning_intervals"] and len(rec["warning_intervals"]) == 1
+    assert _comparable(_offline(hit["bag"], store)) == _comparable(rec)  # lantern score with the key: the same record
+    trusting = _offline(hit["bag"], None)  # no key: every recorded warning counts (the evaluator before the tag check)
+    assert trusting["warning_auth"] == "unverified" and "warnings_unverified" not in trusting["counts"]
+    assert _span(trusting["warning_intervals"]) > _span(rec["warning_intervals"]) + 1.0, (trusting["warning_intervals"], rec["warning_intervals"])
+    print(f"foreign warnings: {sent['warning']} sent, {rec['counts']['warnings_unverified']} counted unverified; warning intervals "
+          f"with key {rec['warning_intervals']} (clean {clean_rec['warning_intervals']}), without key {trusting['warning_intervals']}")
 
 
 def test_sequence_poisoning_cuts_the_warning_off_only_with_the_opt_out(tmp_path, ros_domain, rclpy_context, store):
@@ -197,3 +237,21 @@ def test_forged_route_b_hazard_vs_false_brake(tmp_path, ros_domain, rclpy_contex
     else:
         assert not _used(view) and fb["passed"] is True, fb
         assert rejected_counts(view["diag"]).get("unauthenticated", 0) + rejected_counts(view["diag"]).get("forged", 0) == hit["sent"].counts["hazard"]
+
+
+def test_foreign_warnings_on_route_b_are_not_a_condition_mismatch(tmp_path, ros_domain, rclpy_context, store):
+    """A foreign 'stop' CooperativeWarning every frame of a no-warning Route B run: the evaluator trusts only tagged ones."""
+    from v2x_attacker import Plan
+
+    hit = run_session(tmp_path / "bw", ros_domain, ROUTE_B, "no-warning", plan=Plan(warning=True), ctx=rclpy_context, store=store)
+    rec, sent = hit["record"], hit["sent"].counts
+    assert sent["warning"] > 100
+    assert rec["status"] == "scored" and rec["false_brake"]["passed"] is True, (rec["status"], rec["error"], rec["false_brake"])
+    assert rec["warning_intervals"] == [] and rec["warning_auth"] == "foreign_excluded"
+    assert rec["counts"]["warnings_unverified"] == sent["warning"]
+    assert not _used(bag_view(hit["bag"]))  # nor did the agent use any
+    assert _comparable(_offline(hit["bag"], store)) == _comparable(rec)
+    trusting = _offline(hit["bag"], None)  # the same bag scored as before the tag check
+    assert trusting["status"] == "condition_mismatch" and "no-warning run, but a warning was delivered" in trusting["error"], trusting["error"]
+    print(f"Route B, foreign warnings: {sent['warning']} sent; with key: {rec['status']}, {rec['counts']['warnings_unverified']} unverified, "
+          f"intervals {rec['warning_intervals']}; without key: {trusting['status']}, intervals {trusting['warning_intervals']}")

@@ -236,3 +236,7 @@ def test_warning_tag_survives_dds_and_binds_every_field():
     changed = deserialize_message(serialize_message(w), CooperativeWarning)
     changed.header.stamp.nanosec = 200_000_000  # a genuine warning replayed at another frame
     assert auth.warning_mac(KEY, changed) != tag
+    # the tag travels in the message itself (auth_tag) and verifies on the far side
+    auth.sign_warning(KEY, w)
+    back = deserialize_message(serialize_message(w), CooperativeWarning)
+    assert bytes(back.auth_tag) == tag and auth.verify_warning(KEY, back) is None and auth.verify_warning(OTHER, back) == "forged"

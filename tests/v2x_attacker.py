@@ -21,8 +21,8 @@ Attacks (``Plan`` fields):
 - ``flood``: ``flood`` unsigned notices in one burst under the genuine id;
 - ``hazard``: from frame ``hazard_from`` on, a forged pedestrian 12 m ahead of
   the ego every other frame (the Route B attack);
-- ``warning``: a foreign CooperativeWarning "stop" for every frame, plus a
-  random tag on /lantern/warning/auth.
+- ``warning``: a foreign CooperativeWarning "stop" for every frame, with a
+  random ``auth_tag`` (it has no onboard key).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from nav_msgs.msg import Odometry
 from rclpy.node import Node
 from rclpy.qos import QoSProfile
-from std_msgs.msg import UInt8MultiArray
 
 from lantern import topics
 from lantern.frames import yaw_from_quaternion
@@ -79,7 +78,6 @@ class Attacker(Node):
         deep = QoSProfile(history=qos.STATE.history, depth=4000, reliability=qos.STATE.reliability, durability=qos.STATE.durability)
         self.pub = self.create_publisher(HazardNotice, topics.HAZARD_NOTICE, deep)
         self.pub_warn = self.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
-        self.pub_tag = self.create_publisher(UInt8MultiArray, topics.WARNING_AUTH, qos.STATE)
         self.create_subscription(HazardNotice, topics.HAZARD_NOTICE, self._on_notice, qos.STATE)
         self.create_subscription(Odometry, topics.odometry("hero"), self._on_odom, qos.STATE)
         self.replays: dict[int, list[HazardNotice]] = {}
@@ -157,7 +155,6 @@ class Attacker(Node):
                                    family="pedestrian_emergence", hazard_kind=1, has_position=True, distance=5.0,
                                    source_sender_id=GENUINE_SENDER, source_notice_id=FOREIGN_NOTICE_ID, age=0.0)
             w.header.stamp, w.header.frame_id = odom.header.stamp, "hero"
-            w.position.x = 5.0
-            self.pub_tag.publish(UInt8MultiArray(data=os.urandom(32)))
+            w.position.x, w.auth_tag = 5.0, os.urandom(32)
             self.pub_warn.publish(w)
             self.sent.counts["warning"] += 1

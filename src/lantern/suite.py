@@ -410,6 +410,7 @@ def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> in
     """Score every recorded bag offline, render the tables and plots, print Table 3."""
     from lantern_eval.report import render_report
     from lantern_eval.scoring import score_bags
+    from lantern_eval.telemetry import resolve_warning_key
 
     bags = [out / "runs" / o.job.run_id / "bag" for o in outcomes if o.status in ROUTE_RESULTS]
     scores = out / "scores"
@@ -417,7 +418,8 @@ def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> in
     for b in lost:  # resume re-runs these; one that vanished since is named, never silently dropped
         print(f"suite: {b.parent.name}: finished but its bag {b} is missing; the scorer reports it as unreadable", file=sys.stderr)
     # infrastructure failures go in as their run folders: counted in n_total with the reason, never a route result
-    score_bags(bags + [out / "runs" / o.job.run_id for o in outcomes if o.status == "infrastructure_failure"], scores)
+    # warnings are checked with the onboard key of the store the sessions used ($LANTERN_KEYS or the repo's)
+    score_bags(bags + [out / "runs" / o.job.run_id for o in outcomes if o.status == "infrastructure_failure"], scores, warning_key=resolve_warning_key())
     truncated = [o.job.run_id for o in outcomes if o.status == "truncated"]
     if truncated:
         print(f"truncated runs (cut at --max-frames; not scored): {', '.join(truncated)}", file=sys.stderr)

@@ -15,23 +15,26 @@ subscribed only when ``backend.privileged``; the visible-actors topic only when
 
 Only the grounding node's warnings count (``warning_auth_required``, default
 on): the ROS wheels' Fast DDS has no DDS-Security (docs/security.md), so any
-participant on the domain could publish /lantern/warning. The grounding tags
-each warning with HMAC-SHA256 under the vehicle's onboard key on
-/lantern/warning/auth; a warning is stored for its frame only once its tag
-has arrived. Untagged ones wait in a small bounded pool and are discarded
-(counted, logged) when their frame is answered.
+participant on the domain could publish /lantern/warning. The grounding sets
+each warning's ``auth_tag`` to HMAC-SHA256 under the vehicle's onboard key
+(stamp included); the agent checks it inline (``auth.verify_warning``,
+constant-time) and stores a warning for its frame only when it verifies.
+Untagged or forged ones are discarded on arrival, counted by reason
+(logged once, and in full at shutdown); nothing waits, so a flood costs no
+memory.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass, fields
 
 import numpy as np
 from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
-from std_msgs.msg import Float32, UInt8MultiArray
+from std_msgs.msg import Float32
 
 from lantern import topics
 from lantern.ros import lockstep, qos
@@ -56,7 +59,7 @@ class AgentParams:
     warning_max_age: float = param(1.0, "s: a warning is given to the backend only while active and at most this old.", ge=0.0)
     wait_for_warning: bool = param(True, "Answer a frame only once its CooperativeWarning is in (deterministic).")
     wait_for_image: bool = param(True, "For image backends: answer a frame only once its camera image is in.")
-    warning_auth_required: bool = param(True, "Use a CooperativeWarning only with the grounding's valid tag on /lantern/warning/auth (false = explicit opt-out, logged as a warning).")
+    warning_auth_required: bool = param(True, "Use a CooperativeWarning only when its auth_tag is the grounding's (onboard key; false = explicit opt-out, logged as a warning).")
     warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
     # controller gains (controllers.ControllerConfig)
@@ -110,12 +113,12 @@ class AgentNode(LanternNode):
         self.backend.reset()
         self.controller = Controller(controller_config(p))
         self.controller.reset()
-        self.verifier: auth.WarningVerifier | None = None
+        self.warning_key: bytes | None = None
         if p.warning_auth_required:
-            self.verifier = auth.WarningVerifier(keys.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning"))
+            self.warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning")
         else:
             self.get_logger().warning("warning_auth_required is false: any publisher on /lantern/warning reaches the backend")
-        self._warned_foreign = False
+        self.warning_counts: Counter = Counter()  # verified / unauthenticated / forged (with warning_auth_required)
         # per-frame inputs, keyed by frame
         self.odom: dict[int, Odometry] = {}
         self.warn: dict[int, CooperativeWarning] = {}
@@ -135,11 +138,10 @@ class AgentNode(LanternNode):
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
         self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
         self.create_subscription(Float32, topics.speedometer(rn), self._on_speed, qos.STATE)
-        if self.verifier is None:
+        if self.warning_key is None:
             self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
         else:
             self.create_subscription(CooperativeWarning, topics.WARNING, self._on_warning, qos.STATE)
-            self.create_subscription(UInt8MultiArray, topics.WARNING_AUTH, self._on_warning_tag, qos.STATE)
         self.create_subscription(Path, topics.ROUTE, self._on_route, qos.LATCHED)
         self.create_subscription(NavigationCommand, topics.NAV_COMMAND, self._keyed(self.commands), qos.STATE)
         if self.backend.needs_image:
@@ -162,18 +164,17 @@ class AgentNode(LanternNode):
         return cb
 
     def _on_warning(self, msg: CooperativeWarning) -> None:
+        assert self.warning_key is not None
+        reason = auth.verify_warning(self.warning_key, msg)
+        self.warning_counts[reason or "verified"] += 1
+        if reason is not None:
+            if self.warning_counts["unauthenticated"] + self.warning_counts["forged"] == 1:  # the first refusal: say it once
+                self.get_logger().warning(f"discarded a CooperativeWarning without a valid tag on /lantern/warning ({reason}): a foreign publisher on this ROS domain?")
+            return
         frame = lockstep.frame_of(msg.header.stamp, self.dt_ns)
-        if frame > self.answered and self.verifier.on_warning(frame, msg) is not None:
-            self._accept_warning(frame, msg)
-
-    def _on_warning_tag(self, msg: UInt8MultiArray) -> None:
-        done = self.verifier.on_tag(bytes(msg.data))
-        if done is not None and done[0] > self.answered:
-            self._accept_warning(*done)
-
-    def _accept_warning(self, frame: int, msg: CooperativeWarning) -> None:
-        self.warn[frame] = msg
-        self._try_answer()
+        if frame > self.answered:
+            self.warn[frame] = msg
+            self._try_answer()
 
     def _on_odom(self, msg: Odometry) -> None:
         self.odom[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
@@ -221,9 +222,6 @@ class AgentNode(LanternNode):
         for store in (self.warn, self.gt, self.perc, self.images):
             for k in [k for k in store if k <= frame]:
                 del store[k]
-        if self.verifier is not None and self.verifier.discard_through(frame) and not self._warned_foreign:
-            self._warned_foreign = True
-            self.get_logger().warning("discarded a CooperativeWarning without a valid tag on /lantern/warning (a foreign publisher on this ROS domain?)")
         keep = max((k for k in self.commands if k <= frame), default=None)
         for k in [k for k in self.commands if k < frame and k != keep]:
             del self.commands[k]
@@ -301,8 +299,8 @@ class AgentNode(LanternNode):
         self.pub_ctrl.publish(c)
 
     def on_shutdown(self) -> None:
-        if self.verifier is not None:
-            self.get_logger().info(f"warnings: {dict(sorted(self.verifier.counts.items()))}")
+        if self.warning_key is not None:
+            self.get_logger().info(f"warnings: {dict(sorted(self.warning_counts.items()))}")
 
 
 def main() -> None:

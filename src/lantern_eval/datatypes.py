@@ -120,7 +120,8 @@ class RunTelemetry:
     events: list[Event]
     warning_intervals: list[tuple[float, float]]  # delivered warning active [on, off) in s
     status: FinalStatus | None
-    topic_counts: dict[str, int]
+    topic_counts: dict[str, int]  # messages per topic, plus "warnings_unverified" when warnings were checked
+    warning_auth: str = "unverified"  # telemetry.WARNING_*: verified | foreign_excluded | unverified (no key)
 
     def first(self, kind: EventType) -> Event | None:
         return next((e for e in self.events if e.type == kind), None)

@@ -3,7 +3,7 @@
 Why: offline scoring spends most of its time turning every frame's Odometry,
 ActorStateArray, NavigationCommand and CooperativeWarning into message
 objects, only to read a few numbers. These decoders read exactly those
-numbers from the CDR bytes (XCDR1, alignment relative to the payload after
+numbers (all of a CooperativeWarning: its tag covers every field) from the CDR bytes (XCDR1, alignment relative to the payload after
 the 4-byte encapsulation header). They return the same Python values an rclpy
 or rosbags message would give (float64 as float, float32 widened to float),
 so the telemetry, and therefore every score, is identical; a test checks them
@@ -14,6 +14,7 @@ falls back to the generic deserialiser).
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 
 _I = struct.Struct("<i")
 _U = struct.Struct("<I")
@@ -22,6 +23,8 @@ _D7 = struct.Struct("<7d")
 _D6 = struct.Struct("<6d")
 _D16 = struct.Struct("<16d")
 _F3 = struct.Struct("<3f")
+_F = struct.Struct("<f")
+_UF = struct.Struct("<If")
 
 
 def _align(pos: int, n: int) -> int:
@@ -82,12 +85,86 @@ def nav_command(raw: bytes) -> tuple[int, float, float] | None:
     return t, progress, length
 
 
-def warning_active(raw: bytes) -> tuple[int, bool] | None:
-    h = _header(raw)
-    if h is None:
+@dataclass(frozen=True)
+class Stamp:
+    sec: int
+    nanosec: int
+
+
+@dataclass(frozen=True)
+class Header:
+    stamp: Stamp
+    frame_id: str
+
+
+@dataclass(frozen=True)
+class Point:
+    x: float
+    y: float
+    z: float
+
+
+@dataclass(frozen=True)
+class CooperativeWarning:
+    """Every field of a lantern_msgs/CooperativeWarning, named as on the message, so
+    ``auth.verify_warning`` checks its tag exactly as on an rclpy or rosbags message."""
+
+    header: Header
+    active: bool
+    text: str
+    template_id: str
+    family: str
+    hazard_kind: int
+    has_position: bool
+    position: Point
+    distance: float
+    source_sender_id: str
+    source_notice_id: int
+    age: float
+    auth_tag: bytes
+
+
+def _text(raw: bytes, pos: int) -> tuple[str, int]:
+    """A string that need not be valid UTF-8 (a foreign warning's): invalid bytes are replaced,
+    so such a warning is readable and simply fails its tag check instead of failing the bag."""
+    pos = _align(pos, 4)
+    (n,) = _U.unpack_from(raw, pos)
+    pos += 4
+    if pos + n > len(raw):
+        raise ValueError(f"string of {n} bytes runs past the end of the message")
+    return raw[pos : pos + n - 1].decode("utf-8", "replace") if n else "", pos + n
+
+
+def warning(raw: bytes) -> tuple[CooperativeWarning] | None:
+    """(the whole CooperativeWarning,): the evaluator checks its ``auth_tag``, which covers every field.
+
+    A message recorded before the field existed ends after ``age``: its tag is empty (unsigned)."""
+    if len(raw) < 12 or raw[1] != 1:
         return None
-    t, pos = h
-    return t, raw[pos] != 0
+    (sec,) = _I.unpack_from(raw, 4)
+    (nsec,) = _U.unpack_from(raw, 8)
+    frame_id, pos = _text(raw, 12)
+    active = raw[pos] != 0
+    text, pos = _text(raw, pos + 1)
+    template_id, pos = _text(raw, pos)
+    family, pos = _text(raw, pos)
+    hazard_kind, has_position = raw[pos], raw[pos + 1] != 0
+    pos = _align(pos + 2, 8)
+    x, y, z = _D3.unpack_from(raw, pos)
+    (distance,) = _F.unpack_from(raw, pos + 24)
+    sender, pos = _text(raw, pos + 28)
+    pos = _align(pos, 4)
+    notice_id, age = _UF.unpack_from(raw, pos)
+    pos += 8
+    tag = b""
+    if pos < len(raw):
+        (n,) = _U.unpack_from(raw, pos)
+        if pos + 4 + n > len(raw):
+            raise ValueError(f"auth_tag of {n} bytes runs past the end of the message")
+        tag = bytes(raw[pos + 4 : pos + 4 + n])
+    w = CooperativeWarning(Header(Stamp(sec, nsec), frame_id), active, text, template_id, family, hazard_kind, has_position,
+                           Point(x, y, z), distance, sender, notice_id, age, tag)
+    return (w,)
 
 
 def actors(raw: bytes) -> tuple[int, list[tuple[str, str, str, tuple[float, ...]]]] | None:

@@ -9,6 +9,11 @@ bags alone and writes into DIR:
   Pass, failure rates), Table 6 (with Event Exposure), bad bags,
   infrastructure and condition-mismatch runs, superseded attempts, skipped inputs;
 - series/*.npz: each run's speed / progress / events, so the report needs no bag.
+CooperativeWarning tags are checked with the onboard key (``--keys FILE``, else
+the key store the nodes use): warnings that do not verify are left out of the
+warning intervals and counted; without a key, warnings are used unverified.
+Either way each record's ``warning_auth`` and summary.json's ``warning_auth``
+say so, and so does the output (docs/security.md).
 ``lantern report DIR`` (``report_main``) renders table3/4/6 as Markdown and CSV
 and the plots: a speed / warning / event timeline per pair and per-family CUS
 bars for the warning vs no-warning conditions (matplotlib, Agg backend).
@@ -66,7 +71,18 @@ def _cell(v: Any) -> str:
 # ---------------------------------------------------------------------------- writing
 
 
-def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], superseded: Sequence[Any], thresholds: dict[str, Any], skipped: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+def warning_auth_summary(records: Sequence[Any], key_origin: str) -> dict[str, Any]:
+    """How the runs' CooperativeWarnings were checked: the key used, and every run whose warnings were not all verified."""
+    scored = [r for r in records if r.warning_auth]
+    return {
+        "key": key_origin,
+        "runs": {state: sum(r.warning_auth == state for r in scored) for state in ("verified", "foreign_excluded", "unverified")},
+        "foreign_excluded_runs": [{"bag": r.bag, "warnings_unverified": r.counts.get("warnings_unverified", 0)} for r in scored if r.warning_auth == "foreign_excluded"],
+        "unverified_runs": [r.bag for r in scored if r.warning_auth == "unverified"],
+    }
+
+
+def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], superseded: Sequence[Any], thresholds: dict[str, Any], skipped: Sequence[dict[str, str]] = (), warning_key_origin: str = "none") -> dict[str, Any]:
     """route_level_results.csv, its schema, runs.jsonl and summary.json; returns the summary."""
     out.mkdir(parents=True, exist_ok=True)
     cols = csv_columns()
@@ -100,6 +116,7 @@ def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], super
         "skipped_inputs": list(skipped),
         "unpaired_runs": [r.bag for r in records if r.status == "scored" and r.meta.get("route_kind") == "B" and not any(p.fields.get("b_bag") == r.bag for p in pairs)],
         "superseded_attempts": [{"bag": r.bag, "status": r.status, "attempt": r.meta.get("attempt")} for r in superseded],
+        "warning_auth": warning_auth_summary(records, warning_key_origin),
         "thresholds": thresholds,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True, default=str))
@@ -163,7 +180,22 @@ def _write_md_csv(out: Path, name: str, caption: str, header: list[str], md_rows
             w.writerow([_cell(v) for v in r])
 
 
-def write_table3(out: Path, t3: dict[str, dict[str, Any]]) -> None:
+def warning_auth_notes(wa: dict[str, Any] | None) -> list[str]:
+    """Lines for the report (below Table 3, and `lantern score`'s output) whenever a run's warnings were not all verified."""
+    if not wa:
+        return []
+    lines = []
+    n_unv = len(wa.get("unverified_runs") or [])
+    if n_unv:
+        lines.append(f"- warning authentication: {n_unv} run(s) scored with unverified CooperativeWarnings (warning_auth: unverified; "
+                     f"onboard key: {wa.get('key')}): a foreign publisher's warnings would count; score with the recording machine's key store (--keys FILE)")
+    for r in wa.get("foreign_excluded_runs") or []:
+        lines.append(f"- warning authentication: {r['bag']}: {r['warnings_unverified']} CooperativeWarning(s) without a valid onboard tag "
+                     "excluded from the warning intervals (warning_auth: foreign_excluded; a foreign publisher, or a bag recorded with another key store: --keys FILE)")
+    return lines
+
+
+def write_table3(out: Path, t3: dict[str, dict[str, Any]], extra_notes: Sequence[str] = ()) -> None:
     """Table 3 with n scored / n total in every cell and the reasons below; the CSV keeps numbers and counts in separate columns."""
     md_rows, csv_rows = [], []
     count_cols = [f"{c} {k}" for c in TABLE3_COLS for k in ("n_scored", "n_total")]
@@ -185,7 +217,7 @@ def write_table3(out: Path, t3: dict[str, dict[str, Any]]) -> None:
         "Table 3: CUS by scenario family, mean over scored pairs (n scored / n total pairs); Overall = macro-average of the family scores. "
         "An unavailable component counts 0 (flagged); pairs that are not route results count in n total only (reasons below)."
     )
-    _write_md_csv(out, "table3", caption, ["Model", *TABLE3_COLS], md_rows, ["model", *TABLE3_COLS, *count_cols, "unscored", "flagged"], csv_rows, _notes(t3))
+    _write_md_csv(out, "table3", caption, ["Model", *TABLE3_COLS], md_rows, ["model", *TABLE3_COLS, *count_cols, "unscored", "flagged"], csv_rows, [*_notes(t3), *extra_notes])
 
 
 def _write_simple(out: Path, name: str, cols: list[str], t: dict[str, dict[str, Any]], caption: str) -> None:
@@ -201,7 +233,7 @@ def _write_simple(out: Path, name: str, cols: list[str], t: dict[str, dict[str, 
 
 def render_tables(out: Path, summary: dict[str, Any]) -> list[Path]:
     t3, t4, t6 = summary["table3"], summary["table4"], summary["table6"]
-    write_table3(out, t3)
+    write_table3(out, t3, warning_auth_notes(summary.get("warning_auth")))
     _write_simple(out, "table4", TABLE4_COLS, t4, "Table 4: CUS decomposition over scored pairs (n = scored / total pairs). Components (mean where measurable) and Gate Pass in % (higher is better); hard-gate failure rates in % (lower is better).")
     _write_simple(out, "table6", TABLE6_COLS, t6, "Table 6 shape: CUS and components per model/variant (n = scored / total pairs); Event Exp. = % of scored Route A executions whose physical event began.")
     return [out / f"table{n}.{e}" for n in (3, 4, 6) for e in ("md", "csv")]
@@ -401,17 +433,26 @@ class _Parser(argparse.ArgumentParser):
 def score_main(argv: Sequence[str] | None = None) -> int:
     """``lantern score BAG_OR_DIR... [--out DIR] [--thresholds FILE] [--report]``; exit codes in the module doc."""
     from lantern_eval.scoring import discover, score_bags
+    from lantern_eval.telemetry import resolve_warning_key
     from lantern_eval.thresholds import load_thresholds
+    from lantern_warning_server.errors import DataFileError
 
     ap = _Parser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator). Folders are searched recursively (a suite's runs/<run>/bag; failed attempts under attempts/ are skipped).")
     ap.add_argument("bags", nargs="+", help="bag directories, or folders holding bags at any depth (e.g. out/suite/runs)")
     ap.add_argument("--out", default="lantern_results", help="output directory (default: ./lantern_results)")
     ap.add_argument("--thresholds", default=None, help="evaluator thresholds YAML (default: config/eval_thresholds.yaml)")
     ap.add_argument("--report", action="store_true", help="also render tables and plots (as `lantern report`)")
+    ap.add_argument("--keys", metavar="FILE", default=None,
+                    help="V2X key store whose vehicle-onboard key checks the recorded CooperativeWarning tags (default: $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; "
+                         "without a key warnings are used unverified and flagged)")
     a = ap.parse_args(argv)
     out = Path(a.out)
     try:
         th = load_thresholds(Path(a.thresholds) if a.thresholds else None)
+        try:
+            wkey = resolve_warning_key(a.keys)
+        except DataFileError as exc:
+            raise InputError(str(exc)) from exc
         for b in a.bags:
             if not Path(b).exists():
                 raise InputError(f"{b}: no such file or directory")
@@ -423,9 +464,12 @@ def score_main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, InputError) as exc:
         print(f"lantern score: {exc}", file=sys.stderr)
         return 2
-    res = score_bags([Path(b) for b in a.bags], out, th)
+    res = score_bags([Path(b) for b in a.bags], out, th, wkey)
     s = res["summary"]
     print(f"scored {s['n_bags']} bag(s): {s['n_scored_pairs']}/{s['n_pairs']} pair(s) scored -> {a.out}")
+    print(f"  warning authentication: {s['warning_auth']['key']}")
+    for line in warning_auth_notes(s["warning_auth"]):
+        print("  flagged" + line.removeprefix("-"))
     for k in s["skipped_inputs"]:
         print(f"  skipped {k['path']}: {k['reason']}")
     for b in s["infrastructure_runs"]:

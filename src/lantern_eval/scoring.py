@@ -46,6 +46,7 @@ from lantern_eval.metrics import anticipation_metric, clearance_metric, pair_sco
 from lantern_eval.metrics.base import Metric
 from lantern_eval.metrics.cus import PairRow
 from lantern_eval.metrics.gates import StopSpan, false_brake_gate, route_a_gates, stop_exemptions, stop_spans
+from lantern_eval.telemetry import WarningKey
 from lantern_eval.thresholds import FAMILIES, Thresholds, canonical_family
 
 RECORD_VERSION = 1
@@ -74,7 +75,8 @@ class RunRecord:
     false_brake: dict[str, Any] | None = None
     warning_intervals: list[list[float]] = field(default_factory=list)
     route_points: dict[str, float | None] = field(default_factory=dict)  # route distance (m) of WARNING_ON / EVENT_ON
-    counts: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # messages per topic; "warnings_unverified" when warnings were checked
+    warning_auth: str = ""  # verified | foreign_excluded (unverified warnings left out) | unverified (no key): telemetry.WARNING_*
     series: str = ""  # offline only: series/*.npz under the score directory (plots)
     version: int = RECORD_VERSION
 
@@ -187,7 +189,7 @@ def condition_mismatch(tel: RunTelemetry) -> str:
 
 def score_run(tel: RunTelemetry, th: Thresholds, bag: str = "") -> RunRecord:
     """Run-level metrics of one run (Route A: components and gates; Route B: progress and stop spans)."""
-    rec = RunRecord(status=RunState.SCORED, bag=bag, meta=_meta_dict(tel.meta), counts=dict(tel.topic_counts))
+    rec = RunRecord(status=RunState.SCORED, bag=bag, meta=_meta_dict(tel.meta), counts=dict(tel.topic_counts), warning_auth=tel.warning_auth)
     rec.warning_intervals = [[a, b] for a, b in tel.warning_intervals]
     infra = _infrastructure(tel)
     if infra:
@@ -448,8 +450,12 @@ def _pair(a: RunRecord, b: RunRecord | None, th: Thresholds) -> PairResult:
 # ---------------------------------------------------------------------------- bags
 
 
-def read_telemetry(bag: Path) -> RunTelemetry:
-    """Telemetry of one bag; BagError (unreadable) or TelemetryError (unscorable) name the bag and the reason."""
+def read_telemetry(bag: Path, warning_key: bytes | None = None) -> RunTelemetry:
+    """Telemetry of one bag; BagError (unreadable) or TelemetryError (unscorable) name the bag and the reason.
+
+    ``warning_key``: the onboard key that CooperativeWarning tags are checked
+    with (None: warnings are used unchecked and the record says ``unverified``).
+    """
     from lantern_eval.bag_reader import OpenBag
     from lantern_eval.telemetry import TelemetryBuilder, eval_topics
 
@@ -462,7 +468,7 @@ def read_telemetry(bag: Path) -> RunTelemetry:
             raise TelemetryError(f"{bag}: the recorder did not finish this recording ({s.recording.get('closed_by', 'unknown')})")
         role = str(s.metadata.get("role_name", "hero"))
         expected = eval_topics(role)
-        builder = TelemetryBuilder(s.metadata, role, source=str(bag))
+        builder = TelemetryBuilder(s.metadata, role, source=str(bag), warning_key=warning_key)
         for topic, msgtype, t_ns, raw in ob.raw_messages(expected):
             if msgtype != expected[topic]:
                 raise BagError(f"{bag}: topic {topic} has type {msgtype}, expected {expected[topic]}")
@@ -478,10 +484,10 @@ def telemetry_state(exc: TelemetryError) -> str:
     return {"metadata": RunState.METADATA, "invalid": RunState.UNREADABLE}.get(exc.kind, RunState.INFRASTRUCTURE)
 
 
-def score_bag(bag: Path, th: Thresholds, series_dir: Path | None = None) -> RunRecord:
+def score_bag(bag: Path, th: Thresholds, series_dir: Path | None = None, warning_key: bytes | None = None) -> RunRecord:
     """Run record of one bag; an unreadable or unscorable bag gives a record saying why (never a pass)."""
     try:
-        tel = read_telemetry(bag)
+        tel = read_telemetry(bag, warning_key)
     except BagError as exc:
         return RunRecord(status=RunState.UNREADABLE, error=str(exc), bag=str(bag), meta=_safe_meta(bag))
     except TelemetryError as exc:
@@ -635,18 +641,24 @@ def _fill_suite_identity(records: Sequence[RunRecord]) -> None:
                 r.meta[key] = vals.pop()
 
 
-def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = None) -> dict[str, Any]:
-    """Score every bag found, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal."""
+def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = None, warning_key: WarningKey | None = None) -> dict[str, Any]:
+    """Score every bag found, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal.
+
+    ``warning_key``: the onboard key to check CooperativeWarning tags with
+    (``telemetry.resolve_warning_key``); None or a key-less one: warnings are
+    used unchecked, every record and the summary say so.
+    """
     from lantern_eval.report import write_results
 
     th = th or Thresholds()
+    wk = warning_key or WarningKey(None, "no onboard key given")
     out_dir = Path(out_dir)
     found = discover(paths, exclude=[out_dir])
-    records = [score_bag(b, th, out_dir / "series") for b in found.bags]
+    records = [score_bag(b, th, out_dir / "series", wk.key) for b in found.bags]
     records += [run_dir_record(d) for d in found.run_dirs]
     _fill_suite_identity(records)
     pairs, superseded = make_pairs(records, th)
-    summary = write_results(out_dir, pairs, records, superseded, th.as_dict(), skipped=found.skipped)
+    summary = write_results(out_dir, pairs, records, superseded, th.as_dict(), skipped=found.skipped, warning_key_origin=wk.origin if wk.key else f"none ({wk.origin})")
     return {"records": records, "pairs": pairs, "superseded": superseded, "summary": summary, "skipped": found.skipped}
 
 

@@ -46,6 +46,7 @@ class SyntheticConfig:
     false_brake_at: float | None = None  # Route B: stop at this route distance for 2 s
     max_frames: int = 600
     camera_bytes: int = 0  # size of a dummy rgb8 image per frame (0: no camera)
+    warning_key: bytes | None = None  # onboard key: warnings carry its auth_tag, as the grounding's do (None: unsigned)
     extra_meta: dict[str, Any] = field(default_factory=dict)
 
     def metadata(self) -> dict[str, Any]:
@@ -149,6 +150,10 @@ def generate(cfg: SyntheticConfig) -> list[tuple[str, str, int, Any]]:
         if cfg.condition == "warning" and hazard:
             wm = CooperativeWarning(active=t_warn is not None and t_off is None, family=cfg.family, text="pedestrian ahead" if t_warn is not None and t_off is None else "")
             wm.header.stamp = stamp
+            if cfg.warning_key is not None:
+                from lantern_warning_server.auth import sign_warning
+
+                sign_warning(cfg.warning_key, wm)
             out.append((topics.WARNING, "lantern_msgs/msg/CooperativeWarning", t_ns, wm))
         odom = Odometry()
         odom.header.stamp, odom.header.frame_id, odom.child_frame_id = stamp, "map", "hero"

@@ -15,11 +15,24 @@ Sources (topic contract, src/lantern/topics.py):
   the controlled hazard(s) (role "hazard") and every other actor in the ego
   frame (False Brake exemptions);
 - /lantern/scenario/events (ScenarioEvent): lifecycle, collisions, infractions;
-- /lantern/warning (CooperativeWarning): the delivered warning's active flag;
+- /lantern/warning (CooperativeWarning): the delivered warning's active flag,
+  only from warnings whose ``auth_tag`` verifies with the onboard key
+  (``warning_key``; see "Warning authentication" below);
 - /lantern/run/status (RunStatus): the final outcome and route completion;
 - /v2x/rsu/hazard (HazardNotice): only counted (never decoded), so a warning
   run in which the RSU sent nothing can be told from one whose channel dropped
   every notice (scoring.condition_mismatch).
+
+Warning authentication: anyone on the ROS domain can publish
+/lantern/warning (no DDS-Security in the wheels, docs/security.md), and the
+recorder records whatever it sees. With the onboard key (``warning_key``) a
+warning counts only when ``auth.verify_warning`` accepts its tag; the others
+(untagged, forged, a genuine warning replayed at another frame) are left out
+of the warning intervals and counted (``counts["warnings_unverified"]``), and
+the run's ``warning_auth`` is ``foreign_excluded`` instead of ``verified``.
+Without a key every warning counts, unchecked, and ``warning_auth`` is
+``unverified``: never silently. ``resolve_warning_key`` finds the key as the
+nodes do (``lantern_warning_server.keys``).
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,8 +53,46 @@ from lantern_eval.enums import Outcome
 from lantern_eval.errors import TelemetryError
 from lantern_eval.metrics.base import NS, BoxTrack
 from lantern_eval.thresholds import canonical_family
+from lantern_warning_server import auth, keys
 
 OPTIONAL = ("nav_command", "warning")
+
+#: ``RunTelemetry.warning_auth`` / ``RunRecord.warning_auth`` values.
+WARNING_VERIFIED = "verified"  # checked with the onboard key: every warning's tag verified
+WARNING_FOREIGN_EXCLUDED = "foreign_excluded"  # checked: some did not verify; excluded, counted in counts["warnings_unverified"]
+WARNING_UNVERIFIED = "unverified"  # no onboard key: warnings used as recorded, unchecked
+UNVERIFIED_COUNT = "warnings_unverified"
+
+
+@dataclass(frozen=True)
+class WarningKey:
+    """The onboard key the evaluator checks CooperativeWarning tags with, and where it came from (for the report)."""
+
+    key: bytes | None
+    origin: str
+
+
+def resolve_warning_key(keys_file: str | None = None, key_id: str = keys.ONBOARD) -> WarningKey:
+    """The onboard key for offline scoring, resolved as the nodes resolve theirs.
+
+    ``keys_file`` given (``lantern score --keys``): that store must exist, be
+    private and hold ``key_id``, else ``keys.KeyStoreError`` (one line). Not
+    given: ``$LANTERN_KEYS``, else ``<repo>/.lantern/v2x_keys.yaml``; when
+    that store does not exist or lacks the key there is no key (warnings are
+    then scored unverified and flagged); a store that exists but is broken or
+    readable by others is still an error.
+    """
+    if keys_file:
+        path = Path(keys_file).expanduser()
+        key = keys.require_key(keys.load_store(path, "given with --keys"), key_id, path, "it checks /lantern/warning tags")
+        return WarningKey(key, f"{key_id} from {path} (fingerprint {auth.fingerprint(key)})")
+    path = keys.default_store()
+    if not path.is_file():
+        return WarningKey(None, f"no key store at {path}")
+    key = keys.load_store(path, "it checks /lantern/warning tags").get(key_id)
+    if key is None:
+        return WarningKey(None, f"key store {path} has no {key_id!r} key")
+    return WarningKey(key, f"{key_id} from {path} (fingerprint {auth.fingerprint(key)})")
 
 
 def eval_topics(role_name: str = "hero") -> dict[str, str]:
@@ -137,8 +189,10 @@ def parse_meta(metadata: dict[str, Any], status_fields: dict[str, Any] | None = 
 class TelemetryBuilder:
     """Accumulates one run's messages; ``build()`` returns the RunTelemetry."""
 
-    def __init__(self, metadata: dict[str, Any] | None = None, role_name: str = "hero", source: str = "run") -> None:
+    def __init__(self, metadata: dict[str, Any] | None = None, role_name: str = "hero", source: str = "run", warning_key: bytes | None = None) -> None:
         self.metadata = dict(metadata or {})
+        self.warning_key = warning_key  # None: warnings are used unchecked (flagged 'unverified')
+        self.warnings_unverified = 0
         self.source = source
         self.role_name = role_name
         self.odom_topic = topics.odometry(role_name)
@@ -157,7 +211,7 @@ class TelemetryBuilder:
             self.odom_topic: (fastcdr.odometry, self._odom_row),
             topics.NAV_COMMAND: (fastcdr.nav_command, self._nav_row),
             topics.GROUND_TRUTH_ACTORS: (fastcdr.actors, self._actors_rows),
-            topics.WARNING: (fastcdr.warning_active, self._warning_row),
+            topics.WARNING: (fastcdr.warning, self._on_warning),
         }
         #: The False Brake corridor is only needed for Route B (or when the kind is not known yet).
         self._want_corridor = str(self.metadata.get("route_kind", "B")).upper() != "A"
@@ -227,6 +281,9 @@ class TelemetryBuilder:
         self._nav_row(stamp_ns(m.header.stamp), float(m.route_progress), float(m.route_length))
 
     def _on_warning(self, m: Any) -> None:
+        if self.warning_key is not None and auth.verify_warning(self.warning_key, m) is not None:
+            self.warnings_unverified += 1  # a foreign publisher's (or a replay at another frame): not this run's warning
+            return
         self._warning_row(stamp_ns(m.header.stamp), bool(m.active))
 
     def _on_actors(self, m: Any) -> None:
@@ -353,7 +410,17 @@ class TelemetryBuilder:
         ct = np.array(sorted(self._corridor), dtype=np.int64)
         corridor = [_corridor(*self._corridor[t]) for t in ct] if meta.route_kind == "B" else [np.zeros((0, 5))] * len(ct)
         events = sorted(self._events.values(), key=lambda e: (e.t, e.frame, e.type, e.detail, e.other_actor))
-        return RunTelemetry(meta, ego, ego_box, hazards, ct, corridor, events, self._warning_intervals(), self._status, dict(self.counts))
+        counts = dict(self.counts)
+        if self.warning_key is not None:
+            counts[UNVERIFIED_COUNT] = self.warnings_unverified
+        return RunTelemetry(meta, ego, ego_box, hazards, ct, corridor, events, self._warning_intervals(), self._status, counts, self.warning_auth)
+
+    @property
+    def warning_auth(self) -> str:
+        """How far the warning intervals can be trusted (module doc, "Warning authentication")."""
+        if self.warning_key is None:
+            return WARNING_UNVERIFIED
+        return WARNING_FOREIGN_EXCLUDED if self.warnings_unverified else WARNING_VERIFIED
 
     def _warning_intervals(self) -> list[tuple[float, float]]:
         out: list[tuple[float, float]] = []

@@ -23,12 +23,13 @@ strictly increase and its generation times must not go backwards; staleness
 (age over the budget) is the gate's job. Where the keys live (a store outside
 git, created at setup) is ``keys.py``.
 
-The same module tags the vehicle-internal ``/lantern/warning``: the grounding
-node publishes HMAC-SHA256(onboard key, canonical bytes ``lantern-warning-v1``
-of each CooperativeWarning) on ``/lantern/warning/auth`` and the agent uses a
-warning only when its tag arrived (``warning_mac``). DDS-Security is not
-available in the ROS wheels (docs/security.md), so this detached tag is what
-keeps a foreign publisher on the domain from reaching the agent.
+The same module tags the vehicle-internal ``/lantern/warning``: every
+CooperativeWarning carries ``auth_tag`` = HMAC-SHA256(onboard key, canonical
+bytes ``lantern-warning-v1`` of every other field, header stamp included), set
+by the grounding node (``sign_warning``). The agent and the evaluator (online
+and offline) use a warning only when ``verify_warning`` accepts it. DDS-Security
+is not available in the ROS wheels (docs/security.md), so this tag is what
+keeps a foreign publisher on the domain from reaching the agent or the score.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ import binascii
 import hashlib
 import hmac
 import struct
-from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,9 +99,11 @@ def resign_if_authentic(sent: Notice, altered: Notice, keys: dict[str, bytes]) -
 
 
 def warning_canonical_bytes(w: Any) -> bytes:
-    """Deterministic bytes of a CooperativeWarning (any object with its fields), version ``lantern-warning-v1``.
+    """Deterministic bytes of a CooperativeWarning (any object with its fields: rclpy, rosbags, or
+    ``lantern_eval.fastcdr``'s), version ``lantern-warning-v1``: every field but ``auth_tag``.
 
-    Not the CDR serialization: measured here, Fast CDR leaves alignment padding
+    The header stamp is included, so a genuine warning replayed at another
+    frame does not verify. Not the CDR serialization: measured here, Fast CDR leaves alignment padding
     uninitialised, so two serializations of one message can differ. Float32
     fields are packed as float32, so the sender's and the receiver's bytes agree.
     """
@@ -122,57 +124,24 @@ def warning_mac(key: bytes, warning: Any) -> bytes:
     return hmac.new(key, warning_canonical_bytes(warning), hashlib.sha256).digest()
 
 
-@dataclass
-class WarningVerifier:
-    """Pairs each CooperativeWarning with its detached tag from /lantern/warning/auth; either may come first.
+def sign_warning(key: bytes, warning: Any) -> Any:
+    """Set ``warning.auth_tag`` to its tag (in place; the tag itself is not covered) and return the warning."""
+    warning.auth_tag = warning_mac(key, warning)
+    return warning
 
-    A warning whose tag has not arrived waits (at most ``max_pending`` in all);
-    a tag whose warning has not arrived waits (the newest ``max_tags``). A
-    warning is released only when ``warning_mac(key, warning)`` equals a tag
-    the key holder sent, so a foreign publisher's warning (or tag) never is.
-    Bounded: a flood of untagged warnings or of random tags costs memory
-    ``max_pending + max_tags`` at most; the worst it can do is push a genuine
-    warning out, which the lockstep's retransmission sends again.
+
+def verify_warning(key: bytes, warning: Any) -> str | None:
+    """None when ``warning.auth_tag`` is the onboard key's tag of the warning, else why not.
+
+    ``unauthenticated``: no tag (an unsigned publisher, or a grounding with
+    ``sign_warnings: false``); ``forged``: a tag that does not fit (another
+    key, a changed field, or a genuine warning replayed at another frame: the
+    stamp is covered). Constant-time comparison.
     """
-
-    key: bytes
-    max_pending: int = 64
-    max_tags: int = 64
-    counts: Counter = field(default_factory=Counter)
-    _pending: dict[int, dict[bytes, Any]] = field(default_factory=dict)  # frame -> tag -> warning
-    _tags: OrderedDict = field(default_factory=OrderedDict)  # tags whose warning has not arrived yet
-
-    def on_warning(self, frame: int, warning: Any) -> Any | None:
-        """The warning when its tag is already in, else None (it waits, or is dropped when the pool is full)."""
-        tag = warning_mac(self.key, warning)
-        if tag in self._tags:
-            del self._tags[tag]
-            self.counts["verified"] += 1
-            return warning
-        if sum(len(v) for v in self._pending.values()) < self.max_pending:
-            self._pending.setdefault(frame, {})[tag] = warning
-        else:
-            self.counts["discarded_unverified"] += 1
-        return None
-
-    def on_tag(self, tag: bytes) -> tuple[int, Any] | None:
-        """(frame, warning) when ``tag`` completes a waiting warning, else None (the tag waits)."""
-        for frame, pool in self._pending.items():
-            if tag in pool:
-                self.counts["verified"] += 1
-                return frame, pool.pop(tag)
-        self._tags[tag] = None
-        while len(self._tags) > self.max_tags:
-            self._tags.popitem(last=False)
-        return None
-
-    def discard_through(self, frame: int) -> int:
-        """Drop the untagged warnings of frames <= ``frame`` (answered: their tag will not matter); how many."""
-        n = 0
-        for k in [k for k in self._pending if k <= frame]:
-            n += len(self._pending.pop(k))
-        self.counts["discarded_unverified"] += n
-        return n
+    tag = bytes(warning.auth_tag)
+    if not tag:
+        return "unauthenticated"
+    return None if hmac.compare_digest(tag, warning_mac(key, warning)) else "forged"
 
 
 def fingerprint(key: bytes) -> str:

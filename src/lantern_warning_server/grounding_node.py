@@ -17,8 +17,9 @@ warning). Each arriving notice is screened at once (structure, tag, replay)
 and only then takes a bounded inbox slot, so a flood never grows the
 per-frame work; at most ``max_rejection_reports`` REJECTED diagnostics go
 out per frame, the rest as one ``suppressed`` summary with counts. Every
-CooperativeWarning is tagged on ``/lantern/warning/auth`` with the onboard
-key, so the agent can tell it from a foreign publisher's (``sign_warnings``).
+CooperativeWarning carries its own ``auth_tag`` (HMAC-SHA256 with the onboard
+key over every other field, stamp included; ``auth.sign_warning``), so the
+agent and the evaluator can tell it from a foreign publisher's (``sign_warnings``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 from rclpy.qos import QoSProfile
-from std_msgs.msg import UInt8MultiArray
 
 from lantern import topics
 from lantern.ros import lockstep, qos
@@ -60,7 +60,7 @@ class GroundingParams:
     max_queue_per_sender: int = param(64, "Notices of one sender waiting for their frame; more are rejected (queue_full).")
     max_queue: int = param(1024, "Notices of all senders waiting for their frame; more are rejected (queue_full).")
     max_rejection_reports: int = param(32, "REJECTED diagnostics per frame; the rest are summed in one 'suppressed' diagnostic.")
-    sign_warnings: bool = param(True, "Tag every CooperativeWarning on /lantern/warning/auth with the onboard key (the agent checks it).")
+    sign_warnings: bool = param(True, "Set every CooperativeWarning's auth_tag with the onboard key (the agent and the evaluator check it).")
     warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
     paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
@@ -81,6 +81,8 @@ class GroundingNode(LanternNode):
         else:
             self.get_logger().warning("auth_required is false: notices are NOT authenticated; anyone on this ROS domain can inject hazards or poison a sender's sequence")
         self.warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning") if p.sign_warnings else None
+        if self.warning_key is None:
+            self.get_logger().warning("sign_warnings is false: CooperativeWarnings go out without auth_tag; an agent or evaluator that requires the tag will not use them")
         gate = NoticeGate(GateConfig(
             max_age=p.max_age, future_tolerance=p.future_tolerance, max_text_length=p.max_text_length,
             free_text_policy=p.free_text_policy, max_abs_coordinate=p.max_abs_coordinate, max_range=p.max_range,
@@ -90,13 +92,11 @@ class GroundingNode(LanternNode):
         self.inbox = NoticeInbox(p.max_queue_per_sender, p.max_queue)
         self._reports: list = []  # (notice, reason) rejected on arrival, published with the next frame
         self._suppressed: Counter = Counter()
-        self._last_tag: UInt8MultiArray | None = None
         self.odom: dict[int, Odometry] = {}
         self.acked: set[int] = set()
         self.last_frame = -1
         self._last_warning = None
         self.pub = self.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
-        self.pub_tag = self.create_publisher(UInt8MultiArray, topics.WARNING_AUTH, qos.STATE) if self.warning_key else None
         self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
         # reader cache as deep as the inbox: a burst must exceed max_queue notices between two
         # executor takes before DDS itself evicts anything (keep-last is per topic, not per writer)
@@ -167,13 +167,10 @@ class GroundingNode(LanternNode):
         self._reports, self._suppressed = [], Counter()
         self._last_warning = msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name)
         if self.warning_key is not None:
-            self._last_tag = UInt8MultiArray(data=auth.warning_mac(self.warning_key, self._last_warning))
+            auth.sign_warning(self.warning_key, self._last_warning)
         self._publish_warning()
 
     def _publish_warning(self) -> None:
-        # the tag first: the agent then usually verifies the warning the moment it arrives
-        if self.pub_tag is not None and self._last_tag is not None:
-            self.pub_tag.publish(self._last_tag)
         self.pub.publish(self._last_warning)
 
     def on_shutdown(self) -> None:

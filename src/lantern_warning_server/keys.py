@@ -19,7 +19,7 @@ store is one YAML file in the ``auth.load_keys`` format:
 suite``): a missing store or key where a node needs one is one config error
 line that says how to create it, never a silent fallback to no
 authentication. Opting out is explicit (``auth_required: false`` in
-config/grounding.yaml, ``warning_auth_required: false`` in config/agent.yaml)
+config/grounding.yaml, ``warning_auth_required: false`` in config/agent.yaml and config/eval.yaml)
 and those nodes log it as a warning.
 """
 
@@ -173,6 +173,8 @@ def _needs(executable: str, p: dict[str, Any]) -> list[tuple[str, str]]:
         return out
     if executable == "lantern-agent" and p.get("warning_auth_required", True):
         return [(str(p.get("warning_key_id", ONBOARD)), "the agent verifies /lantern/warning (warning_auth_required)")]
+    if executable == "lantern-eval" and p.get("warning_auth_required", True):
+        return [(str(p.get("warning_key_id", ONBOARD)), "the eval node checks /lantern/warning tags (warning_auth_required)")]
     if executable == "lantern-channel" and p.get("resign_altered", True):
         return [("", "the channel re-signs altered notices (resign_altered)")]
     return []
@@ -206,10 +208,13 @@ def _check_pairing(p: dict[str, dict[str, Any]]) -> None:
     """Settings that cannot work together: one line instead of a stalled or silently empty run."""
     from lantern_warning_server.errors import ConfigError
 
-    g, a, r = p.get("lantern-grounding"), p.get("lantern-agent"), p.get("lantern-rsu")
+    g, a, r, e = p.get("lantern-grounding"), p.get("lantern-agent"), p.get("lantern-rsu"), p.get("lantern-eval")
     if g is not None and a is not None and a.get("warning_auth_required", True) and not g.get("sign_warnings", True):
         raise ConfigError("lantern_agent requires tagged warnings (warning_auth_required: true) but lantern_grounding does not tag them "
                           "(sign_warnings: false): the agent would wait for every frame's warning forever; set both or opt out of both")
+    if g is not None and e is not None and e.get("warning_auth_required", True) and not g.get("sign_warnings", True):
+        raise ConfigError("lantern_eval requires tagged warnings (warning_auth_required: true) but lantern_grounding does not tag them "
+                          "(sign_warnings: false): every warning would be left out of the score; set both or opt out of both")
     if g is not None and r is not None and g.get("auth_required", True) and not r.get("sign_notices", True) and r.get("condition", "warning") == "warning":
         raise ConfigError("lantern_grounding requires signed notices (auth_required: true) but lantern_rsu does not sign them "
                           "(sign_notices: false): every warning would be rejected; set both or opt out of both")
