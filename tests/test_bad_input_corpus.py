@@ -10,9 +10,12 @@ Each kind of mistake is one directory ``tests/bad_inputs/cases/<kind>/`` with a
     message: "unknown agent backend 'nope'"   # Python regex, re.search'ed in the single stderr line
     timeout_s: 30                       # optional
 
-plus any fixture files beside it, and an optional ``setup.py`` defining
-``setup(tmp: pathlib.Path, case: pathlib.Path) -> None`` that prepares inputs
-under ``tmp`` before the command runs.
+plus any fixture files beside it, an optional ``route_edit`` (``source``: a
+frozen-suite route file relative to the suite directory, ``pattern`` /
+``replacement``: one regex edit; the result is written to ``{tmp}/route.xml``,
+so a broken route stays in step with the suite it was taken from), and an
+optional ``setup.py`` defining ``setup(tmp: pathlib.Path, case: pathlib.Path)
+-> None`` that prepares other inputs under ``tmp`` before the command runs.
 
 Every case runs the real ``lantern`` executable of the venv in a subprocess
 (cwd = the temp dir, so nothing lands in the repository) and must: exit with
@@ -38,7 +41,7 @@ import yaml
 CASES_DIR = Path(__file__).resolve().parent / "bad_inputs" / "cases"
 MIN_KINDS = 40
 KEYS = {"kind", "description", "argv", "exit_code", "message"}
-OPTIONAL = {"timeout_s"}
+OPTIONAL = {"timeout_s", "route_edit"}
 
 
 def lantern_exe() -> str:
@@ -61,6 +64,7 @@ class Case:
     exit_code: int
     message: str
     timeout_s: float = 60.0
+    route_edit: dict | None = None
 
 
 def load_case(case_dir: Path) -> Case:
@@ -77,7 +81,9 @@ def load_case(case_dir: Path) -> Case:
     assert isinstance(data["exit_code"], int) and data["exit_code"] != 0, f"{f}: exit_code must be a non-zero int"
     assert isinstance(data["description"], str) and data["description"].strip(), f"{f}: description must be a non-empty string"
     re.compile(data["message"])  # a broken regex is the case's fault, said here
-    return Case(case_dir, data["kind"], data["description"], tuple(str(x) for x in data["argv"]), data["exit_code"], data["message"], float(data.get("timeout_s", 60.0)))
+    edit = data.get("route_edit")
+    assert edit is None or (isinstance(edit, dict) and set(edit) == {"source", "pattern", "replacement"}), f"{f}: route_edit needs source, pattern, replacement"
+    return Case(case_dir, data["kind"], data["description"], tuple(str(x) for x in data["argv"]), data["exit_code"], data["message"], float(data.get("timeout_s", 60.0)), edit)
 
 
 def case_dirs() -> list[Path]:
@@ -87,6 +93,15 @@ def case_dirs() -> list[Path]:
 def expand(arg: str, case: Path, tmp: Path) -> str:
     # plain replace, not str.format: JSON arguments carry their own braces
     return arg.replace("{case}", str(case)).replace("{tmp}", str(tmp))
+
+
+def write_route_edit(edit: dict, tmp: Path) -> None:
+    from lantern_bridge.scenario.suite import SUITE_DIR
+
+    source = SUITE_DIR / edit["source"]
+    text, n = re.subn(edit["pattern"], edit["replacement"], source.read_text(encoding="utf-8"))
+    assert n == 1, f"{source}: expected one match of {edit['pattern']!r}, found {n}"
+    (tmp / "route.xml").write_text(text, encoding="utf-8")
 
 
 def run_setup(case_dir: Path, tmp: Path) -> None:
@@ -113,6 +128,8 @@ def test_bad_input_gives_one_clear_line(case_dir: Path, tmp_path: Path):
     case = load_case(case_dir)
     work = tmp_path / "tmp"
     work.mkdir()
+    if case.route_edit:
+        write_route_edit(case.route_edit, work)
     run_setup(case_dir, work)
     argv = [expand(a, case_dir, work) for a in case.argv]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
