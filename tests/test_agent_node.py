@@ -86,9 +86,9 @@ class FakeBridge:
         self.pub_odom = node.create_publisher(Odometry, topics.odometry(), qos.STATE)
         self.pub_warn = node.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
         # plays the grounding node: tags each warning with the onboard key (the agent's default check)
-        from lantern_warning_server import auth, keys
+        from lantern import keystore, warning_tag
 
-        self.auth, self.key = auth, keys.load_key("", keys.ONBOARD, "test")
+        self.warning_tag, self.key = warning_tag, keystore.load_key("", keystore.ONBOARD, "test")
         self.pub_perc = node.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.pub_route = node.create_publisher(Path, topics.ROUTE, qos.LATCHED)
         self.controls: list = []
@@ -114,7 +114,7 @@ class FakeBridge:
         w = self.CooperativeWarning(active=warning_active, text="pedestrian ahead", family="pedestrian_emergence", has_position=True, source_notice_id=42, age=0.2)
         w.position.x, w.position.y = 30.0, -2.0
         w.header.stamp = stamp
-        self.auth.sign_warning(self.key, w)
+        self.warning_tag.sign_warning(self.key, w)
         if foreign is None:
             self.pub_warn.publish(w)
         perc = self.ActorStateArray()

@@ -439,7 +439,7 @@ def test_score_command_line_errors_are_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit) as ei:  # argparse: one line too
         score_main([])
     err = capsys.readouterr().err.splitlines()
-    assert ei.value.code == 2 and err == ["lantern score: error: the following arguments are required: bags"]
+    assert ei.value.code == 2 and err == ["lantern score: error: the following arguments are required: bags (see lantern score -h)"]
     assert not (tmp_path / "o").exists()  # nothing written on an input error
 
 

@@ -112,11 +112,12 @@ def test_dds_session_online_equals_offline(tmp_path, ros_domain, case):
     from lantern_eval.eval_node import EvalNode
     from lantern_eval.recorder_node import RecorderNode
 
+    from lantern import keystore
     from lantern_warning_server import keys
 
     store = tmp_path / "keys" / "v2x_keys.yaml"  # the eval node reads the onboard key from a key store, as in a session
     keys.init_store(store)
-    key = keys.load_store(store)[keys.ONBOARD]
+    key = keystore.load_store(store)[keystore.ONBOARD]
     cfg = CASES[case]
     stream = generate(SyntheticConfig(**{**cfg.__dict__, "warning_key": key}))
     Player = _player_class()
@@ -201,8 +202,8 @@ def test_fast_cdr_warning_reads_every_field(frame_id, tag_len):
 
     from lantern_eval import fastcdr
     from lantern_eval.typestore import typestore
+    from lantern import warning_tag
     from lantern_msgs.msg import CooperativeWarning
-    from lantern_warning_server import auth
 
     for text in ("", "x", "The pedestrian at (12.3, -1.0) may enter the road. é"):
         w = CooperativeWarning(active=True, text=text, template_id="table2.pedestrian_emergence", family="pedestrian_emergence", hazard_kind=1,
@@ -215,7 +216,7 @@ def test_fast_cdr_warning_reads_every_field(frame_id, tag_len):
         (got,) = fastcdr.warning(raw)
         ref = typestore().deserialize_cdr(raw, "lantern_msgs/msg/CooperativeWarning")
         assert _warning_fields(got) == _warning_fields(ref)
-        assert auth.warning_mac(ONBOARD, got) == auth.warning_mac(ONBOARD, ref) == auth.warning_mac(ONBOARD, w)
+        assert warning_tag.warning_mac(ONBOARD, got) == warning_tag.warning_mac(ONBOARD, ref) == warning_tag.warning_mac(ONBOARD, w)
     # a bag recorded before CooperativeWarning had auth_tag: the message ends after `age`, so it reads as unsigned
     w.auth_tag = b""
     (old,) = fastcdr.warning(serialize_message(w)[:-4])
@@ -225,7 +226,7 @@ def test_fast_cdr_warning_reads_every_field(frame_id, tag_len):
     at = raw.index(w.text.encode()[:5])
     raw[at] = 0xFF
     (bad,) = fastcdr.warning(bytes(raw))
-    assert bad.text.startswith("\ufffd") and auth.verify_warning(ONBOARD, bad) == "unauthenticated"
+    assert bad.text.startswith("\ufffd") and warning_tag.verify_warning(ONBOARD, bad) == "unauthenticated"
 
 
 @pytest.mark.ros

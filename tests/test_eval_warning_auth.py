@@ -14,12 +14,12 @@ import os
 
 import pytest
 
-from lantern import topics
+from lantern import keystore, topics, warning_tag
 from lantern_eval.scoring import score_bag, score_bags, score_run
 from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
 from lantern_eval.telemetry import TelemetryBuilder, resolve_warning_key
 from lantern_eval.thresholds import Thresholds
-from lantern_warning_server import auth, keys
+from lantern_warning_server import keys
 
 TH = Thresholds()
 KEY = b"onboard-test-key-0123456789abcdef"
@@ -36,7 +36,7 @@ def _foreign(frame: int, tag: bytes | str = b"", active: bool = True):
     w.header.stamp.sec, w.header.stamp.nanosec = divmod(frame * DT_NS, 10**9)
     w.position.x = 5.0
     if tag == "attacker":
-        return auth.sign_warning(ATTACKER, w)
+        return warning_tag.sign_warning(ATTACKER, w)
     w.auth_tag = tag
     return w
 
@@ -156,12 +156,12 @@ def test_lantern_score_checks_tags_with_the_key_store_and_says_so(tmp_path, monk
     cfg = SyntheticConfig(warning_key=KEY)
     stream, _on, _off = _attacked(generate(cfg))
     write_bag(stream, tmp_path / "bag", cfg.metadata())
-    store = _store(tmp_path / "other_machine" / "keys.yaml", **{keys.ONBOARD: KEY})
+    store = _store(tmp_path / "other_machine" / "keys.yaml", **{keystore.ONBOARD: KEY})
     monkeypatch.setenv("LANTERN_KEYS", str(tmp_path / "no_store_here.yaml"))
     # --keys: the recording machine's store
     assert score_main([str(tmp_path / "bag"), "--out", str(tmp_path / "s1"), "--keys", str(store)]) == 0
     out = capsys.readouterr().out
-    assert f"warning authentication: vehicle-onboard from {store} (fingerprint {auth.fingerprint(KEY)})" in out
+    assert f"warning authentication: vehicle-onboard from {store} (fingerprint {keystore.fingerprint(KEY)})" in out
     assert f"flagged warning authentication: {tmp_path / 'bag'}: 13 CooperativeWarning(s) without a valid onboard tag excluded" in out
     rec = json.loads((tmp_path / "s1" / "runs.jsonl").read_text().splitlines()[0])
     assert rec["warning_auth"] == "foreign_excluded" and rec["counts"]["warnings_unverified"] == 13
@@ -183,18 +183,18 @@ def test_resolve_warning_key(tmp_path, monkeypatch):
     monkeypatch.setenv("LANTERN_KEYS", str(tmp_path / "absent.yaml"))
     assert resolve_warning_key() == resolve_warning_key(None)
     assert resolve_warning_key().key is None and "no key store at" in resolve_warning_key().origin
-    with pytest.raises(keys.KeyStoreError, match=r"V2X key store .*absent\.yaml not found \(given with --keys\)"):
+    with pytest.raises(keystore.KeyStoreError, match=r"V2X key store .*absent\.yaml not found \(given with --keys\)"):
         resolve_warning_key(str(tmp_path / "absent.yaml"))
     only_rsu = tmp_path / "rsu_only.yaml"
     _store(only_rsu)
-    keys.remove_key(only_rsu, keys.ONBOARD)
-    with pytest.raises(keys.KeyStoreError, match="has no key 'vehicle-onboard'"):
+    keys.remove_key(only_rsu, keystore.ONBOARD)
+    with pytest.raises(keystore.KeyStoreError, match="has no key 'vehicle-onboard'"):
         resolve_warning_key(str(only_rsu))
     monkeypatch.setenv("LANTERN_KEYS", str(only_rsu))
     assert resolve_warning_key().key is None and "has no 'vehicle-onboard' key" in resolve_warning_key().origin
     full = _store(tmp_path / "full.yaml")
     monkeypatch.setenv("LANTERN_KEYS", str(full))
-    assert resolve_warning_key().key == keys.load_store(full)[keys.ONBOARD]
+    assert resolve_warning_key().key == keystore.load_store(full)[keystore.ONBOARD]
     os.chmod(full, 0o644)  # a store others can read is an error, not "no key"
-    with pytest.raises(keys.KeyStoreError, match="readable by others"):
+    with pytest.raises(keystore.KeyStoreError, match="readable by others"):
         resolve_warning_key()

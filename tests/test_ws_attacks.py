@@ -12,6 +12,7 @@ import copy
 
 import pytest
 
+from lantern import warning_tag
 from lantern_warning_server import auth
 from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate, NoticeInbox
 from lantern_warning_server.notice import NS, EgoPose, Notice
@@ -223,27 +224,27 @@ def test_only_the_onboard_keys_tag_verifies_a_warning():
     import os
 
     onboard = b"vehicle-onboard-key-0123456789ab"
-    genuine_w = auth.sign_warning(onboard, _warning(10))
-    assert auth.verify_warning(onboard, genuine_w) is None
-    assert auth.verify_warning(onboard, _warning(10, notice_id=666, text="Stop now.")) == "unauthenticated"  # a foreign publisher's
+    genuine_w = warning_tag.sign_warning(onboard, _warning(10))
+    assert warning_tag.verify_warning(onboard, genuine_w) is None
+    assert warning_tag.verify_warning(onboard, _warning(10, notice_id=666, text="Stop now.")) == "unauthenticated"  # a foreign publisher's
     random_tag = _warning(10, notice_id=666)
     random_tag.auth_tag = os.urandom(32)
-    assert auth.verify_warning(onboard, random_tag) == "forged"
-    assert auth.verify_warning(onboard, auth.sign_warning(ATTACKER_KEY, _warning(10))) == "forged"  # someone else's key
+    assert warning_tag.verify_warning(onboard, random_tag) == "forged"
+    assert warning_tag.verify_warning(onboard, warning_tag.sign_warning(ATTACKER_KEY, _warning(10))) == "forged"  # someone else's key
     short = copy.deepcopy(genuine_w)
     short.auth_tag = bytes(genuine_w.auth_tag)[:16]  # a truncated genuine tag
-    assert auth.verify_warning(onboard, short) == "forged"
+    assert warning_tag.verify_warning(onboard, short) == "forged"
     # the genuine warning with its genuine tag, replayed at another frame: the stamp is covered
     replay = copy.deepcopy(genuine_w)
     replay.header.stamp.nanosec += 50_000_000
-    assert auth.verify_warning(onboard, replay) == "forged"
+    assert warning_tag.verify_warning(onboard, replay) == "forged"
     # any field changed under the genuine tag
     for field_name, value in (("active", False), ("text", "Accelerate."), ("source_notice_id", 666), ("distance", 3.0), ("has_position", False)):
         changed = copy.deepcopy(genuine_w)
         setattr(changed, field_name, value)
-        assert auth.verify_warning(onboard, changed) == "forged", field_name
+        assert warning_tag.verify_warning(onboard, changed) == "forged", field_name
     # the tag does not cover itself: signing twice gives the same tag
-    assert bytes(auth.sign_warning(onboard, copy.deepcopy(genuine_w)).auth_tag) == bytes(genuine_w.auth_tag)
+    assert bytes(warning_tag.sign_warning(onboard, copy.deepcopy(genuine_w)).auth_tag) == bytes(genuine_w.auth_tag)
 
 
 # -- DDS-Security: measured absent from the ROS wheels (docs/security.md) ---------------------------

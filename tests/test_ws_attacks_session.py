@@ -157,10 +157,10 @@ def _comparable(d: dict) -> dict:
 def _offline(bag: Path, store: Path | None) -> dict:
     """``lantern score``'s record of the bag: with the session's onboard key, or (store None) without any key."""
     from lantern_eval.scoring import score_bag
+    from lantern import keystore
     from lantern_eval.thresholds import Thresholds
-    from lantern_warning_server import keys
 
-    return score_bag(bag, Thresholds(), warning_key=keys.load_store(store)[keys.ONBOARD] if store else None).to_dict()
+    return score_bag(bag, Thresholds(), warning_key=keystore.load_store(store)[keystore.ONBOARD] if store else None).to_dict()
 
 
 def _span(intervals: list) -> float:

@@ -2,7 +2,7 @@
 
 A user's mistake is one line on stderr naming the input, and exit code 2,
 before anything starts: argument values are checked by the parser
-(``lantern.preflight.number``, ``json_object``), everything else a run needs
+(``lantern.cli_args.number``, ``json_object``), everything else a run needs
 by ``lantern.preflight.check_run``. Exit code 3 is kept for a run whose
 infrastructure failed.
 """
@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lantern.preflight import ArgumentParser, json_object, number
+from lantern.cli_args import ArgumentParser, json_object, number
 from lantern.ros.isolation import MAX_DOMAIN_ID
 
 

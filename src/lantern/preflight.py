@@ -11,21 +11,17 @@ launch, and both use the same declarations.
 Each check raises ``PreflightError(what, message)``: ``what`` is the flag or
 input (``--agent-options``, ``--params-file``), ``str(err)`` is the one line.
 Nothing here imports rclpy except through the node classes' parameter
-declarations (``NodeDecl.load_class``).
+declarations (``NodeDecl.load_class``). Argument values are checked earlier,
+by the parser (``lantern.cli_args``).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
-
-#: Exit code of a usage or configuration mistake (nothing was started).
-EXIT_USAGE = 2
+from typing import Any
 
 
 class PreflightError(ValueError):
@@ -35,53 +31,6 @@ class PreflightError(ValueError):
         self.what = what
         self.message = " ".join(str(message).split())  # one line, whatever the source said
         super().__init__(f"{what}: {self.message}")
-
-
-# -- command-line parsing ------------------------------------------------------------------------
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose usage mistakes are one line (``prog: error: ...``) and exit code 2.
-
-    The stock parser prints the whole usage block first; a user (and a suite's
-    log) needs the one line that says what is wrong, and ``-h`` for the rest.
-    """
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} -h)\n")
-
-
-def number(kind: type, *, ge: float | None = None, gt: float | None = None, le: float | None = None) -> Callable[[str], Any]:
-    """argparse ``type=`` converter: ``kind(text)`` within the bounds, else a one-line argument error."""
-
-    def convert(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid {kind.__name__} value: {text!r}") from None
-        if isinstance(value, float) and value != value:
-            raise argparse.ArgumentTypeError(f"must be a number, got {text}")
-        for bound, bad, op in ((ge, lambda v, b: v < b, ">="), (gt, lambda v, b: v <= b, ">"), (le, lambda v, b: v > b, "<=")):
-            if bound is not None and bad(value, bound):
-                raise argparse.ArgumentTypeError(f"must be {op} {bound:g}, got {text}")
-        return value
-
-    convert.__name__ = kind.__name__  # argparse names the type in its own messages
-    return convert
-
-
-def json_object(text: str) -> dict[str, Any]:
-    """argparse ``type=`` converter for ``--agent-options``: a JSON object."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f"must be a JSON object, got a {_json_kind(value)}: {text}")
-    return value
-
-
-def _json_kind(value: Any) -> str:
-    return {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(type(value), "null")
 
 
 # -- single inputs -------------------------------------------------------------------------------

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lantern.cli_args import EXIT_USAGE
 from lantern.protocol import TRUNCATED_REASON
 from lantern.ros.isolation import DomainBusyError, lease_session
 
 EXIT_INFRASTRUCTURE = 3
-EXIT_USAGE = 2
 #: Verdicts that are route results (scored, final in a suite).
 ROUTE_RESULTS = ("completed", "route_failure")
 

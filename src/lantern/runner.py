@@ -20,9 +20,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from lantern.ros.isolation import apply_isolation, isolated_env
+from lantern.ros.session_end import DRAIN_TIMEOUT_S, SessionEnd
 from lantern.session import NodeDecl
 
 #: Exit codes a node process ends with on an orderly run end: 0, or 3 when the bridge
@@ -31,30 +31,6 @@ ORDERLY_EXITS = (0, 3)
 #: Seconds the surviving nodes get to shut down (recorder: close the bag) before SIGKILL.
 SHUTDOWN_GRACE_S = 10.0
 POLL_S = 0.05
-#: Wall seconds the other session-ending nodes get to finish after the first one did
-#: (the recorder draining its last messages after the bridge's final status).
-DRAIN_TIMEOUT_S = 15.0
-
-
-@dataclass
-class SessionEnd:
-    """How a session ended: the exit code and, for a crash, which nodes failed and how.
-
-    code: 0 / the session-ending nodes' code (3: the bridge recorded an
-    infrastructure outcome), 70 a node died or crashed, 4 a node did not finish
-    after the run's end, 124 the session's wall-clock limit, 128+N signal N.
-    """
-
-    code: int
-    failed: dict[str, str] = field(default_factory=dict)  # node name -> what happened to it
-
-    @property
-    def reason(self) -> str:
-        """One line for the run's verdict; '' when no node failed."""
-        if not self.failed:
-            return ""
-        what = "; ".join(f"{n} ({why})" for n, why in self.failed.items())
-        return f"node crashed: {what}" if self.code == 70 else f"node failure: {what}"
 
 
 def session_in_process(decls: Sequence[NodeDecl], domain_id: int) -> SessionEnd:

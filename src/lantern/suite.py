@@ -351,7 +351,8 @@ def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str
 def suite_main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    from lantern.preflight import ArgumentParser, PreflightError, check_suite, json_object, number
+    from lantern.cli_args import ArgumentParser, json_object, number
+    from lantern.preflight import PreflightError, check_suite
     from lantern.session import SessionConfig
 
     ap = ArgumentParser(prog="lantern suite", description="Paired closed-loop suite: Route A with and without the warning, and Route B, per pair; then CUS tables and plots.")

@@ -17,7 +17,7 @@ Only the grounding node's warnings count (``warning_auth_required``, default
 on): the ROS wheels' Fast DDS has no DDS-Security (docs/security.md), so any
 participant on the domain could publish /lantern/warning. The grounding sets
 each warning's ``auth_tag`` to HMAC-SHA256 under the vehicle's onboard key
-(stamp included); the agent checks it inline (``auth.verify_warning``,
+(stamp included); the agent checks it inline (``lantern.warning_tag.verify_warning``,
 constant-time) and stores a warning for its frame only when it verifies.
 Untagged or forged ones are discarded on arrival, counted by reason
 (logged once, and in full at shutdown); nothing waits, so a flood costs no
@@ -36,7 +36,7 @@ from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
 from std_msgs.msg import Float32
 
-from lantern import topics
+from lantern import keystore, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -46,7 +46,6 @@ from lantern_agent.controllers import Controller, ControllerConfig, desired_spee
 from lantern_agent.errors import ConfigError
 from lantern_agent.geometry import Polyline, map_to_ego
 from lantern_msgs.msg import ActorStateArray, CooperativeWarning, NavigationCommand, Trajectory, VehicleControl
-from lantern_warning_server import auth, keys
 
 
 @dataclass
@@ -60,7 +59,7 @@ class AgentParams:
     wait_for_warning: bool = param(True, "Answer a frame only once its CooperativeWarning is in (deterministic).")
     wait_for_image: bool = param(True, "For image backends: answer a frame only once its camera image is in.")
     warning_auth_required: bool = param(True, "Use a CooperativeWarning only when its auth_tag is the grounding's (onboard key; false = explicit opt-out, logged as a warning).")
-    warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
+    warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
     # controller gains (controllers.ControllerConfig)
     speed_kp: float = param(0.6, "Speed PID proportional gain (pedal per m/s).")
@@ -115,7 +114,7 @@ class AgentNode(LanternNode):
         self.controller.reset()
         self.warning_key: bytes | None = None
         if p.warning_auth_required:
-            self.warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning")
+            self.warning_key = keystore.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning")
         else:
             self.get_logger().warning("warning_auth_required is false: any publisher on /lantern/warning reaches the backend")
         self.warning_counts: Counter = Counter()  # verified / unauthenticated / forged (with warning_auth_required)
@@ -165,7 +164,7 @@ class AgentNode(LanternNode):
 
     def _on_warning(self, msg: CooperativeWarning) -> None:
         assert self.warning_key is not None
-        reason = auth.verify_warning(self.warning_key, msg)
+        reason = warning_tag.verify_warning(self.warning_key, msg)
         self.warning_counts[reason or "verified"] += 1
         if reason is not None:
             if self.warning_counts["unauthenticated"] + self.warning_counts["forged"] == 1:  # the first refusal: say it once

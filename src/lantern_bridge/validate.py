@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lantern.cli_args import ArgumentParser
 from lantern_bridge.scenario import suite as suite_mod
 from lantern_bridge.scenario.errors import Failure, RouteFileError
 from lantern_bridge.scenario.families import FAMILY_IDS, common, family
@@ -301,8 +302,6 @@ def warnings_for_paths(paths: Iterable[str]) -> list[Failure]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from lantern.preflight import ArgumentParser
-
     ap = ArgumentParser(prog="lantern validate", description="Statically validate LANTERN route files (App. A).")
     ap.add_argument("paths", nargs="*", help="route XML files or directories (default: the frozen suite)")
     a = ap.parse_args(argv)

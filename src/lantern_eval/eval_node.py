@@ -12,7 +12,7 @@ infrastructure record (never a pass).
 
 Only the grounding's warnings count (``warning_auth_required``, default on):
 the builder checks each CooperativeWarning's ``auth_tag`` with the onboard
-key from the key store (resolved like every node's, ``keys.py``), so a
+key from the key store (resolved like every node's, ``lantern.keystore``), so a
 foreign publisher on the domain neither adds warning intervals nor turns a
 no-warning run into ``condition_mismatch``; the record counts what it left
 out. ``lantern score`` checks the bag the same way, so online == offline.
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lantern import keystore
 from lantern.ros import lockstep
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -34,7 +35,6 @@ from lantern_eval.recorder_node import contract_topics, ros_type
 from lantern_eval.scoring import RunRecord, score_run, telemetry_state
 from lantern_eval.telemetry import TelemetryBuilder, eval_topics
 from lantern_eval.thresholds import load_thresholds
-from lantern_warning_server import keys
 
 
 @dataclass
@@ -49,7 +49,7 @@ class EvalParams:
     drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before scoring.", ge=0.0)
     drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which it scores anyway.", ge=0.0)
     warning_auth_required: bool = param(True, "Count a CooperativeWarning only when its auth_tag verifies with the onboard key (false = explicit opt-out: warnings used unchecked, the record says warning_auth: unverified).")
-    warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding's warning tag.")
+    warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding's warning tag.")
     auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
 
 
@@ -78,7 +78,7 @@ class EvalNode(LanternNode):
         self.thresholds = load_thresholds(Path(p.thresholds_file) if p.thresholds_file else None)
         warning_key = None
         if p.warning_auth_required:
-            warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the eval node checks /lantern/warning tags")
+            warning_key = keystore.load_key(p.auth_key_file, p.warning_key_id, "the eval node checks /lantern/warning tags")
         else:
             self.get_logger().warning("warning_auth_required is false: every /lantern/warning message counts, a foreign publisher's too (record: warning_auth unverified)")
         self.builder = TelemetryBuilder(self.metadata, p.role_name, source="online", warning_key=warning_key)

@@ -107,7 +107,7 @@ class Point:
 @dataclass(frozen=True)
 class CooperativeWarning:
     """Every field of a lantern_msgs/CooperativeWarning, named as on the message, so
-    ``auth.verify_warning`` checks its tag exactly as on an rclpy or rosbags message."""
+    ``lantern.warning_tag.verify_warning`` checks its tag exactly as on an rclpy or rosbags message."""
 
     header: Header
     active: bool

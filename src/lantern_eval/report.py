@@ -27,15 +27,15 @@ that does not exist, no bag found, bad thresholds file; nothing written).
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import sys
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from lantern.cli_args import EXIT_USAGE, ArgumentParser
 from lantern_eval.errors import ConfigError, InputError
 from lantern_eval.metrics.cus import decomposition, event_exposure, family_scores, sensitivity
 from lantern_eval.thresholds import FAMILIES
@@ -423,21 +423,14 @@ def render_report(out: Path, max_timelines: int | None = None) -> dict[str, Any]
 # ---------------------------------------------------------------------------- entry points
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (``prog: error: ...``, exit 2) instead of usage + error."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def score_main(argv: Sequence[str] | None = None) -> int:
     """``lantern score BAG_OR_DIR... [--out DIR] [--thresholds FILE] [--report]``; exit codes in the module doc."""
+    from lantern.keystore import KeyStoreError
     from lantern_eval.scoring import discover, score_bags
     from lantern_eval.telemetry import resolve_warning_key
     from lantern_eval.thresholds import load_thresholds
-    from lantern_warning_server.errors import DataFileError
 
-    ap = _Parser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator). Folders are searched recursively (a suite's runs/<run>/bag; failed attempts under attempts/ are skipped).")
+    ap = ArgumentParser(prog="lantern score", description="Score LANTERN rosbags offline (no simulator). Folders are searched recursively (a suite's runs/<run>/bag; failed attempts under attempts/ are skipped).")
     ap.add_argument("bags", nargs="+", help="bag directories, or folders holding bags at any depth (e.g. out/suite/runs)")
     ap.add_argument("--out", default="lantern_results", help="output directory (default: ./lantern_results)")
     ap.add_argument("--thresholds", default=None, help="evaluator thresholds YAML (default: config/eval_thresholds.yaml)")
@@ -451,7 +444,7 @@ def score_main(argv: Sequence[str] | None = None) -> int:
         th = load_thresholds(Path(a.thresholds) if a.thresholds else None)
         try:
             wkey = resolve_warning_key(a.keys)
-        except DataFileError as exc:
+        except KeyStoreError as exc:
             raise InputError(str(exc)) from exc
         for b in a.bags:
             if not Path(b).exists():
@@ -463,7 +456,7 @@ def score_main(argv: Sequence[str] | None = None) -> int:
             raise InputError(f"no rosbag2 bag found under {' '.join(a.bags)}")
     except (ConfigError, InputError) as exc:
         print(f"lantern score: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     res = score_bags([Path(b) for b in a.bags], out, th, wkey)
     s = res["summary"]
     print(f"scored {s['n_bags']} bag(s): {s['n_scored_pairs']}/{s['n_pairs']} pair(s) scored -> {a.out}")
@@ -491,7 +484,7 @@ def score_main(argv: Sequence[str] | None = None) -> int:
 
 def report_main(argv: Sequence[str] | None = None) -> int:
     """``lantern report DIR [--max-timelines N]``: tables (Markdown + CSV) and plots from a score directory."""
-    ap = _Parser(prog="lantern report", description="Render Table 3/4/6 and plots from `lantern score` output.")
+    ap = ArgumentParser(prog="lantern report", description="Render Table 3/4/6 and plots from `lantern score` output.")
     ap.add_argument("dir")
     ap.add_argument("--max-timelines", type=int, default=None, help="at most this many per-pair timeline plots (default: all)")
     a = ap.parse_args(argv)
@@ -499,6 +492,6 @@ def report_main(argv: Sequence[str] | None = None) -> int:
         res = render_report(Path(a.dir), a.max_timelines)
     except InputError as exc:
         print(f"lantern report: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     print(f"wrote {len(res['written'])} file(s) under {a.dir}")
     return 0

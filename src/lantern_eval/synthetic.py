@@ -151,7 +151,7 @@ def generate(cfg: SyntheticConfig) -> list[tuple[str, str, int, Any]]:
             wm = CooperativeWarning(active=t_warn is not None and t_off is None, family=cfg.family, text="pedestrian ahead" if t_warn is not None and t_off is None else "")
             wm.header.stamp = stamp
             if cfg.warning_key is not None:
-                from lantern_warning_server.auth import sign_warning
+                from lantern.warning_tag import sign_warning
 
                 sign_warning(cfg.warning_key, wm)
             out.append((topics.WARNING, "lantern_msgs/msg/CooperativeWarning", t_ns, wm))

@@ -26,13 +26,13 @@ Sources (topic contract, src/lantern/topics.py):
 Warning authentication: anyone on the ROS domain can publish
 /lantern/warning (no DDS-Security in the wheels, docs/security.md), and the
 recorder records whatever it sees. With the onboard key (``warning_key``) a
-warning counts only when ``auth.verify_warning`` accepts its tag; the others
+warning counts only when ``lantern.warning_tag.verify_warning`` accepts its tag; the others
 (untagged, forged, a genuine warning replayed at another frame) are left out
 of the warning intervals and counted (``counts["warnings_unverified"]``), and
 the run's ``warning_auth`` is ``foreign_excluded`` instead of ``verified``.
 Without a key every warning counts, unchecked, and ``warning_auth`` is
 ``unverified``: never silently. ``resolve_warning_key`` finds the key as the
-nodes do (``lantern_warning_server.keys``).
+nodes do (``lantern.keystore``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from lantern import topics
+from lantern import keystore, topics, warning_tag
 from lantern.frames import yaw_from_quaternion
 from lantern.ros.lockstep import stamp_ns
 from lantern_eval.datatypes import CLASS_CODES, EgoSeries, Event, FinalStatus, RunMeta, RunTelemetry
@@ -53,7 +53,6 @@ from lantern_eval.enums import Outcome
 from lantern_eval.errors import TelemetryError
 from lantern_eval.metrics.base import NS, BoxTrack
 from lantern_eval.thresholds import canonical_family
-from lantern_warning_server import auth, keys
 
 OPTIONAL = ("nav_command", "warning")
 
@@ -72,11 +71,11 @@ class WarningKey:
     origin: str
 
 
-def resolve_warning_key(keys_file: str | None = None, key_id: str = keys.ONBOARD) -> WarningKey:
+def resolve_warning_key(keys_file: str | None = None, key_id: str = keystore.ONBOARD) -> WarningKey:
     """The onboard key for offline scoring, resolved as the nodes resolve theirs.
 
     ``keys_file`` given (``lantern score --keys``): that store must exist, be
-    private and hold ``key_id``, else ``keys.KeyStoreError`` (one line). Not
+    private and hold ``key_id``, else ``keystore.KeyStoreError`` (one line). Not
     given: ``$LANTERN_KEYS``, else ``<repo>/.lantern/v2x_keys.yaml``; when
     that store does not exist or lacks the key there is no key (warnings are
     then scored unverified and flagged); a store that exists but is broken or
@@ -84,15 +83,15 @@ def resolve_warning_key(keys_file: str | None = None, key_id: str = keys.ONBOARD
     """
     if keys_file:
         path = Path(keys_file).expanduser()
-        key = keys.require_key(keys.load_store(path, "given with --keys"), key_id, path, "it checks /lantern/warning tags")
-        return WarningKey(key, f"{key_id} from {path} (fingerprint {auth.fingerprint(key)})")
-    path = keys.default_store()
+        key = keystore.require_key(keystore.load_store(path, "given with --keys"), key_id, path, "it checks /lantern/warning tags")
+        return WarningKey(key, f"{key_id} from {path} (fingerprint {keystore.fingerprint(key)})")
+    path = keystore.default_store()
     if not path.is_file():
         return WarningKey(None, f"no key store at {path}")
-    key = keys.load_store(path, "it checks /lantern/warning tags").get(key_id)
+    key = keystore.load_store(path, "it checks /lantern/warning tags").get(key_id)
     if key is None:
         return WarningKey(None, f"key store {path} has no {key_id!r} key")
-    return WarningKey(key, f"{key_id} from {path} (fingerprint {auth.fingerprint(key)})")
+    return WarningKey(key, f"{key_id} from {path} (fingerprint {keystore.fingerprint(key)})")
 
 
 def eval_topics(role_name: str = "hero") -> dict[str, str]:
@@ -281,7 +280,7 @@ class TelemetryBuilder:
         self._nav_row(stamp_ns(m.header.stamp), float(m.route_progress), float(m.route_length))
 
     def _on_warning(self, m: Any) -> None:
-        if self.warning_key is not None and auth.verify_warning(self.warning_key, m) is not None:
+        if self.warning_key is not None and warning_tag.verify_warning(self.warning_key, m) is not None:
             self.warnings_unverified += 1  # a foreign publisher's (or a replay at another frame): not this run's warning
             return
         self._warning_row(stamp_ns(m.header.stamp), bool(m.active))

@@ -17,13 +17,12 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import topics
+from lantern import keystore, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent, V2xDiagnostic
 from lantern_warning_server import auth, msgconv
-from lantern_warning_server import keys as key_store
 from lantern_warning_server.channel import Channel, ChannelParams
 from lantern_warning_server.channel_pipeline import ChannelPipeline
 from lantern_warning_server.faults import FaultEngine, load_faults
@@ -75,7 +74,7 @@ class ChannelNode(LanternNode):
         cp = ChannelParams(**{k: getattr(p, k) for k in ChannelParams.__dataclass_fields__})
         resign = None
         if p.resign_altered:
-            keys = key_store.load_store(key_store.resolve(p.auth_key_file), "the channel re-signs altered notices (resign_altered)")
+            keys = keystore.load_store(keystore.resolve(p.auth_key_file), "the channel re-signs altered notices (resign_altered)")
             resign = functools.partial(auth.resign_if_authentic, keys=keys)  # (sent, altered) -> re-signed only if sent was authentic
         if len(p.rsu_position) != 2:
             raise ValueError(f"parameter rsu_position must be [x, y], got {p.rsu_position!r}")

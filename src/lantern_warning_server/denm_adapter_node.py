@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lantern import topics
+from lantern import keystore, topics
 from lantern.ros import qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import HazardNotice
 from lantern_warning_server import auth, msgconv
-from lantern_warning_server import keys as key_store
 from lantern_warning_server.adapters.denm import DenmConfig, DenmMapper
 from lantern_warning_server.adapters.geodesy import GeodeticOrigin
 
@@ -61,8 +60,8 @@ class DenmAdapterNode(LanternNode):
             GeodeticOrigin(p.origin_lat, p.origin_lon, p.origin_alt, p.map_yaw),
             round(p.time_offset * 1e9), p.wrong_way_family, p.sender_prefix,
         ))
-        store = key_store.resolve(p.auth_key_file)
-        self.keys = key_store.load_store(store, "the DENM adapter signs notices") if p.auth_key_file or store.exists() else {}
+        store = keystore.resolve(p.auth_key_file)
+        self.keys = keystore.load_store(store, "the DENM adapter signs notices") if p.auth_key_file or store.exists() else {}
         self._unkeyed: set[str] = set()
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
         self.create_subscription(denm_type, p.input_topic, self._on_denm, qos.STATE)

@@ -8,7 +8,7 @@ class WarningServerError(Exception):
 
 
 class DataFileError(WarningServerError, ValueError):
-    """A template/paraphrase/key/fault file is malformed (the message names file, field and reason)."""
+    """A template/paraphrase/fault file is malformed (the message names file, field and reason)."""
 
 
 class ConfigError(WarningServerError, ValueError):

@@ -18,7 +18,7 @@ and only then takes a bounded inbox slot, so a flood never grows the
 per-frame work; at most ``max_rejection_reports`` REJECTED diagnostics go
 out per frame, the rest as one ``suppressed`` summary with counts. Every
 CooperativeWarning carries its own ``auth_tag`` (HMAC-SHA256 with the onboard
-key over every other field, stamp included; ``auth.sign_warning``), so the
+key over every other field, stamp included; ``lantern.warning_tag.sign_warning``), so the
 agent and the evaluator can tell it from a foreign publisher's (``sign_warnings``).
 """
 
@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from nav_msgs.msg import Odometry
 from rclpy.qos import QoSProfile
 
-from lantern import topics
+from lantern import keystore, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import CooperativeWarning, FrameAck, HazardNotice, V2xDiagnostic
-from lantern_warning_server import auth, keys, msgconv
+from lantern_warning_server import auth, msgconv
 from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate, NoticeInbox
 from lantern.ros.lockstep import drain
 from lantern_warning_server.templates import TemplateLibrary
@@ -61,7 +61,7 @@ class GroundingParams:
     max_queue: int = param(1024, "Notices of all senders waiting for their frame; more are rejected (queue_full).")
     max_rejection_reports: int = param(32, "REJECTED diagnostics per frame; the rest are summed in one 'suppressed' diagnostic.")
     sign_warnings: bool = param(True, "Set every CooperativeWarning's auth_tag with the onboard key (the agent and the evaluator check it).")
-    warning_key_id: str = param(keys.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
+    warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
     paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
 
@@ -75,12 +75,12 @@ class GroundingNode(LanternNode):
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
         authenticator = None
         if p.auth_required:
-            store = keys.resolve(p.auth_key_file)
-            authenticator = auth.Authenticator(keys.load_store(store, "the grounding node requires authenticated notices"))
+            store = keystore.resolve(p.auth_key_file)
+            authenticator = auth.Authenticator(keystore.load_store(store, "the grounding node requires authenticated notices"))
             self.get_logger().info(f"notice authentication on: {len(authenticator.keys)} sender keys from {store}")
         else:
             self.get_logger().warning("auth_required is false: notices are NOT authenticated; anyone on this ROS domain can inject hazards or poison a sender's sequence")
-        self.warning_key = keys.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning") if p.sign_warnings else None
+        self.warning_key = keystore.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning") if p.sign_warnings else None
         if self.warning_key is None:
             self.get_logger().warning("sign_warnings is false: CooperativeWarnings go out without auth_tag; an agent or evaluator that requires the tag will not use them")
         gate = NoticeGate(GateConfig(
@@ -167,7 +167,7 @@ class GroundingNode(LanternNode):
         self._reports, self._suppressed = [], Counter()
         self._last_warning = msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name)
         if self.warning_key is not None:
-            auth.sign_warning(self.warning_key, self._last_warning)
+            warning_tag.sign_warning(self.warning_key, self._last_warning)
         self._publish_warning()
 
     def _publish_warning(self) -> None:

@@ -1,17 +1,13 @@
-"""The V2X key store: where the warning path's keys live, how they are made, added and checked.
+"""Managing the V2X key store (``lantern keys``) and checking a session's keys before it starts.
 
-Why a store outside git: authentication is on by default (the RSU emulator
-signs every HazardNotice, the grounding node refuses anything unsigned, the
-agent uses a CooperativeWarning only with the grounding's tag), so every
-checkout needs keys, and a key that is committed is a key everybody has. The
-store is one YAML file in the ``auth.load_keys`` format:
+Where the store lives, its format and how nodes read it is the shared
+convention ``lantern.keystore`` (the agent and the evaluator read it too);
+this module writes it and checks a session against it:
 
-- path: ``$LANTERN_KEYS`` when set, else ``<repo>/.lantern/v2x_keys.yaml``
-  (``.lantern/`` is gitignored);
-- created by ``lantern keys init`` (``scripts/setup.sh`` runs it) with fresh
-  random keys for the emulated RSU (``rsu-emulated-1``) and the vehicle's own
-  grounding -> agent link (``vehicle-onboard``), file mode 0600 in a 0700
-  directory; nodes refuse a store that group or others can read;
+- ``lantern keys init`` (``scripts/setup.sh`` runs it) creates the store with
+  fresh random keys for the emulated RSU (``rsu-emulated-1``) and the
+  vehicle's own grounding -> agent link (``vehicle-onboard``), file mode 0600
+  in a 0700 directory;
 - a real RSU's key is added with ``lantern keys add --sender ID --key hex:...``;
   ``lantern keys list`` shows fingerprints only, never keys.
 
@@ -36,69 +32,15 @@ from typing import Any
 
 import yaml
 
-from lantern_warning_server import auth
-from lantern_warning_server.errors import DataFileError
+from lantern.cli_args import ArgumentParser
+from lantern.keystore import EMULATED_RSU, ENV_VAR, GENERATED, ONBOARD, KeyStoreError, decode_key, default_store, encode_key, fingerprint, load_store, require_key, resolve
 
-ENV_VAR = "LANTERN_KEYS"
-#: Sender id of the RSU emulator (config/rsu.yaml sender_id).
-EMULATED_RSU = "rsu-emulated-1"
-#: Key id of the vehicle-internal grounding -> agent tag (config/grounding.yaml, config/agent.yaml).
-ONBOARD = "vehicle-onboard"
-#: Keys ``lantern keys init`` generates (and ``--rotate`` regenerates); added keys are never touched.
-GENERATED = (EMULATED_RSU, ONBOARD)
+#: Bytes of a key ``lantern keys init`` generates.
 KEY_BYTES = 32
 HEADER = (
     "# lantern V2X key store: SECRET (mode 0600, never commit). Managed with `lantern keys`;\n"
-    "# format: src/lantern_warning_server/auth.py. Generated keys: " + ", ".join(GENERATED) + ".\n"
+    "# format: src/lantern/keystore.py. Generated keys: " + ", ".join(GENERATED) + ".\n"
 )
-
-
-class KeyStoreError(DataFileError):
-    """The key store is missing, unreadable, too open, or lacks a key a node needs (one line)."""
-
-
-def default_store() -> Path:
-    """``$LANTERN_KEYS``, else ``<repo>/.lantern/v2x_keys.yaml``."""
-    env = os.environ.get(ENV_VAR, "")
-    if env:
-        return Path(env).expanduser()
-    from lantern.paths import ROOT
-
-    return ROOT / ".lantern" / "v2x_keys.yaml"
-
-
-def resolve(path_param: str) -> Path:
-    """A node's ``auth_key_file`` parameter -> the file to read ('' = the default store)."""
-    return Path(path_param).expanduser() if path_param else default_store()
-
-
-def load_store(path: str | Path, need: str = "") -> dict[str, bytes]:
-    """Keys of the store at ``path``; ``need`` names who needs it, for the error line."""
-    p = Path(path)
-    why = f" ({need})" if need else ""
-    if not p.is_file():
-        raise KeyStoreError(
-            f"V2X key store {p} not found{why}: create it with `lantern keys init` (scripts/setup.sh runs it), "
-            f"or set {ENV_VAR} to an existing store"
-        )
-    mode = stat.S_IMODE(p.stat().st_mode)
-    if mode & 0o077:
-        raise KeyStoreError(f"V2X key store {p} has permissions {mode:04o}, readable by others: run `chmod 600 {p}`")
-    return auth.load_keys(p)
-
-
-def require_key(keys: dict[str, bytes], key_id: str, path: Path, need: str) -> bytes:
-    key = keys.get(key_id)
-    if key is None:
-        hint = "run `lantern keys init`" if key_id in GENERATED else f"add it with `lantern keys add --sender {key_id} --key hex:...`"
-        raise KeyStoreError(f"V2X key store {path} has no key {key_id!r} ({need}): {hint}")
-    return key
-
-
-def load_key(path_param: str, key_id: str, need: str) -> bytes:
-    """One key from the store a node's ``auth_key_file`` parameter names ('' = default store)."""
-    path = resolve(path_param)
-    return require_key(load_store(path, need), key_id, path, need)
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -107,7 +49,7 @@ def _write(path: Path, keys: dict[str, bytes]) -> None:
     """Atomically (re)write the store, mode 0600, its directory 0700 when we create it."""
     if not path.parent.exists():
         path.parent.mkdir(parents=True, mode=0o700)
-    body = yaml.safe_dump({"version": 1, "keys": {k: auth.encode_key(v) for k, v in sorted(keys.items())}}, sort_keys=False)
+    body = yaml.safe_dump({"version": 1, "keys": {k: encode_key(v) for k, v in sorted(keys.items())}}, sort_keys=False)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -141,10 +83,10 @@ def add_key(path: Path, sender: str, key_text: str, replace: bool = False) -> by
 
     if not is_valid_id(sender):
         raise KeyStoreError(f"--sender {sender!r}: must be 1-64 characters of A-Z a-z 0-9 _ . : / - (the HazardNotice sender_id)")
-    key = auth.decode_key(key_text, "--key")
+    key = decode_key(key_text, "--key")
     keys = _existing(path)
     if sender in keys and not replace:
-        raise KeyStoreError(f"V2X key store {path} already has a key for {sender!r} (fingerprint {auth.fingerprint(keys[sender])}): add --replace to replace it")
+        raise KeyStoreError(f"V2X key store {path} already has a key for {sender!r} (fingerprint {fingerprint(keys[sender])}): add --replace to replace it")
     keys[sender] = key
     _write(path, keys)
     return key
@@ -238,12 +180,10 @@ def _check_gate_params(p: dict[str, Any]) -> None:
 # -- `lantern keys` --------------------------------------------------------------------------------
 
 def _parser() -> argparse.ArgumentParser:
-    from lantern.preflight import ArgumentParser as _OneLineParser  # usage mistakes: one line, exit code 2
-
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--store", metavar="FILE", default=argparse.SUPPRESS, help=f"key store (default: ${ENV_VAR}, else <repo>/.lantern/v2x_keys.yaml)")
-    ap = _OneLineParser(prog="lantern keys", description="V2X key store: HMAC keys of RSUs and of the vehicle's grounding -> agent link.", parents=[common])
-    sub = ap.add_subparsers(dest="action", required=True, parser_class=_OneLineParser, metavar="{init,add,remove,list,path}")
+    ap = ArgumentParser(prog="lantern keys", description="V2X key store: HMAC keys of RSUs and of the vehicle's grounding -> agent link.", parents=[common])
+    sub = ap.add_subparsers(dest="action", required=True, parser_class=ArgumentParser, metavar="{init,add,remove,list,path}")
     p = sub.add_parser("init", parents=[common], help="create the store with fresh keys (keeps an existing store; adds missing generated keys)")
     p.add_argument("--rotate", action="store_true", help=f"regenerate {', '.join(GENERATED)} (added keys are kept)")
     p.add_argument("--quiet", action="store_true", help="print nothing when the store is already complete")
@@ -273,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{what} {path}" + (f" ({', '.join(made)})" if made else ""))
         elif a.action == "add":
             key = add_key(path, a.sender, a.key, a.replace)
-            print(f"added {a.sender} (fingerprint {auth.fingerprint(key)}) to {path}")
+            print(f"added {a.sender} (fingerprint {fingerprint(key)}) to {path}")
         elif a.action == "remove":
             remove_key(path, a.sender)
             print(f"removed {a.sender} from {path}")
@@ -281,8 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             keys = load_store(path)
             print(f"{path} (mode {stat.S_IMODE(path.stat().st_mode):04o}, {len(keys)} keys)")
             for sender, key in sorted(keys.items()):
-                print(f"  {sender:<24} {len(key):>3} bytes  fingerprint {auth.fingerprint(key)}")
-    except DataFileError as e:
+                print(f"  {sender:<24} {len(key):>3} bytes  fingerprint {fingerprint(key)}")
+    except KeyStoreError as e:
         print(f"lantern keys: {e}", file=sys.stderr)
         return 2
     except OSError as e:

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import topics
+from lantern import keystore, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_msgs.msg import ActorStateArray, HazardNotice, ScenarioEvent
-from lantern_warning_server import auth, keys, msgconv
+from lantern_warning_server import auth, msgconv
 from lantern.ros.lockstep import drain
 from lantern_warning_server.rsu import RsuConfig, RsuEmulator
 from lantern_warning_server.templates import TemplateLibrary
@@ -73,7 +73,7 @@ class RsuNode(LanternNode):
             far_position=_xy("far_position", p.far_position), warn_on_reference_events=p.warn_on_reference_events,
         )
         self.rsu = RsuEmulator(cfg, TemplateLibrary.load(p.templates_file or None, p.paraphrases_file or None))
-        self.key = keys.load_key(p.auth_key_file, p.sender_id, "the RSU emulator signs its notices") if p.sign_notices else None
+        self.key = keystore.load_key(p.auth_key_file, p.sender_id, "the RSU emulator signs its notices") if p.sign_notices else None
         if self.key is None:
             self.get_logger().warning("sign_notices is false: this RSU's notices are unsigned (an authenticating vehicle rejects them)")
         self.actors: dict[int, list] = {}

@@ -31,7 +31,7 @@ from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 
 from lantern.ros import params as _params
-from lantern.runner import DRAIN_TIMEOUT_S, SessionEnd
+from lantern.ros.session_end import DRAIN_TIMEOUT_S, SessionEnd
 
 P = TypeVar("P")
 
