@@ -92,11 +92,18 @@ def _route_verdict(record: dict[str, Any]) -> tuple[str, str]:
 
 
 def run_once(req: RunRequest, verbose: bool = False) -> int:
+    if req.result_path:
+        return _run(req, Path(req.result_path), verbose)
+    # without --result the result only feeds the printed summary: a scratch folder, removed afterwards
+    with tempfile.TemporaryDirectory(prefix="lantern-run-") as scratch:
+        return _run(req, Path(scratch) / "result.json", verbose)
+
+
+def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
     from lantern import runner
     from lantern.preflight import PreflightError, check_run
     from lantern.session import SessionConfig
 
-    result_path = Path(req.result_path) if req.result_path else Path(tempfile.mkdtemp(prefix="lantern-run-")) / "result.json"
     eval_out = result_path.with_name(result_path.stem + ".eval.json")
     cfg = SessionConfig(
         route=req.route, condition=req.condition, variant=req.variant, agent=req.agent, agent_options=req.agent_options,

@@ -184,7 +184,7 @@ class BridgeNode(LanternNode):
             self._next_graph_check = now + GRAPH_CHECK_PERIOD_S
             foreign = self._foreign_publishers()
             if foreign:
-                self._finish(RunStatus.INFRASTRUCTURE_FAILURE, f"foreign_publisher: {foreign} (another session shares this ROS domain)")
+                self._finish(RunStatus.INFRASTRUCTURE_FAILURE, foreign)
                 return
         if not self.started:
             if self._ready_to_start():
@@ -211,12 +211,12 @@ class BridgeNode(LanternNode):
         return f"sync_timeout: frame {self.frame} not acknowledged within {self.p.control_timeout:g} s by {missing}"
 
     def _foreign_publishers(self) -> str:
-        """'N publishers on TOPIC' for a topic only this session's bridge (or its one agent) may publish; '' if none."""
+        """'foreign_publisher: N publishers on TOPIC ...' for a topic only this session's bridge (or its one agent) may publish; '' if none."""
         rn = self.p.role_name
         for topic in (topics.odometry(rn), topics.RUN_STATUS, topics.vehicle_control(rn)):
             n = self.count_publishers(topic)
             if n > 1:
-                return f"{n} publishers on {topic}"
+                return f"foreign_publisher: {n} publishers on {topic} (another session shares this ROS domain)"
         return ""
 
     def _answered(self) -> bool:
@@ -346,6 +346,10 @@ class BridgeNode(LanternNode):
         if self.finished:
             return
         self.finished = True
+        if outcome != RunStatus.INFRASTRUCTURE_FAILURE:  # a route result only from a graph that was ours to the end
+            foreign = self._foreign_publishers()
+            if foreign:
+                outcome, reason = RunStatus.INFRASTRUCTURE_FAILURE, foreign
         if outcome == RunStatus.INFRASTRUCTURE_FAILURE:
             self._event(ScenarioEvent.INFRASTRUCTURE_FAILURE, reason)
         info = self.session.info if self.session is not None else {}
