@@ -72,7 +72,7 @@ NODES = {"demo": DemoParams}
         ("/**:\n  ros__parameters:\n    rate: -2.0\n", "/**: parameter 'rate' must be > 0, got -2.0"),
         ("demo:\n  rate: 1.0\n", "demo: expected a 'ros__parameters' mapping under the node name (ROS 2 parameter file format)"),
         ("- 1\n- 2\n", "not a ROS parameter file (top level must map node names to 'ros__parameters')"),
-        ("demo:\n  ros__parameters:\n    rate: [1.0\n    count: 2\n", "not valid YAML (line 4, column 10): expected ',' or ']', but got ':'"),
+        ("demo:\n  ros__parameters:\n    rate: [1.0\n    count: 2\n", "not valid YAML at line 4, column 10: expected ',' or ']', but got ':'"),
         ("demo:\n  ros__parameters:\n    count: 3\n", "demo: parameter 'count' is set by the test; remove it from the file"),
     ],
 )

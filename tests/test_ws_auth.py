@@ -149,7 +149,7 @@ def test_store_errors_are_one_line_and_say_what_to_do(tmp_path):
     assert keystore.load_store(path)["rsu-real-3"] == b"\x11" * 16
     path.write_text("version: 1\nkeys: [unclosed\n")
     path.chmod(0o600)
-    with pytest.raises(keystore.KeyStoreError, match="not valid YAML: .* at line 3, column 1") as e:
+    with pytest.raises(keystore.KeyStoreError, match="not valid YAML at line 3, column 1: ") as e:
         keystore.load_store(path)
     assert "\n" not in str(e.value)
 

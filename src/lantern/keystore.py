@@ -40,6 +40,7 @@ from pathlib import Path
 
 import yaml
 
+from lantern import yaml_errors
 from lantern.paths import ROOT
 
 ENV_VAR = "LANTERN_KEYS"
@@ -90,13 +91,6 @@ def decode_key(value: object, where: str) -> bytes:
     return key
 
 
-def _yaml_problem(e: yaml.YAMLError) -> str:
-    """One line for a YAML error (PyYAML's own text spans several lines)."""
-    mark = getattr(e, "problem_mark", None)
-    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else problem
-
-
 def load_keys(path: str | Path) -> dict[str, bytes]:
     """Per-sender keys from a key file (format in the module docstring); no permission check."""
     p = Path(path)
@@ -105,7 +99,7 @@ def load_keys(path: str | Path) -> dict[str, bytes]:
     except FileNotFoundError as e:
         raise KeyStoreError(f"{p}: key file not found") from e
     except yaml.YAMLError as e:
-        raise KeyStoreError(f"{p}: not valid YAML: {_yaml_problem(e)}") from e
+        raise KeyStoreError(f"{p}: {yaml_errors.describe(e)}") from e
     except (OSError, UnicodeDecodeError) as e:
         raise KeyStoreError(f"{p}: cannot read key file: {e.strerror if isinstance(e, OSError) else e}") from e
     if not isinstance(data, dict) or data.get("version") != 1:

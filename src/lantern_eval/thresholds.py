@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from lantern import yaml_errors
 from lantern.protocol import FAMILY_ABBR
 from lantern_eval.errors import ConfigError
 
@@ -228,10 +229,7 @@ def load_thresholds(path: Path | None = None) -> Thresholds:
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{path}: not valid YAML{where}: {problem}") from exc
+        raise ConfigError(f"{path}: {yaml_errors.describe(exc)}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping with a 'thresholds' section, got {type(data).__name__}")
     section = data.get("thresholds")

@@ -41,6 +41,7 @@ from typing import Any
 
 import yaml
 
+from lantern import yaml_errors
 from lantern_warning_server.errors import DataFileError
 from lantern_warning_server.events import EVENT_TYPES, Event, event_type
 from lantern_warning_server.notice import NS, Actor, Notice
@@ -162,7 +163,7 @@ def load_faults(path: str | Path = "", inline_json: str = "") -> list[FaultSpec]
         except FileNotFoundError as e:
             raise DataFileError(f"{p}: fault file not found") from e
         except yaml.YAMLError as e:
-            raise DataFileError(f"{p}: not valid YAML: {e}") from e
+            raise DataFileError(f"{p}: {yaml_errors.describe(e)}") from e
         specs += parse_faults(data, str(p))
     if inline_json.strip():
         try:

@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 
 import yaml
 
+from lantern import yaml_errors
+
 T = TypeVar("T")
 
 #: Parameters every ROS node has without declaring them (allowed in any section of a file).
@@ -193,10 +195,7 @@ def read_param_file(path: Path | str) -> dict[str, dict[str, Any]]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        what = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ParameterError(f"{p}: not valid YAML{where}: {what}") from None
+        raise ParameterError(f"{p}: {yaml_errors.describe(exc)}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
