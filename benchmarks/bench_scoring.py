@@ -25,7 +25,8 @@ from pathlib import Path
 
 from rosbags.rosbag2 import Reader
 
-from lantern_eval.scoring import find_bags, score_bags
+from lantern_eval.report import score_bags
+from lantern_eval.scoring import find_bags
 from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lantern_agent.backends.base import Backend, Plan, load_backend
-from lantern_agent.backends.registry import available_backends
+from lantern_agent.backends.base import Backend, Plan
+from lantern_agent.backends.registry import available_backends, load_backend
 from lantern_agent.errors import BackendLoadError, BackendNotFoundError, ConfigError
 
 

@@ -17,7 +17,8 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from lantern_agent.backends import vlm as vlm_mod  # noqa: E402
-from lantern_agent.backends.base import NUM_WAYPOINTS, Observation, WarningInput, load_backend  # noqa: E402
+from lantern_agent.backends.base import NUM_WAYPOINTS, Observation, WarningInput  # noqa: E402
+from lantern_agent.backends.registry import load_backend  # noqa: E402
 from lantern_agent.backends.simlingo import (  # noqa: E402
     SimLingoBackend,
     SimLingoUnavailableError,

@@ -17,8 +17,8 @@ from lantern_eval.errors import ConfigError, TelemetryError
 from lantern_eval.metrics import anticipation_metric
 from lantern_eval.metrics.cus import PairRow, family_scores, macro_ci95, mean_ci95, t975
 from lantern_eval.metrics.gates import StopSpan
-from lantern_eval.report import render_report, report_main, score_main, timeline_marks
-from lantern_eval.scoring import RunRecord, make_pairs, score_bag, score_bags, score_run
+from lantern_eval.report import render_report, report_main, score_bags, score_main, timeline_marks
+from lantern_eval.scoring import RunRecord, make_pairs, score_bag, score_run
 from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
 from lantern_eval.telemetry import TelemetryBuilder
 from lantern_eval.thresholds import RANGES, Thresholds, load_thresholds

@@ -150,3 +150,166 @@ def test_run_end_closes_the_bag_as_completed_sqlite3(tmp_path, rclpy_context):
     assert s.storage == "sqlite3" and s.completed and marker(bag)["closed_by"] == "run_end"
     assert s.counts[topics.camera_image()] == 2  # 5 Hz at 20 Hz: frames 0 and 4
     assert s.counts[topics.RUN_STATUS] == 1
+    info = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    status = next(t["topic_metadata"] for t in info["topics_with_message_count"]
+                  if t["topic_metadata"]["name"] == topics.RUN_STATUS)
+    assert status["offered_qos_profiles"][0]["durability"] == "transient_local"  # sqlite3 bags carry it too
+
+
+# --- offered QoS (rosbag2 metadata version 9) ---------------------------------------------------
+
+#: The keys rosbag2 writes for one QoS profile (rosbag2_storage qos.cpp, convert<rclcpp::QoS>::encode).
+QOS_KEYS = {"history", "depth", "reliability", "durability", "deadline", "lifespan", "liveliness",
+            "liveliness_lease_duration", "avoid_ros_namespace_conventions"}
+INFINITE = {"sec": 9223372036, "nsec": 854775807}  # RMW_DURATION_INFINITE as rosbag2 writes it
+
+
+def mcap_channel_metadata(path: Path) -> dict[str, dict[str, str]]:
+    """topic -> channel metadata, read from the mcap summary's Channel records (no rosbags, no mcap library)."""
+    import struct
+
+    data = path.read_bytes()
+    assert data[:8] == b"\x89MCAP0\r\n"
+    out: dict[str, dict[str, str]] = {}
+    pos = 8
+    while pos + 9 <= len(data):
+        op, length = data[pos], struct.unpack_from("<Q", data, pos + 1)[0]
+        body = data[pos + 9: pos + 9 + length]
+        pos += 9 + length
+        if op != 0x04:  # Channel
+            continue
+
+        def string(off: int) -> tuple[str, int]:
+            n = struct.unpack_from("<I", body, off)[0]
+            return body[off + 4: off + 4 + n].decode(), off + 4 + n
+
+        topic, off = string(4)  # after id (u16) and schema id (u16)
+        _encoding, off = string(off)
+        end = off + 4 + struct.unpack_from("<I", body, off)[0]
+        off += 4
+        meta: dict[str, str] = {}
+        while off < end:
+            k, off = string(off)
+            meta[k], off = string(off)
+        out[topic] = meta
+    return out
+
+
+def test_qos_from_profile_hand_computed():
+    from rclpy.duration import Duration
+    from rclpy.qos import LivelinessPolicy, QoSProfile
+
+    from lantern.ros import qos
+    from lantern_eval.bag_writer import qos_from_profile
+    from rosbags.interfaces import QosDurability, QosHistory, QosLiveliness, QosReliability, QosTime
+
+    q = qos_from_profile(qos.LATCHED)
+    assert (q.history, q.depth, q.reliability, q.durability) == (
+        QosHistory.KEEP_LAST, 1000, QosReliability.RELIABLE, QosDurability.TRANSIENT_LOCAL)
+    assert q.liveliness == QosLiveliness.SYSTEM_DEFAULT and q.deadline == QosTime(0, 0)
+    s = qos_from_profile(qos.SENSOR)
+    assert (s.reliability, s.durability, s.depth) == (QosReliability.BEST_EFFORT, QosDurability.VOLATILE, 1)
+    odd = QoSProfile(depth=3, deadline=Duration(seconds=1, nanoseconds=500_000_000),
+                     lifespan=Duration(nanoseconds=2**63 - 1), liveliness=LivelinessPolicy.MANUAL_BY_TOPIC)
+    o = qos_from_profile(odd)
+    assert o.deadline == QosTime(1, 500_000_000) and o.lifespan == QosTime(9223372036, 854775807)
+    assert o.liveliness == QosLiveliness.MANUAL_BY_TOPIC
+
+
+def test_recorded_bag_carries_offered_qos_for_ros2_bag_play(tmp_path, rclpy_context):
+    """Latched topics are recorded transient-local + reliable, the camera as the bridge offered it (SENSOR_PUB)."""
+    from nav_msgs.msg import Path as PathMsg
+
+    from lantern.ros import lockstep, qos
+    from lantern_msgs.msg import ScenarioEvent
+    from rosbags.rosbag2 import Reader
+    from rosbags.interfaces import QosDurability, QosReliability
+
+    bag = tmp_path / "bag"
+    proc = start_recorder(bag, drain_quiet_s=0.2)
+    feeder = Feeder(rclpy_context)
+    try:
+        pub_route = feeder.node.create_publisher(PathMsg, topics.ROUTE, qos.LATCHED)
+        pub_events = feeder.node.create_publisher(ScenarioEvent, topics.SCENARIO_EVENTS, qos.LATCHED)
+        feeder.spin_until(lambda: pub_route.get_subscription_count() > 0 and pub_events.get_subscription_count() > 0)
+        route = PathMsg()
+        route.header.stamp = lockstep.time_msg(0)
+        pub_route.publish(route)
+        ev = ScenarioEvent(type=ScenarioEvent.ROUTE_START, route_id="rec_route")
+        ev.header.stamp = lockstep.time_msg(0)
+        pub_events.publish(ev)
+        feeder.frames(4)
+        feeder.final_status(4)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        feeder.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, out
+
+    info = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    assert info["version"] == 9
+    by_topic = {t["topic_metadata"]["name"]: t["topic_metadata"] for t in info["topics_with_message_count"]}
+    latched = (topics.ROUTE, topics.SCENARIO_EVENTS, topics.RUN_STATUS)
+    recorded = (*latched, topics.camera_image(), topics.odometry())
+    channels = mcap_channel_metadata(next(bag.glob("*.mcap")))
+    for topic in recorded:
+        profiles = by_topic[topic]["offered_qos_profiles"]
+        # v9: a YAML sequence in metadata.yaml; the mcap channel holds the same list as a YAML string
+        assert isinstance(profiles, list) and len(profiles) == 1, (topic, profiles)
+        assert yaml.safe_load(channels[topic]["offered_qos_profiles"]) == profiles
+        p = profiles[0]
+        assert set(p) == QOS_KEYS
+        # policies as rmw's *_to_str names (v9), not v8's integers
+        assert p["history"] in {"system_default", "keep_last", "keep_all", "unknown"}
+        assert p["liveliness"] in {"system_default", "automatic", "manual_by_topic", "unknown", "best_available"}
+        assert isinstance(p["depth"], int) and p["avoid_ros_namespace_conventions"] is False
+        for k in ("deadline", "lifespan", "liveliness_lease_duration"):
+            assert set(p[k]) == {"sec", "nsec"}
+        # what the publisher offered, read from the graph (Fast DDS: infinite deadline, automatic
+        # liveliness); the declared profiles say 0 s and system_default, so this proves the source.
+        assert p["deadline"] == INFINITE and p["liveliness"] == "automatic"
+    for topic in latched:
+        p = by_topic[topic]["offered_qos_profiles"][0]
+        assert (p["reliability"], p["durability"]) == ("reliable", "transient_local"), topic
+    cam = by_topic[topics.camera_image()]["offered_qos_profiles"][0]
+    assert (cam["reliability"], cam["durability"]) == ("reliable", "volatile")  # qos.SENSOR_PUB
+    odo = by_topic[topics.odometry()]["offered_qos_profiles"][0]
+    assert (odo["reliability"], odo["durability"]) == ("reliable", "volatile")
+    src = marker(bag)["offered_qos_source"]
+    assert all(src[t] == "publishers" for t in recorded), src
+
+    with Reader(bag) as r:  # rosbags reads the same profiles back (and still decodes the bag)
+        conns = {c.topic: c for c in r.connections}
+        assert conns[topics.RUN_STATUS].ext.offered_qos_profiles[0].durability == QosDurability.TRANSIENT_LOCAL
+        assert conns[topics.camera_image()].ext.offered_qos_profiles[0].reliability == QosReliability.RELIABLE
+    s = summarize(bag)
+    assert s.completed and s.counts[topics.ROUTE] == 1 and s.counts[topics.SCENARIO_EVENTS] == 1
+    assert s.counts[topics.odometry()] == 4
+
+    import importlib.util
+
+    if importlib.util.find_spec("mcap_ros2") is None:  # independent decoder, checked when installed
+        return
+    import mcap_ros2.decoder
+    from mcap.reader import make_reader
+
+    with open(next(bag.glob("*.mcap")), "rb") as f:
+        msgs = list(make_reader(f, decoder_factories=[mcap_ros2.decoder.DecoderFactory()]).iter_decoded_messages(
+            topics=[topics.RUN_STATUS]))
+    assert msgs and msgs[0].channel.metadata["offered_qos_profiles"] == channels[topics.RUN_STATUS]["offered_qos_profiles"]
+
+
+def test_topic_without_publisher_in_graph_gets_its_declared_qos(rclpy_context):
+    """Discovery can lag the data: with no publisher in the graph the contract's profile is stored."""
+    from lantern_eval.recorder_node import RecorderNode
+    from rosbags.interfaces import QosDurability, QosHistory, QosReliability
+
+    node = RecorderNode("recorder_under_test", context=rclpy_context)
+    try:
+        (q,) = node._offered_qos(topics.SCENARIO_EVENTS)  # nobody publishes it here
+        assert (q.history, q.depth, q.reliability, q.durability) == (
+            QosHistory.KEEP_LAST, 1000, QosReliability.RELIABLE, QosDurability.TRANSIENT_LOCAL)
+        assert node.qos_source[topics.SCENARIO_EVENTS] == "declared"
+    finally:
+        node.destroy_node()

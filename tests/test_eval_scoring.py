@@ -10,8 +10,8 @@ import pytest
 
 from lantern_eval.enums import EventType, RunState
 from lantern_eval.errors import ConfigError
-from lantern_eval.report import csv_columns, render_report, schema
-from lantern_eval.scoring import SUPPRESSED, RunRecord, make_pairs, score_bags, score_run
+from lantern_eval.report import csv_columns, render_report, schema, score_bags
+from lantern_eval.scoring import SUPPRESSED, RunRecord, make_pairs, score_run
 from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
 from lantern_eval.telemetry import TelemetryBuilder
 from lantern_eval.thresholds import Thresholds, load_thresholds

@@ -15,7 +15,8 @@ import os
 import pytest
 
 from lantern import keystore, topics, warning_tag
-from lantern_eval.scoring import score_bag, score_bags, score_run
+from lantern_eval.report import score_bags
+from lantern_eval.scoring import score_bag, score_run
 from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
 from lantern_eval.telemetry import TelemetryBuilder, resolve_warning_key
 from lantern_eval.thresholds import Thresholds

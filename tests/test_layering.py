@@ -8,6 +8,10 @@ never a top-layer module, never a sibling capability package (what two of them
 share is a bottom-layer convention). Checked from the source (ast), lazy
 imports inside functions and ``importlib.import_module("...")`` literals
 included, so nothing has to be imported to find a violation.
+
+Inside each package under ``src/`` the imports point one way too: the
+intra-package import graph (the same parsed imports) has no cycle; a failure
+prints each circle as ``module:line -> module:line -> ...``.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ TOP = ("cli", "preflight", "session", "run", "suite", "runner", "doctor")
 ALLOWED: dict[tuple[str, str], str] = {}
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(SRC).with_suffix("")
+def module_name(path: Path, root: Path = SRC) -> str:
+    rel = path.relative_to(root).with_suffix("")
     parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
     return ".".join(parts)
 
@@ -134,3 +138,105 @@ def test_no_layer_points_the_wrong_way():
     assert not unexpected, "imports against the layering (move the shared piece to the bottom layer, src/lantern/):\n" + "\n".join(unexpected)
     stale = sorted(f"{m} -> {i}" for m, i in ALLOWED if (m, i) not in found)
     assert not stale, f"allow-list entries that no longer occur (remove them): {stale}"
+
+
+# ---------------------------------------------------------------------------- no import cycles inside a package
+
+
+def import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, dict[str, int]]:
+    """Intra-package import graph: module -> {module it imports: line of the first such import}.
+
+    ``sources``: module name -> (source, is_package). Every import counts,
+    module-level or inside a function (a lazy import is still a dependency:
+    it only hides the cycle until the function runs). An edge goes to each
+    module of the same set that an import names (``from a import b`` names
+    ``a`` and, when it is a module, ``a.b``); a parent package is not added
+    implicitly, or every re-export in an ``__init__`` would read as a cycle.
+    """
+    graph: dict[str, dict[str, int]] = {}
+    for mod, (source, is_package) in sources.items():
+        edges: dict[str, int] = {}
+        for line, name in imported_modules(source, mod, is_package):
+            if name in sources and name != mod:
+                edges.setdefault(name, line)
+        graph[mod] = edges
+    return graph
+
+
+def import_cycles(graph: dict[str, dict[str, int]]) -> list[str]:
+    """One printed cycle per strongly connected set of modules (``a:12 -> b:40 -> a``), sorted; empty when the graph is acyclic."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp: set[str] = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                components.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    out: list[str] = []
+    for comp in components:  # shortest cycle through the component's first module (breadth-first inside it)
+        start = min(comp)
+        prev: dict[str, str] = {}
+        frontier = [start]
+        while start not in prev:
+            nxt: list[str] = []
+            for v in frontier:
+                for w in sorted(graph[v]):
+                    if w in comp and w not in prev:
+                        prev[w] = v
+                        nxt.append(w)
+            frontier = nxt
+        path = [start]
+        while len(path) == 1 or path[-1] != start:
+            path.append(prev[path[-1]])
+        path.reverse()  # start -> ... -> start
+        rest = sorted(comp - set(path))
+        out.append(" -> ".join(f"{a}:{graph[a][b]}" for a, b in zip(path, path[1:])) + f" -> {start}" + (f" (the same circle also holds {', '.join(rest)})" if rest else ""))
+    return sorted(out)
+
+
+def package_sources(package: str, root: Path = SRC) -> dict[str, tuple[str, bool]]:
+    """Module name -> (source, is_package) of every module of ``package`` under ``root``."""
+    return {module_name(p, root): (p.read_text(), p.name == "__init__.py") for p in sorted((root / package).rglob("*.py"))}
+
+
+@pytest.mark.parametrize(("sources", "expected"), [
+    ({"p.a": ("from p.b import x\n", False), "p.b": ("def f():\n    from p.a import y\n", False)}, ["p.a:1 -> p.b:2 -> p.a"]),
+    ({"p.a": ("from . import b\n", False), "p.b": ("import p.c\n", False), "p.c": ("\n\nfrom p.a import z\n", False)}, ["p.a:1 -> p.b:1 -> p.c:3 -> p.a"]),
+    ({"p": ("from p.a import A\n", True), "p.a": ("import numpy\nfrom p.b import B\n", False), "p.b": ("from .c import C\n", False), "p.c": ("", False)}, []),
+    ({"p.a": ("import importlib\nimportlib.import_module('p.b')\n", False), "p.b": ("from p import a\n", False), "p": ("", True)}, ["p.a:2 -> p.b:1 -> p.a"]),
+    ({"p.a": ("from p.b import x\nfrom p.c import y\n", False), "p.b": ("from p.a import z\n", False), "p.c": ("from p.b import w\n", False)},
+     ["p.a:1 -> p.b:1 -> p.a (the same circle also holds p.c)"]),
+])
+def test_the_cycle_finder_finds_what_it_should(sources, expected):
+    assert import_cycles(import_graph(sources)) == expected
+
+
+def test_no_import_cycle_inside_a_package():
+    """Imports inside each package under src/ point one way: what two modules share lives in a module both import."""
+    packages = sorted(p.parent.name for p in SRC.glob("*/__init__.py"))
+    assert {"lantern", *CAPABILITIES} <= set(packages), packages
+    found = [c for pkg in packages for c in import_cycles(import_graph(package_sources(pkg)))]
+    assert not found, "import cycles (module:line of the import -> ...; move the shared piece into a module both import):\n" + "\n".join(found)

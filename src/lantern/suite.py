@@ -409,8 +409,7 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
 
 def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> int:
     """Score every recorded bag offline, render the tables and plots, print Table 3."""
-    from lantern_eval.report import render_report
-    from lantern_eval.scoring import score_bags
+    from lantern_eval.report import render_report, score_bags
     from lantern_eval.telemetry import resolve_warning_key
 
     bags = [out / "runs" / o.job.run_id / "bag" for o in outcomes if o.status in ROUTE_RESULTS]

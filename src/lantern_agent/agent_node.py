@@ -41,7 +41,8 @@ from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_agent import observation as conv
-from lantern_agent.backends.base import Backend, Observation, Plan, load_backend
+from lantern_agent.backends.base import Backend, Observation, Plan
+from lantern_agent.backends.registry import load_backend
 from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
 from lantern_agent.errors import ConfigError
 from lantern_agent.geometry import Polyline, map_to_ego

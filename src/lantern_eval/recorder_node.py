@@ -16,6 +16,13 @@ with the run metadata (custom data ``lantern``) and a completion marker
 closed_by = run_end | shutdown_before_run_end). A bag without metadata.yaml
 is a recorder crash; a bag with ``completed: false`` is a run cut short. The
 scorer reports both as infrastructure failures, never as a pass.
+
+Offered QoS: when a topic's first message is written, the recorder stores the
+QoS each of its publishers offers (graph: ``get_publishers_info_by_topic``) as
+the topic's ``offered_qos_profiles``, as rosbag2 does; ``ros2 bag play`` replays
+from it, so route, events and run status come back transient-local. If the
+graph has no publisher yet (discovery lags the data), it stores the profile
+the topic is declared with in the contract.
 """
 
 from __future__ import annotations
@@ -25,13 +32,17 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_eval import fastcdr
-from lantern_eval.bag_writer import BagWriter
+from lantern_eval.bag_writer import BagWriter, qos_from_profile
+
+if TYPE_CHECKING:
+    from rosbags.interfaces import Qos
 
 RECORDING_VERSION = 1
 
@@ -107,6 +118,8 @@ class RecorderNode(LanternNode):
         self._final_wall: float | None = None
         self._last_msg_wall = time.monotonic()
         self._camera_frames: set[int] = set()
+        self._declared_qos: dict[str, object] = {}
+        self.qos_source: dict[str, str] = {}  # topic -> "publishers" | "declared" (what offered_qos_profiles holds)
         self.writer: BagWriter | None = None
         if p.output:
             self.writer = BagWriter(Path(p.output), p.storage).open()
@@ -119,6 +132,7 @@ class RecorderNode(LanternNode):
         self._subs: list = []
         self._last_raw: dict[str, tuple[int, bytes]] = {}
         for topic, (tname, q) in contract_topics(p.role_name).items():
+            self._declared_qos[topic] = q
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
         # Wall-clock timer (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
@@ -137,6 +151,7 @@ class RecorderNode(LanternNode):
             "camera_period_frames": self.camera_period,
             "fixed_delta_seconds": p.fixed_delta_seconds,
             "counts": dict(sorted(self.counts.items())),
+            "offered_qos_source": dict(sorted(self.qos_source.items())),
         }
 
     def _callback(self, topic: str, tname: str):  # noqa: ANN202
@@ -162,6 +177,8 @@ class RecorderNode(LanternNode):
                 self._last_raw[topic] = (t_ns, raw)
                 self.counts[topic] = self.counts.get(topic, 0) + 1
                 if self.writer is not None:
+                    if not self.writer.has_topic(topic):
+                        self.writer.add_topic(topic, tname, self._offered_qos(topic))
                     self.writer.write(topic, tname, t_ns, raw)
             if is_odom:
                 frame = round(t_ns / self.dt_ns)
@@ -173,6 +190,15 @@ class RecorderNode(LanternNode):
                 self._on_status_raw(raw)
 
         return cb
+
+    def _offered_qos(self, topic: str) -> list[Qos]:
+        """One profile per publisher of ``topic`` (what rosbag2 records), else the contract's declared profile."""
+        offered = [qos_from_profile(i.qos_profile) for i in self.get_publishers_info_by_topic(topic)]
+        self.qos_source[topic] = "publishers" if offered else "declared"
+        if not offered:
+            self.get_logger().info(f"no publisher of {topic} in the graph yet: recording its declared QoS")
+            offered = [qos_from_profile(self._declared_qos[topic])]
+        return offered
 
     def _on_status_raw(self, raw: bytes) -> None:
         from rclpy.serialization import deserialize_message

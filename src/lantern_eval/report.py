@@ -9,6 +9,8 @@ bags alone and writes into DIR:
   Pass, failure rates), Table 6 (with Event Exposure), bad bags,
   infrastructure and condition-mismatch runs, superseded attempts, skipped inputs;
 - series/*.npz: each run's speed / progress / events, so the report needs no bag.
+- leaderboard_results.json and leaderboard/<model>.json: CARLA-leaderboard / Bench2Drive
+  results (Driving Score, Route Completion, Infraction Penalty; ``leaderboard.py``).
 CooperativeWarning tags are checked with the onboard key (``--keys FILE``, else
 the key store the nodes use): warnings that do not verify are left out of the
 warning intervals and counted; without a key, warnings are used unverified.
@@ -30,15 +32,18 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lantern.cli_args import EXIT_USAGE, ArgumentParser
 from lantern_eval.errors import ConfigError, InputError
 from lantern_eval.metrics.cus import decomposition, event_exposure, family_scores, sensitivity
-from lantern_eval.thresholds import FAMILIES
+from lantern_eval.thresholds import FAMILIES, Thresholds
+
+if TYPE_CHECKING:
+    from lantern_eval.telemetry import WarningKey
 
 TABLE3_COLS = [*FAMILIES.values(), "Overall"]
 TABLE4_COLS = ["A-Prog.", "TTC", "Clear.", "Ant.", "Rec.", "B-Prog.", "Gate Pass", "Coll.-A", "RD-A", "LC-A", "Rule-A", "Block-A", "False Brake-B"]
@@ -120,6 +125,9 @@ def write_results(out: Path, pairs: Sequence[Any], records: Sequence[Any], super
         "thresholds": thresholds,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True, default=str))
+    from lantern_eval.leaderboard import write_leaderboard
+
+    write_leaderboard(out, records, superseded)  # leaderboard_results.json beside the CUS files (docs/eval.md)
     return summary
 
 
@@ -420,13 +428,40 @@ def render_report(out: Path, max_timelines: int | None = None) -> dict[str, Any]
     return {"written": [str(p) for p in written], "summary": summary}
 
 
+# ---------------------------------------------------------------------------- scoring bags into a score directory
+
+
+def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = None, warning_key: WarningKey | None = None) -> dict[str, Any]:
+    """Score every bag found, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal.
+
+    ``warning_key``: the onboard key to check CooperativeWarning tags with
+    (``telemetry.resolve_warning_key``); None or a key-less one: warnings are
+    used unchecked, every record and the summary say so. Lives here, beside
+    ``write_results``, so that ``scoring`` (the computation) never imports
+    this module (the imports point one way: report -> scoring).
+    """
+    from lantern_eval.scoring import discover, fill_suite_identity, make_pairs, run_dir_record, score_bag
+    from lantern_eval.telemetry import WarningKey
+
+    th = th or Thresholds()
+    wk = warning_key or WarningKey(None, "no onboard key given")
+    out_dir = Path(out_dir)
+    found = discover(paths, exclude=[out_dir])
+    records = [score_bag(b, th, out_dir / "series", wk.key) for b in found.bags]
+    records += [run_dir_record(d) for d in found.run_dirs]
+    fill_suite_identity(records)
+    pairs, superseded = make_pairs(records, th)
+    summary = write_results(out_dir, pairs, records, superseded, th.as_dict(), skipped=found.skipped, warning_key_origin=wk.origin if wk.key else f"none ({wk.origin})")
+    return {"records": records, "pairs": pairs, "superseded": superseded, "summary": summary, "skipped": found.skipped}
+
+
 # ---------------------------------------------------------------------------- entry points
 
 
 def score_main(argv: Sequence[str] | None = None) -> int:
     """``lantern score BAG_OR_DIR... [--out DIR] [--thresholds FILE] [--report]``; exit codes in the module doc."""
     from lantern.keystore import KeyStoreError
-    from lantern_eval.scoring import discover, score_bags
+    from lantern_eval.scoring import discover
     from lantern_eval.telemetry import resolve_warning_key
     from lantern_eval.thresholds import load_thresholds
 

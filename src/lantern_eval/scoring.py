@@ -1,9 +1,11 @@
 """Score runs and pairs: telemetry -> run record (metrics, gates) -> pair rows (eq. 8).
 
 One code path for both modes: the online eval node feeds live messages to a
-``TelemetryBuilder`` and calls ``score_run``; ``score_bags`` feeds the same
-builder from bags. A run record is plain JSON, so pairs can be formed from
-online results and offline results alike.
+``TelemetryBuilder`` and calls ``score_run``; ``score_bag`` feeds the same
+builder from a bag (``report.score_bags`` does that for every bag found and
+writes the result files: this module computes, it never writes a score
+directory, so it never imports ``report``). A run record is plain JSON, so
+pairs can be formed from online results and offline results alike.
 
 Time references of a Route A run (all sim time, s):
 - t_ref: warning run: WARNING_ON event; no-warning run: the route-defined
@@ -46,7 +48,6 @@ from lantern_eval.metrics import anticipation_metric, clearance_metric, pair_sco
 from lantern_eval.metrics.base import Metric
 from lantern_eval.metrics.cus import PairRow
 from lantern_eval.metrics.gates import StopSpan, false_brake_gate, route_a_gates, stop_exemptions, stop_spans
-from lantern_eval.telemetry import WarningKey
 from lantern_eval.thresholds import FAMILIES, Thresholds, canonical_family
 
 RECORD_VERSION = 1
@@ -78,6 +79,7 @@ class RunRecord:
     counts: dict[str, int] = field(default_factory=dict)  # messages per topic; "warnings_unverified" when warnings were checked
     warning_auth: str = ""  # verified | foreign_excluded (unverified warnings left out) | unverified (no key): telemetry.WARNING_*
     series: str = ""  # offline only: series/*.npz under the score directory (plots)
+    leaderboard_events: list[dict[str, Any]] = field(default_factory=list)  # COLLISION / INFRACTION / TIMEOUT events, collision class resolved (leaderboard.py)
     version: int = RECORD_VERSION
 
     def to_dict(self) -> dict[str, Any]:
@@ -209,6 +211,9 @@ def score_run(tel: RunTelemetry, th: Thresholds, bag: str = "") -> RunRecord:
         return rec
     rec.route_completion = route_completion(tel)
     rec.progress = rec.route_completion["value"]
+    from lantern_eval.leaderboard import run_events
+
+    rec.leaderboard_events = run_events(tel)
     ego = tel.ego
     t = ego.t
     if tel.meta.route_kind == "B":
@@ -629,7 +634,7 @@ def run_dir_record(run_dir: Path) -> RunRecord:
     return RunRecord(status=RunState.INFRASTRUCTURE, error=f"{run_dir}: infrastructure failure ({reason})", bag=str(run_dir), meta=meta)
 
 
-def _fill_suite_identity(records: Sequence[RunRecord]) -> None:
+def fill_suite_identity(records: Sequence[RunRecord]) -> None:
     """A suite's final infrastructure result.json may lack the agent / variant: take them from the other runs of the same suite folder when those agree."""
     for r in records:
         if r.meta.get("agent"):
@@ -639,27 +644,6 @@ def _fill_suite_identity(records: Sequence[RunRecord]) -> None:
             vals = {o.meta.get(key) for o in records if o is not r and str(Path(o.bag).parent.parent) == parent and o.meta.get(key)}
             if len(vals) == 1 and not r.meta.get(key):
                 r.meta[key] = vals.pop()
-
-
-def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = None, warning_key: WarningKey | None = None) -> dict[str, Any]:
-    """Score every bag found, pair the runs, write the result files into ``out_dir``; bad bags are reported, not fatal.
-
-    ``warning_key``: the onboard key to check CooperativeWarning tags with
-    (``telemetry.resolve_warning_key``); None or a key-less one: warnings are
-    used unchecked, every record and the summary say so.
-    """
-    from lantern_eval.report import write_results
-
-    th = th or Thresholds()
-    wk = warning_key or WarningKey(None, "no onboard key given")
-    out_dir = Path(out_dir)
-    found = discover(paths, exclude=[out_dir])
-    records = [score_bag(b, th, out_dir / "series", wk.key) for b in found.bags]
-    records += [run_dir_record(d) for d in found.run_dirs]
-    _fill_suite_identity(records)
-    pairs, superseded = make_pairs(records, th)
-    summary = write_results(out_dir, pairs, records, superseded, th.as_dict(), skipped=found.skipped, warning_key_origin=wk.origin if wk.key else f"none ({wk.origin})")
-    return {"records": records, "pairs": pairs, "superseded": superseded, "summary": summary, "skipped": found.skipped}
 
 
 def _safe_meta(bag: Path) -> dict[str, Any]:

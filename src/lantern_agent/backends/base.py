@@ -14,6 +14,9 @@ Privilege is declared, not inferred: ``privileged = True`` makes the node
 subscribe ground truth (the expert only); ``perception = True`` makes it
 subscribe the non-privileged visible-actors topic. A test inspects the DDS
 graph to prove a non-privileged backend never sees a privileged topic.
+
+Finding and instantiating a backend by name is ``registry.load_backend``: the
+registry imports this seam, never the other way round (no import cycle).
 """
 
 from __future__ import annotations
@@ -131,10 +134,3 @@ class Backend(abc.ABC):
             inspect.signature(cls).bind(**options)
         except TypeError as e:
             raise ConfigError(f"{cls.name} backend: bad options {sorted(options)}: {e}") from None
-
-
-def load_backend(name: str, **options: Any) -> Backend:
-    """Instantiate the backend registered as ``name`` in the ``lantern.agent_backends`` group."""
-    from lantern_agent.backends.registry import load_backend as _load
-
-    return _load(name, **options)

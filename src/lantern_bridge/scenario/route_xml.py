@@ -42,6 +42,7 @@ from typing import Any
 
 from lantern_bridge.scenario.errors import Failure, RouteFileError
 from lantern_bridge.scenario.families import table
+from lantern_bridge.scenario.route_checks import check_spec
 from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, VARIANTS, Point, RouteSpec, Weather
 from lantern_bridge.world.layout import LayoutSpec
 
@@ -387,8 +388,10 @@ def read_route(path: Path | str) -> RouteSpec:
 def read_route_file(path: Path | str) -> RouteSpec:
     """Read AND statically validate a route file: what a run must use (an invalid file never runs).
 
-    Same as ``lantern_bridge.validate.load_valid_route``; imported lazily because the
-    validator itself reads files through this module."""
-    from lantern_bridge.validate import load_valid_route
-
-    return load_valid_route(path)
+    Same as ``lantern_bridge.validate.load_valid_route``; raises RouteFileError
+    listing every failure (the file-level checks live in ``route_checks``)."""
+    spec = read_route(path)  # raises RouteFileError on malformed files
+    fails = check_spec(spec)
+    if fails:
+        raise RouteFileError(fails)
+    return spec

@@ -1,0 +1,174 @@
+"""CARLA-leaderboard / Bench2Drive results: hand-computed driving scores and the file `lantern score` writes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lantern_eval.leaderboard import INFRACTION_KINDS, build_results, global_record, route_record, run_events
+from lantern_eval.report import score_main
+from lantern_eval.scoring import score_run
+from lantern_eval.synthetic import SyntheticConfig, generate, write_bag
+from lantern_eval.telemetry import TelemetryBuilder, resolve_warning_key
+from lantern_eval.thresholds import Thresholds
+
+
+def rec(progress: float, events=(), *, completed: bool | None = None, kind: str = "A", condition: str = "warning", agent: str = "a", route: str = "r1", length: float = 200.0, reason: str = "", status: str = "scored") -> dict:
+    """A scored run record as the scorer writes it (only the fields the leaderboard reads)."""
+    done = progress >= 1.0 if completed is None else completed
+    return {
+        "status": status,
+        "bag": f"/bags/{route}_{kind}_{condition}",
+        "meta": {"run_id": f"{route}-{kind}-{condition}", "route_id": route, "route_kind": kind, "condition": condition, "agent": agent, "variant": "full", "family": "pedestrian_emergence", "route_length_m": length},
+        "progress": progress,
+        "outcome_reason": reason,
+        "route_completion": {"value": progress, "source": "route_end" if done else "max_progress/route_length", "max_progress_m": progress * length, "route_length_m": length},
+        "times": {"t_end": 30.0},
+        "leaderboard_events": list(events),
+    }
+
+
+def ev(typ: str, detail: str, t: float = 5.0, other: str = "x", other_class: str | None = None) -> dict:
+    d = {"type": typ, "t": t, "frame": int(t * 20), "route_distance": 40.0, "detail": detail, "other_actor": other}
+    if other_class is not None:
+        d["other_class"] = other_class
+    return d
+
+
+def test_completed_clean_route_scores_100_and_is_perfect():
+    r = route_record(rec(1.0), 0)
+    assert r["scores"] == {"score_route": 100.0, "score_penalty": 1.0, "score_composed": 100.0}
+    assert r["status"] == "Perfect" and r["num_infractions"] == 0
+    assert set(r["infractions"]) == set(INFRACTION_KINDS) and all(v == [] for v in r["infractions"].values())
+    assert r["route_id"] == "r1_A" and r["meta"]["route_length"] == 200.0
+
+
+def test_pedestrian_collision_at_half_completion_scores_25():
+    r = route_record(rec(0.5, [ev("COLLISION", "walker:hazard:4.10", other_class="walker")], reason="collision"), 0)
+    assert r["scores"] == {"score_route": 50.0, "score_penalty": 0.5, "score_composed": 25.0}
+    assert len(r["infractions"]["collisions_pedestrian"]) == 1 and r["status"] == "Failed"
+
+
+def test_red_light_and_vehicle_collision_multiply():
+    r = route_record(rec(1.0, [ev("INFRACTION", "red_light", 3.0, "light_7"), ev("COLLISION", "vehicle:background:6.00", 8.0, other_class="vehicle")]), 0)
+    assert r["scores"]["score_penalty"] == pytest.approx(0.7 * 0.6)  # 0.42
+    assert r["scores"]["score_composed"] == pytest.approx(42.0)
+    assert r["status"] == "Completed" and r["num_infractions"] == 2
+    assert r["infractions"]["red_light"] and r["infractions"]["collisions_vehicle"]
+
+
+def test_static_stop_and_class_from_detail_or_unknown():
+    r = route_record(rec(1.0, [ev("COLLISION", "static:occluder:1.0"), ev("INFRACTION", "stop_sign", other="stop_3"), ev("COLLISION", "collision", other="mystery")]), 0)
+    # static from the detail, unknown class counts as layout (the leaderboard's "anything else"): 0.65 * 0.8 * 0.65
+    assert len(r["infractions"]["collisions_layout"]) == 2 and len(r["infractions"]["stop_infraction"]) == 1
+    assert r["scores"]["score_penalty"] == pytest.approx(0.65 * 0.8 * 0.65, abs=1e-6)
+
+
+def test_outside_route_lanes_reduces_the_penalty_by_the_share_driven_outside():
+    r = route_record(rec(1.0, [ev("INFRACTION", "outside_route_lanes:opposite_or_offroad:12.5%")]), 0)
+    assert r["scores"]["score_penalty"] == pytest.approx(0.875)
+    assert r["scores"]["score_composed"] == pytest.approx(87.5)
+    # 12.5 % of the 200 m driven = 25 m, written where the leaderboard's message has it
+    assert r["infractions"]["outside_route_lanes"][0].split(" ")[8] == "25.000"
+    g = global_record([r])
+    assert g["infractions"]["outside_route_lanes"] == 0.025  # km outside, not per km
+
+
+def test_outside_route_lanes_without_a_share_is_listed_not_invented():
+    r = route_record(rec(1.0, [ev("INFRACTION", "outside_route_lanes:opposite_or_offroad")]), 0)
+    assert r["scores"]["score_penalty"] == 1.0 and len(r["infractions"]["outside_route_lanes"]) == 1
+    assert r["meta"]["lantern"]["outside_route_lanes"][0]["percentage"] is None
+    assert global_record([r])["meta"]["unmeasured_penalties"] == ["r1_A"]
+
+
+def test_blocked_route_is_failed_without_a_factor():
+    r = route_record(rec(0.4, [ev("TIMEOUT", "agent_blocked", 95.0)], reason="agent_blocked"), 0)
+    assert r["status"] == "Failed - Agent got blocked"
+    assert r["scores"] == {"score_route": 40.0, "score_penalty": 1.0, "score_composed": 40.0}
+    assert len(r["infractions"]["vehicle_blocked"]) == 1
+    t = route_record(rec(0.3, [ev("TIMEOUT", "route_timeout", 100.0)], reason="route_timeout"), 0)
+    assert t["status"] == "Failed - Agent timed out" and t["infractions"]["route_timeout"] == ["Route timeout."]
+    d = route_record(rec(0.2, [ev("INFRACTION", "route_deviation:15.3m")], reason="route_deviation"), 0)
+    assert d["status"] == "Failed - Agent deviated from the route" and d["scores"]["score_penalty"] == 1.0
+    # a failure named only by the final status is still recorded
+    s = route_record(rec(0.4, reason="agent_blocked"), 0)
+    assert s["status"] == "Failed - Agent got blocked" and len(s["infractions"]["vehicle_blocked"]) == 1
+
+
+def test_lane_invasion_is_ignored_and_unknown_kinds_are_listed():
+    r = route_record(rec(1.0, [ev("INFRACTION", "lane_invasion:left_solid"), ev("INFRACTION", "speeding:12")]), 0)
+    assert r["status"] == "Perfect" and r["scores"]["score_composed"] == 100.0
+    assert r["meta"]["lantern"]["unmapped_events"] == ["speeding:12"]
+
+
+def test_scenario_timeout_factor():
+    r = route_record(rec(1.0, [ev("TIMEOUT", "scenario_timeout")]), 0)
+    assert r["scores"]["score_penalty"] == 0.7 and len(r["infractions"]["scenario_timeouts"]) == 1
+
+
+def test_global_record_means_std_and_per_km():
+    a = route_record(rec(1.0, length=1000.0), 0)  # DS 100, 1 km driven
+    b = route_record(rec(0.5, [ev("COLLISION", "walker", other_class="walker")], length=1000.0), 1)  # DS 25, 0.5 km
+    g = global_record([a, b])
+    assert g["scores_mean"] == {"score_composed": 62.5, "score_route": 75.0, "score_penalty": 0.75}
+    # sample std of (100, 25) = 75 / sqrt 2
+    assert g["scores_std_dev"]["score_composed"] == pytest.approx(53.033, abs=1e-3)
+    assert g["infractions"]["collisions_pedestrian"] == pytest.approx(1 / 1.5, abs=1e-3)
+    assert g["status"] == "Failed" and g["meta"]["exceptions"] == [["r1_A", 1, "Failed"]]
+
+
+def test_grouping_by_model_with_route_b_in_both_conditions_and_non_results():
+    runs = [
+        rec(1.0, condition="warning"),
+        rec(0.5, [ev("COLLISION", "walker", other_class="walker")], condition="no-warning"),
+        rec(1.0, kind="B", condition="no-warning"),
+        {**rec(0.0, route="r2", condition="warning"), "status": "infrastructure", "error": "bridge crashed"},
+    ]
+    res = build_results(runs)
+    assert set(res["entries"]) == {"a (warning)", "a (no-warning)"}
+    w, nw = res["entries"]["a (warning)"], res["entries"]["a (no-warning)"]
+    assert [r["route_id"] for r in w["_checkpoint"]["records"]] == ["r1_A", "r1_B"]
+    assert w["_checkpoint"]["progress"] == [2, 3] and w["entry_status"] == "Crashed" and w["eligible"] is False
+    assert nw["entry_status"] == "Finished" and nw["eligible"] is True
+    assert nw["_checkpoint"]["global_record"]["scores_mean"]["score_composed"] == 62.5
+    assert len(nw["values"]) == len(nw["labels"]) == 15 and nw["labels"][0] == "Avg. driving score" and nw["values"][0] == "62.5"
+
+
+def test_run_events_resolve_the_collision_class_from_ground_truth():
+    cfg = SyntheticConfig(condition="no-warning", responds_at=None, react_after_event=None, collide=True)
+    tel = TelemetryBuilder(cfg.metadata()).feed_many((t, m) for t, _, _, m in generate(cfg)).build()
+    evs = run_events(tel)
+    assert [e["type"] for e in evs] == ["COLLISION"] and evs[0]["other_class"] == "walker"  # detail "collision", class from the walker's track
+    assert score_run(tel, Thresholds()).leaderboard_events == evs
+
+
+def test_lantern_score_writes_the_leaderboard_file(tmp_path, capsys):
+    bags = tmp_path / "bags"
+    key = resolve_warning_key().key  # the store `lantern score` checks the warnings with
+    cfgs = [
+        SyntheticConfig(agent="coop", warning_key=key),
+        SyntheticConfig(agent="coop", condition="no-warning", responds_at=None, react_after_event=None, collide=True),
+        SyntheticConfig(agent="coop", route_kind="B"),
+    ]
+    for c in cfgs:
+        write_bag(generate(c), bags / f"{c.route_kind}_{c.condition}", c.metadata())
+    assert score_main([str(bags), "--out", str(tmp_path / "out")]) == 0
+    out = tmp_path / "out"
+    assert (out / "route_level_results.csv").is_file()
+    res = json.loads((out / "leaderboard_results.json").read_text())
+    assert set(res["entries"]) == {"coop (warning)", "coop (no-warning)"}
+    for label, doc in res["entries"].items():
+        assert set(doc) == {"_checkpoint", "entry_status", "eligible", "sensors", "values", "labels"}
+        assert set(doc["_checkpoint"]) == {"global_record", "progress", "records"} and doc["entry_status"] == "Finished"
+        assert doc["_checkpoint"]["progress"] == [2, 2]
+        for r in doc["_checkpoint"]["records"]:
+            assert set(r["scores"]) == {"score_route", "score_penalty", "score_composed"} and set(r["infractions"]) == set(INFRACTION_KINDS)
+        plain = json.loads((out / "leaderboard" / f"{label.replace(' ', '_').replace('(', '').replace(')', '')}.json").read_text())
+        assert plain == doc
+    w = res["entries"]["coop (warning)"]["_checkpoint"]["records"]
+    assert [(r["route_id"], r["status"], r["scores"]["score_composed"]) for r in w] == [("synthetic_0001_A", "Perfect", 100.0), ("synthetic_0001_B", "Perfect", 100.0)]
+    nw = res["entries"]["coop (no-warning)"]["_checkpoint"]["records"][0]
+    assert nw["status"] == "Failed" and len(nw["infractions"]["collisions_pedestrian"]) == 1
+    assert nw["scores"]["score_penalty"] == 0.5 and nw["scores"]["score_composed"] == pytest.approx(nw["scores"]["score_route"] * 0.5, abs=1e-5)
+    assert 0.0 < nw["scores"]["score_route"] < 100.0
