@@ -1,10 +1,14 @@
-"""Closed-loop lantern session for a full ROS 2 install (`ros2 launch lantern closed_loop.launch.py`).
+"""Closed-loop lantern session on a ROS 2 install.
 
-The node set and parameter files come from ``lantern.session.session_nodes``,
-the same declaration `lantern run` uses where launch_ros is not installable,
-so both start the same executables with the same parameters.
+    ros2 launch lantern_bringup closed_loop.launch.py route:=closed_pedestrian_emergence_0001_A \
+        condition:=warning agent:=onboard [backend:=carla carla_host:=... carla_port:=2000 carla_town:=Town05]
 
-Arguments: backend (embedded|carla), route, condition, variant, agent, record_dir.
+This file is installed as share/lantern_bringup/launch/closed_loop.launch.py
+(ros/lantern_bringup, docs/ros2.md). Its arguments are
+``lantern.session.LAUNCH_ARGUMENTS`` and its nodes, parameter files and
+overrides come from ``lantern.session.session_nodes``: the same declarations
+`lantern run` uses where launch_ros is not installable, so both start the same
+executables (lib/<package>/<executable>) with the same parameters.
 """
 
 from __future__ import annotations
@@ -15,14 +19,7 @@ from launch.event_handlers import OnProcessExit
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
-ARGUMENTS = {
-    "backend": ("embedded", "simulator backend: embedded (default) or carla"),
-    "route": ("", "route XML file or suite route id ('' = built-in straight route)"),
-    "condition": ("warning", "warning | no-warning"),
-    "variant": ("", "warning protocol variant (e.g. late_onset, noisy_position); '' = default protocol"),
-    "agent": ("onboard", "agent backend name (entry point group lantern.agent_backends)"),
-    "record_dir": ("", "rosbag2 output directory ('' = do not record)"),
-}
+from lantern.session import LAUNCH_ARGUMENTS
 
 
 def _nodes(context, *_args, **_kwargs):
@@ -31,7 +28,7 @@ def _nodes(context, *_args, **_kwargs):
     def arg(name: str) -> str:
         return LaunchConfiguration(name).perform(context)
 
-    cfg = SessionConfig.from_launch_arguments({name: arg(name) for name in ARGUMENTS})
+    cfg = SessionConfig.from_launch_arguments({name: arg(name) for name in LAUNCH_ARGUMENTS})
     actions = []
     for d in session_nodes(cfg):
         node = Node(
@@ -60,6 +57,6 @@ def _end_on_crash(name: str):  # noqa: ANN202
 
 def generate_launch_description() -> LaunchDescription:
     return LaunchDescription(
-        [DeclareLaunchArgument(name, default_value=default, description=desc) for name, (default, desc) in ARGUMENTS.items()]
+        [DeclareLaunchArgument(name, default_value=default, description=desc) for name, (default, desc) in LAUNCH_ARGUMENTS.items()]
         + [OpaqueFunction(function=_nodes)]
     )

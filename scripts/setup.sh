@@ -81,6 +81,19 @@ if ! stamp_ok project "$PRJ_HASH" || ! "$VPY" -c 'import lantern' 2>/dev/null; t
     || die "pip install -e failed"
   stamp_set project "$PRJ_HASH"
 fi
+
+# --- ROS packages in the ament index (ros2 launch / ros2 run / launch_ros resolve them) ---
+# ros/<pkg>/{package.xml,setup.cfg} are what colcon builds on a ROS 2 install; here the same
+# declarations become share/<pkg>/..., the index markers and lib/<pkg>/<exe> in the venv
+# prefix (docs/ros2.md). Inputs: those files, the installer, the names of the files the globs
+# pick up (contents are symlinked, so an edit needs no re-run) and the venv path (shebangs).
+AMENT_HASH="$( { cat "$ROOT"/ros/*/package.xml "$ROOT"/ros/*/setup.cfg "$ROOT/scripts/ament_install.py"; ls "$ROOT/config" "$ROOT/launch"; echo "$VENV"; } | sha256sum | cut -c1-16)"
+if ! stamp_ok ament "$AMENT_HASH" || [ ! -f "$VENV/share/ament_index/resource_index/packages/lantern_bringup" ]; then
+  "$VPY" "$ROOT/scripts/ament_install.py" "$VENV" || die "registering the ROS packages of ros/ in $VENV failed"
+  stamp_set ament "$AMENT_HASH"
+fi
+# the venv's share/<pkg>/package.xml files (ROS wheels) and cmake's build tree are no colcon packages
+for d in "$VENV" "$ROOT/build"; do [ -d "$d" ] && [ ! -e "$d/COLCON_IGNORE" ] && : > "$d/COLCON_IGNORE"; done
 # --- V2X key store (authentication is on by default; keys never live in git) --------
 # creates $LANTERN_KEYS or .lantern/v2x_keys.yaml (mode 0600) once; keeps an existing one
 "$VENV/bin/lantern" keys init --quiet >&2 || die "could not create the V2X key store (lantern keys init)"

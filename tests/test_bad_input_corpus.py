@@ -15,7 +15,8 @@ frozen-suite route file relative to the suite directory, ``pattern`` /
 ``replacement``: one regex edit; the result is written to ``{tmp}/route.xml``,
 so a broken route stays in step with the suite it was taken from), and an
 optional ``setup.py`` defining ``setup(tmp: pathlib.Path, case: pathlib.Path)
--> None`` that prepares other inputs under ``tmp`` before the command runs.
+-> None`` that prepares other inputs under ``tmp`` before the command runs
+(``setup_from: <kind>`` reuses another case's ``setup.py`` instead of a copy).
 
 Every case runs the real ``lantern`` executable of the venv in a subprocess
 (cwd = the temp dir, so nothing lands in the repository) and must: exit with
@@ -41,7 +42,7 @@ import yaml
 CASES_DIR = Path(__file__).resolve().parent / "bad_inputs" / "cases"
 MIN_KINDS = 40
 KEYS = {"kind", "description", "argv", "exit_code", "message"}
-OPTIONAL = {"timeout_s", "route_edit"}
+OPTIONAL = {"timeout_s", "route_edit", "setup_from"}
 
 
 def lantern_exe() -> str:
@@ -65,6 +66,7 @@ class Case:
     message: str
     timeout_s: float = 60.0
     route_edit: dict | None = None
+    setup_from: str = ""
 
 
 def load_case(case_dir: Path) -> Case:
@@ -83,7 +85,9 @@ def load_case(case_dir: Path) -> Case:
     re.compile(data["message"])  # a broken regex is the case's fault, said here
     edit = data.get("route_edit")
     assert edit is None or (isinstance(edit, dict) and set(edit) == {"source", "pattern", "replacement"}), f"{f}: route_edit needs source, pattern, replacement"
-    return Case(case_dir, data["kind"], data["description"], tuple(str(x) for x in data["argv"]), data["exit_code"], data["message"], float(data.get("timeout_s", 60.0)), edit)
+    setup_from = str(data.get("setup_from", ""))
+    assert not setup_from or (CASES_DIR / setup_from / "setup.py").is_file(), f"{f}: setup_from {setup_from!r} names no case with a setup.py"
+    return Case(case_dir, data["kind"], data["description"], tuple(str(x) for x in data["argv"]), data["exit_code"], data["message"], float(data.get("timeout_s", 60.0)), edit, setup_from)
 
 
 def case_dirs() -> list[Path]:
@@ -130,7 +134,7 @@ def test_bad_input_gives_one_clear_line(case_dir: Path, tmp_path: Path):
     work.mkdir()
     if case.route_edit:
         write_route_edit(case.route_edit, work)
-    run_setup(case_dir, work)
+    run_setup(CASES_DIR / case.setup_from if case.setup_from else case_dir, work)
     argv = [expand(a, case_dir, work) for a in case.argv]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     r = subprocess.run([lantern_exe(), *argv], capture_output=True, text=True, timeout=case.timeout_s, cwd=work, env=env, stdin=subprocess.DEVNULL)

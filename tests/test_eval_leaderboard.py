@@ -172,3 +172,101 @@ def test_lantern_score_writes_the_leaderboard_file(tmp_path, capsys):
     assert nw["status"] == "Failed" and len(nw["infractions"]["collisions_pedestrian"]) == 1
     assert nw["scores"]["score_penalty"] == 0.5 and nw["scores"]["score_composed"] == pytest.approx(nw["scores"]["score_route"] * 0.5, abs=1e-5)
     assert 0.0 < nw["scores"]["score_route"] < 100.0
+
+
+# ---------------------------------------------------------------------------- outside route lanes: the share the bridge reports
+
+
+def test_outside_lanes_onset_and_measured_end_are_one_infraction_with_the_share_of_the_completed_route():
+    # the bridge's pair: onset, then the end with cumulative metres (30 m) and the share at that time (60 % of 50 m done)
+    evs = [ev("INFRACTION", "outside_route_lanes:opposite_or_offroad", 4.0), ev("INFRACTION", "outside_route_lanes:opposite_or_offroad:30.00m:60.00%", 6.0)]
+    r = route_record(rec(1.0, evs), 0)  # 200 m completed: 30 / 200 = 15 %
+    assert len(r["infractions"]["outside_route_lanes"]) == 1 and r["num_infractions"] == 1
+    assert r["scores"]["score_penalty"] == pytest.approx(0.85) and r["scores"]["score_composed"] == pytest.approx(85.0)
+    o = r["meta"]["lantern"]["outside_route_lanes"]
+    assert o == [{"percentage": pytest.approx(15.0), "meters": pytest.approx(30.0), "t": 4.0, "unmeasured_excursions": 0}]
+    assert global_record([r])["meta"]["unmeasured_penalties"] == []
+    assert global_record([r])["infractions"]["outside_route_lanes"] == 0.03  # km outside
+
+
+def test_outside_lanes_cumulative_metres_of_two_excursions_on_a_failed_route():
+    evs = [
+        ev("INFRACTION", "outside_route_lanes:opposite_or_offroad", 2.0),
+        ev("INFRACTION", "outside_route_lanes:opposite_or_offroad:8.00m:40.00%", 3.0),
+        ev("INFRACTION", "outside_route_lanes:opposite_or_offroad", 7.0),
+        ev("INFRACTION", "outside_route_lanes:opposite_or_offroad:20.00m:25.00%", 9.0),
+    ]
+    r = route_record(rec(0.5, evs), 0)  # 100 m completed, 20 m of them outside: 20 %
+    assert len(r["infractions"]["outside_route_lanes"]) == 1
+    assert r["scores"] == {"score_route": 50.0, "score_penalty": pytest.approx(0.8), "score_composed": pytest.approx(40.0)}
+    assert r["meta"]["lantern"]["outside_route_lanes"][0]["percentage"] == pytest.approx(20.0)
+
+
+def test_outside_lanes_excursion_without_its_share_is_counted_unmeasured():
+    evs = [ev("INFRACTION", "outside_route_lanes:opposite_or_offroad", 2.0), ev("INFRACTION", "outside_route_lanes:opposite_or_offroad:10.00m:50.00%", 3.0), ev("INFRACTION", "outside_route_lanes:opposite_or_offroad", 8.0)]
+    r = route_record(rec(1.0, evs), 0)
+    o = r["meta"]["lantern"]["outside_route_lanes"][0]
+    assert o["percentage"] == pytest.approx(5.0) and o["unmeasured_excursions"] == 1  # the measured part is applied: 10 / 200
+    assert r["scores"]["score_penalty"] == pytest.approx(0.95)
+    assert global_record([r])["meta"]["unmeasured_penalties"] == ["r1_A"]
+
+
+def _drift_out_and_back() -> tuple[list[tuple[float, str]], float, float]:
+    """Drive the embedded world on a straight road, steering into the opposite lane and back: the bridge's INFRACTION events."""
+    import math
+
+    from lantern_bridge.world import LayoutSpec, World
+    from lantern_bridge.world.session import SessionWorld
+
+    w = World(LayoutSpec("straight", approach_length=60, exit_length=40), "clear_day", camera=(160, 80), background_vehicles=0)
+    sw = SessionWorld(w)
+    out: list[tuple[float, str]] = []
+    for i in range(400):
+        e = w.ego
+        tx, ty, _ = w.route.point_at(w.monitor.progress + max(4.0, 0.9 * e.speed))
+        steer = max(-1.0, min(1.0, -2.0 * math.remainder(math.atan2(ty - e.y, tx - e.x) - e.yaw, 2 * math.pi)))
+        err = 6.0 - e.speed
+        thr, brk = (min(1.0, 0.5 * err), 0.0) if err >= 0 else (0.0, min(1.0, -0.5 * err))
+        step = sw.step(thr, -0.15 if 20 <= i < 50 else steer, brk)  # drift left across the centre line, then follow again
+        out += [(w.time, x.detail) for x in step.events if x.type == "INFRACTION" and x.detail.startswith("outside_route_lanes")]
+        if step.outcome is not None:
+            break
+    return out, w.monitor.outside_progress, w.monitor.max_progress
+
+
+def test_embedded_world_reports_the_outside_share_and_the_leaderboard_file_applies_it(tmp_path):
+    from lantern_eval.metrics.gates import classify
+
+    events, outside_m, done_m = _drift_out_and_back()
+    assert _drift_out_and_back()[0] == events  # from sim state only: deterministic
+    assert len(events) == 2 and events[0][1] == "outside_route_lanes:opposite_or_offroad" and events[0][0] < events[1][0]
+    detail = events[1][1]
+    assert 1.0 < outside_m < 20.0 and done_m == pytest.approx(100.0, abs=3.0)  # a few metres in the opposite lane of a 100 m route
+    assert detail.startswith("outside_route_lanes:opposite_or_offroad:") and detail.endswith("%")
+    m_txt, p_txt = detail.split(":")[2:]
+    assert float(m_txt.removesuffix("m")) == pytest.approx(outside_m, abs=0.005)
+    assert all(classify(d, Thresholds()) == "lane" for _, d in events)  # both still fail the lane gate
+    # the same events, recorded in a bag of a completed 120 m route and scored by `lantern score`: one infraction, metres / 120 m
+    from lantern_msgs.msg import ScenarioEvent
+
+    from lantern import topics
+
+    cfg = SyntheticConfig(agent="coop", warning_key=resolve_warning_key().key)
+    stream = generate(cfg)
+    for t, d in events:
+        msg = ScenarioEvent(type=ScenarioEvent.INFRACTION, frame=round(t / cfg.dt), sim_time=t, route_id=cfg.route_id, detail=d)
+        t_ns = round(t * 1e9)
+        msg.header.stamp.sec, msg.header.stamp.nanosec = t_ns // 10**9, t_ns % 10**9
+        stream.append((topics.SCENARIO_EVENTS, "lantern_msgs/msg/ScenarioEvent", t_ns, msg))
+    write_bag(sorted(stream, key=lambda x: x[2]), tmp_path / "bags" / "a", cfg.metadata())
+    assert score_main([str(tmp_path / "bags"), "--out", str(tmp_path / "out")]) == 0
+    doc = json.loads((tmp_path / "out" / "leaderboard" / "coop_warning.json").read_text())
+    r = doc["_checkpoint"]["records"][0]
+    driven = r["meta"]["lantern"]["driven_m"]  # metres completed as the scorer measured them (the last sample, just short of 120 m)
+    assert driven == pytest.approx(120.0, abs=0.5)
+    pct = 100.0 * float(m_txt.removesuffix("m")) / driven
+    assert r["route_id"] == "synthetic_0001_A" and r["status"] == "Completed" and len(r["infractions"]["outside_route_lanes"]) == 1
+    assert r["meta"]["lantern"]["outside_route_lanes"][0]["percentage"] == pytest.approx(pct, abs=1e-4)
+    assert r["scores"]["score_penalty"] == pytest.approx(1.0 - pct / 100.0, abs=1e-6)
+    assert r["scores"]["score_composed"] == pytest.approx(100.0 - pct, abs=1e-3)
+    assert doc["_checkpoint"]["global_record"]["meta"]["unmeasured_penalties"] == []

@@ -16,7 +16,7 @@ import yaml
 
 from lantern.paths import LAUNCH_DIR, ROOT
 from lantern.ros.params import field_names, load_yaml_params
-from lantern.session import SessionConfig, session_nodes
+from lantern.session import LAUNCH_ARGUMENTS, SessionConfig, session_nodes
 
 ROS_BUILTIN = {"use_sim_time"}
 DECLS = session_nodes(SessionConfig())
@@ -57,8 +57,10 @@ def test_launch_file_uses_the_session_declaration():
     tree = ast.parse(src)  # valid Python everywhere
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert "session_nodes" in names and "generate_launch_description" in {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
-    for arg in ("backend", "route", "condition", "variant", "agent", "record_dir"):
-        assert f'"{arg}"' in src, f"launch argument {arg} missing"
+    # its arguments are lantern.session.LAUNCH_ARGUMENTS (one declaration; loaded in tests/test_ros2_packaging.py)
+    assert "LAUNCH_ARGUMENTS" in names and "ARGUMENTS" not in names
+    for arg in ("backend", "route", "condition", "variant", "agent", "record_dir", "carla_host", "carla_port", "carla_town"):
+        assert arg in LAUNCH_ARGUMENTS, f"launch argument {arg} missing"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("launch_ros") is None, reason="launch_ros is not installable from PyPI; covered in docker/")
@@ -75,6 +77,15 @@ def test_launch_file_loads():  # pragma: no cover - runs only on full ROS instal
 def test_launch_arguments_map_to_session_config():
     cfg = SessionConfig.from_launch_arguments({"condition": "no-warning", "agent": "expert", "record_dir": "/tmp/x", "route": "", "variant": "", "backend": "embedded"})
     assert (cfg.condition, cfg.agent, cfg.record_dir) == ("no-warning", "expert", "/tmp/x")
+    cfg = SessionConfig.from_launch_arguments({"backend": "carla", "carla_host": "h", "carla_port": "2001", "carla_town": ""})
+    assert (cfg.backend, cfg.carla) == ("carla", {"carla_host": "h", "carla_port": 2001})
+    # every declared argument is read: a non-default value changes the session config
+    given = {"backend": "carla", "route": "r.xml", "condition": "no-warning", "variant": "late_onset", "agent": "expert",
+             "record_dir": "/tmp/x", "carla_host": "h", "carla_port": "2001", "carla_town": "Town05"}
+    assert set(given) == set(LAUNCH_ARGUMENTS)
+    default = SessionConfig.from_launch_arguments({})
+    for key, value in given.items():
+        assert SessionConfig.from_launch_arguments({key: value}) != default, f"launch argument {key} is ignored"
     with pytest.raises(ValueError, match="unknown launch arguments"):
         SessionConfig.from_launch_arguments({"conditon": "warning"})
     with pytest.raises(ValueError, match="condition"):

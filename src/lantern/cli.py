@@ -1,4 +1,4 @@
-"""`lantern` command line: doctor, run, suite, score, report, validate, keys.
+"""`lantern` command line: doctor, run, suite, score, report, replay, validate, keys.
 
 A user's mistake is one line on stderr naming the input, and exit code 2,
 before anything starts: argument values are checked by the parser
@@ -59,6 +59,7 @@ def cmd_run(a: argparse.Namespace) -> int:
         record_dir=a.record or "", storage=a.storage, result_path=a.result or "", run_id=a.run_id, seed=a.seed, max_frames=a.max_frames,
         v2x=a.v2x, faults=a.faults or "", camera=a.camera, camera_hz=a.camera_hz, attempt=a.attempt,
         processes=a.processes, domain_id=domain, domain_source=source, backend=a.simulator, params_files=tuple(a.params_file or ()),
+        foxglove_port=a.foxglove,
         carla={k: v for k, v in (("carla_host", a.carla_host), ("carla_port", a.carla_port), ("carla_town", a.carla_town)) if v is not None},
     )
     return run_once(req, verbose=True)
@@ -103,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", action=argparse.BooleanOptionalAction, default=None, help="render/publish the camera (default: when the agent needs it or a bag is recorded)")
     p.add_argument("--camera-hz", type=number(float, ge=0), default=2.0, help="camera rate in the bag, Hz of sim time (0 = every frame)")
     p.add_argument("--processes", action="store_true", help="one OS process per node (as ros2 launch) instead of one executor")
+    p.add_argument("--foxglove", nargs="?", const=8765, default=None, type=number(int, ge=0, le=65535), metavar="PORT", help="stream the run live to Foxglove: a WebSocket server on 127.0.0.1:PORT (default 8765; 0 = any free port), docs/live_view.md")
     p.add_argument("--simulator", choices=["embedded", "carla"], default="embedded", help="simulator backend (carla: a running CARLA server and the matching carla wheel, docs/carla.md)")
     p.add_argument("--carla-host", default=None)
     p.add_argument("--carla-port", type=number(int, ge=1, le=65535), default=None)
@@ -113,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("validate", "lantern_bridge.validate:main", "statically validate route files (default: the frozen suite)"),
         ("score", "lantern_eval.report:score_main", "score rosbags offline: lantern score BAG... [--out DIR] [--report]"),
         ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
+        ("replay", "lantern_eval.replay:replay_main", "play a bag back onto DDS with /clock: lantern replay BAG [--rate R] [--start-offset S] [--loop] [--topics T...]"),
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
         ("suite", "lantern.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
         ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
@@ -128,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     a, extra = parser.parse_known_args(argv)
     if getattr(a, "delegated", False):
         a.args = extra  # the package's own parser reads them (and answers -h)
+        if a.cmd == "replay" and a.domain_id is not None:  # `lantern --domain-id D replay BAG`: the replayer leases D
+            a.args = ["--domain-id", str(a.domain_id), *extra]
     elif extra:
         getattr(a, "parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:

@@ -129,6 +129,25 @@ def check_creatable(path: str | Path, what: str, verb: str = "create") -> None:
         probe.rmdir()
 
 
+def check_port_free(host: str, port: int, what: str = "--foxglove") -> None:
+    """A TCP port a server of the run will listen on is free now (0 = any port: always fine).
+
+    A taken port would otherwise kill the node at start and end the run as an
+    infrastructure failure; binding here and closing at once is the only
+    reliable test (a connect() probe misses a listener on another address).
+    """
+    import socket
+
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a closed connection in TIME_WAIT is not "busy"; a listener still is
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise PreflightError(what, f"port {port} on {host} is not available ({exc.strerror or exc}); choose another port, or 0 for any free one") from None
+
+
 def check_new_dir(path: str, what: str = "--record") -> None:
     """A directory to be created by the run (a bag): it must not exist (a bag is never overwritten)."""
     p = Path(path).expanduser()
@@ -231,6 +250,8 @@ def check_run(cfg: Any, result_path: str = "", owner: str = "lantern run") -> li
         check_new_dir(cfg.record_dir, "--record")
     if result_path:
         check_output_file(result_path, "--result")
+    if getattr(cfg, "foxglove_port", None) is not None:
+        check_port_free("127.0.0.1", cfg.foxglove_port)
     from dataclasses import replace
 
     try:  # the node set without the user's files first, so a mistake in them is named as theirs

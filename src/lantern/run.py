@@ -59,6 +59,7 @@ class RunRequest:
     domain_id: int | None = None
     domain_source: str = "--domain-id"  # where domain_id came from (named in a refusal): --domain-id | $ROS_DOMAIN_ID
     params_files: tuple[str, ...] = ()  # the user's ROS parameter files (--params-file), after config/*.yaml
+    foxglove_port: int | None = None  # --foxglove: live view on this port; None = none
 
 
 def verdict(record: dict[str, Any] | None, exit_code: int, failed: str = "", bag: str = "complete") -> tuple[str, str]:
@@ -109,7 +110,7 @@ def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
         route=req.route, condition=req.condition, variant=req.variant, agent=req.agent, agent_options=req.agent_options,
         record_dir=req.record_dir, storage=req.storage, result_path=str(eval_out), run_id=req.run_id, seed=req.seed, max_frames=req.max_frames,
         v2x=req.v2x, faults=req.faults, camera=req.camera, camera_hz=req.camera_hz, attempt=req.attempt,
-        backend=req.backend, carla=req.carla, params_files=tuple(req.params_files),
+        backend=req.backend, carla=req.carla, params_files=tuple(req.params_files), foxglove_port=req.foxglove_port,
     )
     try:  # every input checked before any node starts: one line naming it, never an infrastructure failure
         decls = check_run(cfg, req.result_path)

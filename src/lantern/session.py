@@ -17,10 +17,24 @@ from pathlib import Path
 from typing import Any
 
 from lantern import __version__
-from lantern.paths import CONFIG_DIR, config_file
+from lantern.paths import config_dir, config_file
 
 CONDITIONS = ("warning", "no-warning")
 V2X_MODELS = ("", "ideal", "last_v2x")
+
+#: The launch file's arguments (launch/closed_loop.launch.py declares exactly these): name ->
+#: (default, description). Same meaning as `lantern run`'s flags; '' = that flag not given.
+LAUNCH_ARGUMENTS: dict[str, tuple[str, str]] = {
+    "backend": ("embedded", "simulator backend: embedded (default) or carla (lantern run --simulator)"),
+    "route": ("", "route XML file or suite route id ('' = built-in straight route)"),
+    "condition": ("warning", "warning | no-warning"),
+    "variant": ("", "warning protocol variant (e.g. late_onset, noisy_position); '' = default protocol"),
+    "agent": ("onboard", "agent backend name (entry point group lantern.agent_backends)"),
+    "record_dir": ("", "rosbag2 output directory ('' = do not record)"),
+    "carla_host": ("", "CARLA server host with backend:=carla ('' = config/bridge.yaml's, localhost)"),
+    "carla_port": ("", "CARLA RPC port 1..65535 with backend:=carla ('' = config/bridge.yaml's, 2000)"),
+    "carla_town": ("", "CARLA map to load with backend:=carla ('' = the route's town if a CARLA map, else the loaded one)"),
+}
 
 
 @dataclass(frozen=True)
@@ -64,18 +78,30 @@ class SessionConfig:
     carla: dict[str, Any] = field(default_factory=dict)  # carla_host / carla_port / carla_town / carla_timeout
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)  # node name -> extra overrides
     params_files: tuple[str, ...] = ()  # the user's ROS parameter files, applied to every node after config/*.yaml
+    foxglove_port: int | None = None  # Foxglove live view on this port (0 = any free one); None = no live view
 
     @classmethod
     def from_launch_arguments(cls, args: dict[str, str]) -> SessionConfig:
-        """The launch file's string arguments -> a session config (same meaning as `lantern run`'s flags)."""
-        known = {"condition", "record_dir", "route", "variant", "agent", "backend"}
-        unknown = set(args) - known
+        """The launch file's string arguments (``LAUNCH_ARGUMENTS``) -> a session config.
+
+        Same meaning as `lantern run`'s flags (``--simulator carla --carla-host/-port/-town``
+        for the carla_* ones); an empty string is a flag not given, so the YAML default holds.
+        """
+        unknown = set(args) - set(LAUNCH_ARGUMENTS)
         if unknown:
             raise ValueError(f"unknown launch arguments: {sorted(unknown)}")
         cfg = cls(condition=args.get("condition") or "warning", record_dir=args.get("record_dir", ""))
         for key in ("route", "variant", "agent", "backend"):
             if args.get(key):
                 setattr(cfg, key, args[key])
+        for key in ("carla_host", "carla_town"):
+            if args.get(key):
+                cfg.carla[key] = args[key]
+        port = args.get("carla_port", "")
+        if port:
+            if not (port.isdigit() and 1 <= int(port) <= 65535):
+                raise ValueError(f"launch argument carla_port: expected a port number 1..65535, got {port!r}")
+            cfg.carla["carla_port"] = int(port)
         return cfg
 
     def validate(self) -> None:
@@ -168,10 +194,10 @@ def fault_preset(name: str) -> Path:
     p = Path(name)
     if p.is_file():
         return p.resolve()
-    preset = CONFIG_DIR / f"v2x_faults_{name}.yaml"
+    preset = config_dir() / f"v2x_faults_{name}.yaml"
     if preset.is_file():
         return preset
-    known = sorted(f.stem.removeprefix("v2x_faults_") for f in CONFIG_DIR.glob("v2x_faults_*.yaml"))
+    known = sorted(f.stem.removeprefix("v2x_faults_") for f in config_dir().glob("v2x_faults_*.yaml"))
     raise FileNotFoundError(f"fault preset {name!r} not found (presets: {known}, or give a YAML path)")
 
 
@@ -238,6 +264,8 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
         NodeDecl("lantern_eval", "lantern-recorder", "lantern_eval.recorder_node:RecorderNode", "lantern_recorder", (config_file("recorder.yaml"),), recorder, ends_session=True),
         NodeDecl("lantern_eval", "lantern-eval", "lantern_eval.eval_node:EvalNode", "lantern_eval", (config_file("eval.yaml"),), {"output": cfg.result_path, "metadata_json": metadata_json}, ends_session=True),
     ]
+    if cfg.foxglove_port is not None:  # an observer: not in sync_participants, never ends the session
+        decls.append(NodeDecl("lantern_eval", "lantern-live-view", "lantern_eval.live_view_node:LiveViewNode", "lantern_live_view", (config_file("live_view.yaml"),), {"port": int(cfg.foxglove_port)}))
     out = []
     for d in decls:
         extra = cfg.extra.get(d.name, {})

@@ -16,6 +16,10 @@ key from the key store (resolved like every node's, ``lantern.keystore``), so a
 foreign publisher on the domain neither adds warning intervals nor turns a
 no-warning run into ``condition_mismatch``; the record counts what it left
 out. ``lantern score`` checks the bag the same way, so online == offline.
+
+Fed by ``lantern replay`` (no bridge) it needs no other mode: its acks go
+unanswered, and the drain before each ack still takes in a frame's messages
+before that frame's odometry (tests/test_eval_replay.py).
 """
 
 from __future__ import annotations

@@ -21,12 +21,22 @@ Scoring follows the leaderboard's published rules (facts, not code, taken from
   deviations, infractions per km driven (outside_route_lanes: km driven
   outside the lanes, not per km).
 
-Lantern events carry what the leaderboard needs except one number: the bridge
-reports an outside_route_lanes infraction when the ego leaves the route lanes,
-not the share of the route driven outside. A detail with a percentage
-(``outside_route_lanes:<...>:<p>%``) is applied as the leaderboard does; one
-without it is listed (``percentage: null``) and counted under
-``unmeasured_penalties`` instead of being given an invented factor.
+Outside route lanes: the leaderboard has one such infraction per route (its
+criterion reports the wrong distance once, at the end), with the factor
+``1 - p / 100``, p = metres driven outside the route lanes over the metres of
+the route completed. The embedded world reports an excursion twice: at its
+onset (``outside_route_lanes:opposite_or_offroad``, for the lane gate's time)
+and when it ends, with the run's cumulative metres and share so far
+(``outside_route_lanes:opposite_or_offroad:<m>m:<p>%``, ``world/events.py``).
+All of a route's outside_route_lanes events become one infraction: p is
+recomputed from the largest metres reported over the metres completed
+(``max_progress_m``, the run's final value), or, for a detail with a share and
+no metres, taken as given. An excursion whose share never came (an onset after
+the last measured event, e.g. a run ended by the scenario while outside) is
+counted in the route's ``unmeasured_excursions``; when nothing at all was
+measured the infraction is listed with ``percentage: null`` (no factor rather
+than an invented one). Either way the route is named under
+``unmeasured_penalties``.
 
 Pure logic: no rclpy. ``run_events`` picks the events out of a run's
 telemetry (the scorer stores them on the RunRecord); ``build_results`` turns
@@ -127,6 +137,7 @@ ROUND_SCORE = 6
 ROUND = 3
 FORMAT = "CARLA leaderboard 2.0 / Bench2Drive results (one entry per model: agent and condition)"
 _PCT = re.compile(r"(-?\d+(?:\.\d+)?)\s*%")
+_METRES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)m(?![\w])")
 
 
 # ---------------------------------------------------------------------------- telemetry -> record events
@@ -193,15 +204,34 @@ def classify_event(ev: dict[str, Any], driven_m: float) -> Infraction | None | s
     if kind is None:
         return detail or typ
     if kind == "outside_route_lanes":
-        m = _PCT.search(detail)
+        m, mm = _PCT.search(detail), _METRES.search(detail)
         if m is None:
             return Infraction(kind, f"Agent went outside its route lanes at {_where(ev)} (share of the route not reported: no penalty applied)", t=t)
-        pct = min(100.0, max(0.0, float(m.group(1))))
-        meters = pct / 100.0 * driven_m
+        if mm is not None and driven_m > 0.0:  # metres reported: the share of the route completed by the end of the run
+            meters = float(mm.group(1))
+            pct = min(100.0, 100.0 * meters / driven_m)
+        else:
+            pct = min(100.0, max(0.0, float(m.group(1))))
+            meters = pct / 100.0 * driven_m
         return Infraction(kind, f"Agent went outside its route lanes for about {meters:.3f} meters ({pct:.2f}% of the completed route)", 1.0 - pct / 100.0, pct, meters, t)
     other = ev.get("other_actor", "")
     text = {"red_light": f"Agent ran a red light {other}", "stop_infraction": f"Agent ran a stop with id={other}", "route_dev": "Agent deviated from the route"}.get(kind, kind)
     return Infraction(kind, f"{text} at {_where(ev)}", PENALTY_FACTORS.get(kind, 1.0), t=t)
+
+
+def outside_lanes(events: Sequence[Infraction]) -> tuple[Infraction, int]:
+    """A route's outside_route_lanes events (time order) as its one leaderboard infraction, and its unmeasured excursions.
+
+    The shares are cumulative, so the measured event with the most metres
+    holds the run's total; an onset (no share) after the last measured event
+    is an excursion whose share never came. With no measured event at all the
+    infraction has no share and no factor (listed, not invented).
+    """
+    measured = [i for i, e in enumerate(events) if e.percentage is not None]
+    if not measured:
+        return events[0], len(events)
+    best = max((events[i] for i in measured), key=lambda e: (e.meters or 0.0, e.percentage or 0.0))
+    return Infraction(best.kind, best.message, best.factor, best.percentage, best.meters, events[0].t), len(events) - 1 - measured[-1]
 
 
 def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
@@ -217,6 +247,7 @@ def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
     unmapped: list[str] = []
     penalty = 1.0
     failure: tuple[float, str] | None = None
+    lanes: list[Infraction] = []
     for ev in sorted(rec.get("leaderboard_events") or [], key=lambda e: float(e.get("t") or 0.0)):
         inf = classify_event(ev, driven)
         if inf is None:
@@ -224,12 +255,18 @@ def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
         if isinstance(inf, str):
             unmapped.append(inf)
             continue
+        if inf.kind == "outside_route_lanes":
+            lanes.append(inf)  # one infraction per route, below
+            continue
         infractions[inf.kind].append(inf.message)
         penalty *= inf.factor
-        if inf.kind == "outside_route_lanes":
-            outside.append({"percentage": inf.percentage, "meters": inf.meters, "t": inf.t})
         if inf.kind in FAILURE_MESSAGES:
             failure = (float(inf.t or 0.0), inf.kind)
+    if lanes:
+        inf, unmeasured = outside_lanes(lanes)
+        infractions[inf.kind].append(inf.message)
+        penalty *= inf.factor
+        outside.append({"percentage": inf.percentage, "meters": inf.meters, "t": inf.t, "unmeasured_excursions": unmeasured})
     if not completed and rec.get("outcome_reason"):
         # the final RunStatus may name a route-ending failure no event repeated
         kind = TIMEOUT_MAP.get(str(rec["outcome_reason"]).split(":", 1)[0].strip().lower())
@@ -305,7 +342,7 @@ def global_record(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             exceptions.append([r["route_id"], r["index"], r["status"]])
         elif status == "Perfect" and r["status"] != "Perfect":
             status = r["status"]
-    unmeasured = [r["route_id"] for r in records for o in r["meta"]["lantern"]["outside_route_lanes"] if o["percentage"] is None]
+    unmeasured = [r["route_id"] for r in records for o in r["meta"]["lantern"]["outside_route_lanes"] if o["percentage"] is None or o.get("unmeasured_excursions")]
     return {
         "index": -1,
         "route_id": -1,

@@ -18,13 +18,15 @@ Either way each record's ``warning_auth`` and summary.json's ``warning_auth``
 say so, and so does the output (docs/security.md).
 ``lantern report DIR`` (``report_main``) renders table3/4/6 as Markdown and CSV
 and the plots: a speed / warning / event timeline per pair and per-family CUS
-bars for the warning vs no-warning conditions (matplotlib, Agg backend).
+bars for the warning vs no-warning conditions (matplotlib, Agg backend);
+``--html`` also writes report.html, all of it in one offline page (``html_report.py``).
 
 Exit codes: ``score`` 0 = every bag found was read (infrastructure runs are
 reported, not an error of scoring), 1 = some bag was unreadable, foreign or had
 bad metadata (the rest is scored and written), 2 = usage / input error (a path
 that does not exist, no bag found, bad thresholds file; nothing written).
-``report`` 0 = written, 2 = not a score directory.
+``report`` 0 = written, 2 = not a score directory, a bad argument, or an output
+that cannot be written there (one line each).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lantern.cli_args import EXIT_USAGE, ArgumentParser
+from lantern.cli_args import EXIT_USAGE, ArgumentParser, number
 from lantern_eval.errors import ConfigError, InputError
 from lantern_eval.metrics.cus import decomposition, event_exposure, family_scores, sensitivity
 from lantern_eval.thresholds import FAMILIES, Thresholds
@@ -48,6 +50,13 @@ if TYPE_CHECKING:
 TABLE3_COLS = [*FAMILIES.values(), "Overall"]
 TABLE4_COLS = ["A-Prog.", "TTC", "Clear.", "Ant.", "Rec.", "B-Prog.", "Gate Pass", "Coll.-A", "RD-A", "LC-A", "Rule-A", "Block-A", "False Brake-B"]
 TABLE6_COLS = ["CUS", "A-Prog.", "Event Exp.", "Ant.", "Rec.", "Coll.-A", "Block-A"]
+TABLE3_CAPTION = (
+    "Table 3: CUS by scenario family, mean over scored pairs (n scored / n total pairs); Overall = macro-average of the family scores. "
+    "An unavailable component counts 0 (flagged); pairs that are not route results count in n total only (reasons below)."
+)
+TABLE4_CAPTION = ("Table 4: CUS decomposition over scored pairs (n = scored / total pairs). Components (mean where measurable) and Gate Pass in % (higher is better); "
+                  "hard-gate failure rates in % (lower is better).")
+TABLE6_CAPTION = "Table 6 shape: CUS and components per model/variant (n = scored / total pairs); Event Exp. = % of scored Route A executions whose physical event began."
 COUNTING_RULE = (
     "Every pair counts: a scored pair with an unavailable component (or a gate that could not be evaluated) scores that "
     "component 0 (the gate as failed) and is flagged; pairs that are not route results (infrastructure, unreadable_bag, "
@@ -203,47 +212,60 @@ def warning_auth_notes(wa: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def table3_cells(t3: dict[str, dict[str, Any]]) -> list[tuple[str, list[str], bool]]:
+    """Table 3's text cells, ``(label, cells, is the paired gain row)``: "mean (n scored/n total)", gains signed (Markdown and HTML)."""
+    out = []
+    for label, vals in table3_rows(t3):
+        row = t3.get(label)
+        if row is None:  # the paired gain row
+            out.append((label, ["–" if v is None else f"{v:+.1f}" for v in vals], True))
+            continue
+        cells = []
+        for c, v in zip(TABLE3_COLS, vals):
+            n = _counts(row, c)
+            cells.append(_fmt(v) if n is None else f"{_fmt(v)} ({n[0]}/{n[1]})")
+        out.append((label, cells, False))
+    return out
+
+
+def simple_cells(cols: Sequence[str], t: dict[str, dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Table 4 / 6 text cells, one row per model: the columns, then "n scored/n total" (Markdown and HTML)."""
+    rows = []
+    for m in sorted(t):
+        ns, nt = t[m].get("n_scored", t[m].get("n_pairs")), t[m].get("n_total")
+        rows.append((m, [*(_fmt(t[m].get(c)) for c in cols), f"{ns}/{nt}"]))
+    return rows
+
+
 def write_table3(out: Path, t3: dict[str, dict[str, Any]], extra_notes: Sequence[str] = ()) -> None:
     """Table 3 with n scored / n total in every cell and the reasons below; the CSV keeps numbers and counts in separate columns."""
-    md_rows, csv_rows = [], []
+    md_rows = [[label, *cells] for label, cells, _ in table3_cells(t3)]
+    csv_rows = []
     count_cols = [f"{c} {k}" for c in TABLE3_COLS for k in ("n_scored", "n_total")]
     for label, vals in table3_rows(t3):
         row = t3.get(label)
-        cells = []
-        for c, v in zip(TABLE3_COLS, vals):
-            if row is None:  # the paired gain row
-                cells.append("–" if v is None else f"{v:+.1f}")
-                continue
-            n = _counts(row, c)
-            cells.append(_fmt(v) if n is None else f"{_fmt(v)} ({n[0]}/{n[1]})")
-        md_rows.append([label, *cells])
         counts = [] if row is None else [x for c in TABLE3_COLS for x in (_counts(row, c) or (None, None))]
         unscored = "" if row is None else ";".join(f"{f}:{why}={n}" for f, rs in sorted((row.get("unscored") or {}).items()) for why, n in sorted(rs.items()))
         flagged = "" if row is None else ";".join(f"{f}={n}" for f, n in sorted((row.get("flagged") or {}).items()) if n)
         csv_rows.append([label, *vals, *(counts or [None] * len(count_cols)), unscored, flagged])
-    caption = (
-        "Table 3: CUS by scenario family, mean over scored pairs (n scored / n total pairs); Overall = macro-average of the family scores. "
-        "An unavailable component counts 0 (flagged); pairs that are not route results count in n total only (reasons below)."
-    )
-    _write_md_csv(out, "table3", caption, ["Model", *TABLE3_COLS], md_rows, ["model", *TABLE3_COLS, *count_cols, "unscored", "flagged"], csv_rows, [*_notes(t3), *extra_notes])
+    _write_md_csv(out, "table3", TABLE3_CAPTION, ["Model", *TABLE3_COLS], md_rows, ["model", *TABLE3_COLS, *count_cols, "unscored", "flagged"], csv_rows, [*_notes(t3), *extra_notes])
 
 
 def _write_simple(out: Path, name: str, cols: list[str], t: dict[str, dict[str, Any]], caption: str) -> None:
     """Table 4 / 6: one row per model with its n scored / n total pairs."""
-    md_rows, csv_rows = [], []
+    md_rows = [[m, *cells] for m, cells in simple_cells(cols, t)]
+    csv_rows = []
     for m in sorted(t):
-        vals = [t[m].get(c) for c in cols]
         ns, nt = t[m].get("n_scored", t[m].get("n_pairs")), t[m].get("n_total")
-        md_rows.append([m, *[_fmt(v) for v in vals], f"{ns}/{nt}"])
-        csv_rows.append([m, *vals, ns, nt])
+        csv_rows.append([m, *(t[m].get(c) for c in cols), ns, nt])
     _write_md_csv(out, name, caption, ["Model", *cols, "n"], md_rows, ["model", *cols, "n_scored", "n_total"], csv_rows)
 
 
 def render_tables(out: Path, summary: dict[str, Any]) -> list[Path]:
     t3, t4, t6 = summary["table3"], summary["table4"], summary["table6"]
     write_table3(out, t3, warning_auth_notes(summary.get("warning_auth")))
-    _write_simple(out, "table4", TABLE4_COLS, t4, "Table 4: CUS decomposition over scored pairs (n = scored / total pairs). Components (mean where measurable) and Gate Pass in % (higher is better); hard-gate failure rates in % (lower is better).")
-    _write_simple(out, "table6", TABLE6_COLS, t6, "Table 6 shape: CUS and components per model/variant (n = scored / total pairs); Event Exp. = % of scored Route A executions whose physical event began.")
+    _write_simple(out, "table4", TABLE4_COLS, t4, TABLE4_CAPTION)
+    _write_simple(out, "table6", TABLE6_COLS, t6, TABLE6_CAPTION)
     return [out / f"table{n}.{e}" for n in (3, 4, 6) for e in ("md", "csv")]
 
 
@@ -286,7 +308,8 @@ def plot_family_bars(out: Path, t3: dict[str, dict[str, Any]]) -> Path:
     ax.set_ylim(0, 125)
     ax.set_title("Mean CUS per family, warning vs no-warning (hatched); whiskers: 95 % t-interval over pairs; n = scored/total pairs", fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if models:  # a score folder without pairs: no legend (matplotlib would warn on stderr)
+        ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     path = out / "plots" / "family_cus_bars.png"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -413,18 +436,32 @@ def load_score_dir(out: Path) -> tuple[dict[str, Any], list[dict[str, Any]], lis
     return summary, runs, pairs
 
 
-def render_report(out: Path, max_timelines: int | None = None) -> dict[str, Any]:
+def render_report(out: Path, max_timelines: int | None = None, html: bool = False) -> dict[str, Any]:
+    """Tables and plots into ``out``; with ``html`` also ``report.html``, the same tables and plots in one offline page."""
     out = Path(out)
     summary, runs, pairs = load_score_dir(out)
     written = render_tables(out, summary)
-    written.append(plot_family_bars(out, summary["table3"]))
+    bars = plot_family_bars(out, summary["table3"])
+    written.append(bars)
     by_bag = {r.get("bag", ""): r for r in runs}
+    timelines: list[tuple[dict[str, str], Path]] = []
     for i, f in enumerate(pairs):
         if max_timelines is not None and i >= max_timelines:
             break
         p = plot_timeline(out, f, by_bag)
         if p is not None:
             written.append(p)
+            timelines.append((f, p))
+    if html:
+        from lantern_eval.html_report import HtmlTable, write_html
+
+        tables = [
+            HtmlTable("table3", TABLE3_CAPTION, ["Model", *TABLE3_COLS], [(lab, cells, "gain" if gain else "") for lab, cells, gain in table3_cells(summary["table3"])],
+                      [*_notes(summary["table3"]), *warning_auth_notes(summary.get("warning_auth"))]),
+            HtmlTable("table4", TABLE4_CAPTION, ["Model", *TABLE4_COLS, "n"], [(m, c, "") for m, c in simple_cells(TABLE4_COLS, summary["table4"])]),
+            HtmlTable("table6", TABLE6_CAPTION, ["Model", *TABLE6_COLS, "n"], [(m, c, "") for m, c in simple_cells(TABLE6_COLS, summary["table6"])]),
+        ]
+        written.append(write_html(out, summary, tables, bars, timelines))
     return {"written": [str(p) for p in written], "summary": summary}
 
 
@@ -518,15 +555,21 @@ def score_main(argv: Sequence[str] | None = None) -> int:
 
 
 def report_main(argv: Sequence[str] | None = None) -> int:
-    """``lantern report DIR [--max-timelines N]``: tables (Markdown + CSV) and plots from a score directory."""
+    """``lantern report DIR [--max-timelines N] [--html]``: tables (Markdown + CSV) and plots from a score directory."""
     ap = ArgumentParser(prog="lantern report", description="Render Table 3/4/6 and plots from `lantern score` output.")
     ap.add_argument("dir")
-    ap.add_argument("--max-timelines", type=int, default=None, help="at most this many per-pair timeline plots (default: all)")
+    ap.add_argument("--max-timelines", type=number(int, ge=0), default=None, help="at most this many per-pair timeline plots (default: all)")
+    ap.add_argument("--html", action="store_true", help="also write DIR/report.html: the tables and plots in one self-contained page (opens offline)")
     a = ap.parse_args(argv)
     try:
-        res = render_report(Path(a.dir), a.max_timelines)
+        res = render_report(Path(a.dir), a.max_timelines, html=a.html)
     except InputError as exc:
         print(f"lantern report: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except OSError as exc:  # an output the user's directory does not let us write (e.g. report.html is a folder)
+        print(f"lantern report: {exc.filename or a.dir}: cannot write ({exc.strerror or type(exc).__name__})", file=sys.stderr)
+        return EXIT_USAGE
     print(f"wrote {len(res['written'])} file(s) under {a.dir}")
+    if a.html:
+        print(f"  {Path(a.dir) / 'report.html'}: tables and plots in one self-contained page")
     return 0

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
+
+from lantern.paths import config_dir
 
 #: Fast DDS leaves /dev/shm/fastdds_* behind when a process is killed. Measured here:
 #: ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST makes rmw_fastrtps configure its own
@@ -15,7 +16,7 @@ from pathlib import Path
 #: So the range is SYSTEM_DEFAULT (rmw leaves the middleware alone) and a Fast DDS
 #: profile restricts the participant to UDPv4 on 127.0.0.1 with unicast initial
 #: peers: localhost-only discovery, no shared memory.
-FASTDDS_PROFILE = Path(__file__).resolve().parents[3] / "config" / "fastdds_localhost_udp.xml"
+FASTDDS_PROFILE = config_dir() / "fastdds_localhost_udp.xml"  # share/lantern/config on a colcon install
 BASE_ENV: Mapping[str, str] = {
     "RMW_IMPLEMENTATION": "rmw_fastrtps_cpp",
     "ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT",

@@ -4,8 +4,10 @@ The monitor mirrors the CARLA leaderboard criteria the hard gates need
 (collision, red light, lane invasion / outside route lanes, route deviation,
 agent blocked, route timeout) on the embedded simulator's lanes and boxes.
 Each infraction is reported once, at its onset, in the StepResult of the step
-where it happened; the monitor keeps the running state (contacts, timers,
-maximal progress) between steps.
+where it happened; an outside_route_lanes excursion also reports, when it
+ends, the route metres driven outside and their share of the completed route
+(``outside_share_detail``, what the leaderboard penalty needs). The monitor
+keeps the running state (contacts, timers, maximal progress) between steps.
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ class EventMonitor:
         self.invading = False
         self.outside = False
         self.outside_distance = 0.0
+        # route metres progressed while outside the route lanes (the CARLA leaderboard's wrong distance)
+        self.outside_progress = 0.0
+        self.outside_reported = True  # the current excursion's share was reported (nothing to report before one)
         self.red_light_done = False
         self.stopped_at_sign = False
         self.stop_done = False
@@ -107,6 +112,7 @@ class EventMonitor:
         prev_front = self.progress + self.hl
         s, lat = r.line.project(x, y, self.progress - 15.0, self.progress + 40.0)
         self.progress = s
+        prev_max = self.max_progress
         self.max_progress = max(self.max_progress, min(s, r.length))
         res = StepResult(frame, t, self.max_progress, min(1.0, self.max_progress / r.length), light_state=light_state, at_red_light_or_queue=at_red_or_queue)
 
@@ -171,8 +177,11 @@ class EventMonitor:
             outside = not same_dir
         if outside:
             self.outside_distance += abs(speed) * dt
+            self.outside_progress += self.max_progress - prev_max
         if outside and not self.outside:
             res.infractions.append(Infraction("outside_route_lanes", frame, "opposite_or_offroad"))
+            self.outside_reported = False
+        was_outside = self.outside
         self.outside = outside
 
         if abs(lat) > self.p.deviation_threshold and not self.deviated:
@@ -187,4 +196,22 @@ class EventMonitor:
         res.blocked = self.stopped_for >= self.p.blocked_time
         res.timeout = t >= self.time_limit
         res.route_completed = self.max_progress >= r.length - self.p.end_tolerance
+        if not self.outside_reported and ((was_outside and not outside) or res.done):
+            res.infractions.append(Infraction("outside_route_lanes", frame, self.outside_share_detail()))
+            self.outside_reported = True
         return res
+
+    def outside_share_detail(self) -> str:
+        """``opposite_or_offroad:<m>m:<p>%``: route metres driven outside the route lanes so far and their share of the completed route.
+
+        The share is the CARLA leaderboard's (OutsideRouteLanesTest: wrong
+        distance over the distance completed along the route, in %), the
+        number its statistics manager turns into the factor ``1 - p / 100``.
+        It is reported when an excursion ends (back on the route lanes) or the
+        route ends while outside; the onset keeps its own event, so the lane
+        gate fails at the time the ego left the lanes. Both numbers are
+        cumulative over the run, so the last such event holds the run's
+        total; they come from the monitor's route progress only (deterministic).
+        """
+        pct = 100.0 * self.outside_progress / self.max_progress if self.max_progress > 0.0 else 0.0
+        return f"opposite_or_offroad:{self.outside_progress:.2f}m:{pct:.2f}%"
