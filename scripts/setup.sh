@@ -73,6 +73,32 @@ if ! stamp_ok msgs "$MSG_HASH" || ! "$VPY" -c 'import lantern_msgs.msg' 2>/dev/n
   stamp_set msgs "$MSG_HASH"
 fi
 
+# --- build the vendored tf2_msgs (TFMessage only) when nothing provides it ----------
+# /tf and /tf_static carry tf2_msgs/TFMessage; no PyPI wheel ships tf2_msgs. A real ROS 2
+# install has it (importable from outside this venv): then nothing is built. Inputs: the
+# vendored package and the ROS wheel pins.
+TF_HASH="$( { cat "$ROOT"/msg_vendor/tf2_msgs/CMakeLists.txt "$ROOT"/msg_vendor/tf2_msgs/package.xml "$ROOT"/msg_vendor/tf2_msgs/msg/*.msg; grep -E '^ros-' "$ROOT/requirements.txt"; } | sha256sum | cut -c1-16)"
+TF_FROM="$("$VPY" -c 'import tf2_msgs.msg, os; print(os.path.realpath(tf2_msgs.__file__))' 2>/dev/null || true)"
+case "$TF_FROM" in
+  ""|"$(realpath "$VENV")"/*) TF_OURS=1 ;;
+  *) TF_OURS=0 ;;
+esac
+if [ "$TF_OURS" = 1 ] && { ! stamp_ok tf2_msgs "$TF_HASH" || [ -z "$TF_FROM" ]; }; then
+  say "building the vendored tf2_msgs (no tf2_msgs importable; rosidl_generate_interfaces)"
+  BUILD="$ROOT/build/tf2_msgs"
+  rm -rf "$BUILD"; mkdir -p "$BUILD"
+  (
+    cd "$BUILD"
+    export AMENT_PREFIX_PATH="$VENV" CMAKE_PREFIX_PATH="$VENV" PATH="$VENV/bin:$PATH"
+    cmake "$ROOT/msg_vendor/tf2_msgs" -DCMAKE_INSTALL_PREFIX="$VENV" -DPython3_EXECUTABLE="$VPY" \
+          -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > cmake.log 2>&1 \
+      || { tail -40 cmake.log >&2; exit 1; }
+    make -j"$(nproc)" install > make.log 2>&1 || { grep -m20 -iE 'error' make.log >&2; tail -20 make.log >&2; exit 1; }
+  ) || die "tf2_msgs build failed (logs in $BUILD)"
+  "$VPY" -c 'import tf2_msgs.msg' || die "tf2_msgs built but does not import"
+  stamp_set tf2_msgs "$TF_HASH"
+fi
+
 # --- the project itself (editable) --------------------------------------------
 PRJ_HASH="$(hash_of "$ROOT/pyproject.toml")"
 if ! stamp_ok project "$PRJ_HASH" || ! "$VPY" -c 'import lantern' 2>/dev/null; then

@@ -17,3 +17,15 @@ def yaw_from_quaternion(x: float, y: float, z: float, w: float) -> float:
 def wrap_angle(a: float) -> float:
     """Angle wrapped to [-pi, pi)."""
     return (a + math.pi) % (2.0 * math.pi) - math.pi
+
+
+def quaternion_from_yaw(yaw: float) -> tuple[float, float, float, float]:
+    """ROS quaternion (x, y, z, w) of a rotation by ``yaw`` about +z (flat ground: no roll, no pitch)."""
+    return 0.0, 0.0, math.sin(yaw / 2.0), math.cos(yaw / 2.0)
+
+
+#: Rotation (x, y, z, w) from a body frame (x forward, y left, z up) to its REP 103 optical
+#: frame (z forward, x right, y down): the optical axes in body coordinates are x = -y_body,
+#: y = -z_body, z = x_body, i.e. roll -90 deg then yaw -90 deg (static_transform_publisher's
+#: "-pi/2 0 -pi/2"). Image pixels (u right, v down) follow the optical x and y.
+OPTICAL_FROM_BODY: tuple[float, float, float, float] = (-0.5, 0.5, -0.5, 0.5)

@@ -21,6 +21,11 @@ RUN_STATUS = "/lantern/run/status"
 SYNC_ACK = "/lantern/sync/ack"
 GROUND_TRUTH_ACTORS = "/lantern/ground_truth/actors"
 PERCEPTION_VISIBLE = "/lantern/perception/visible_actors"
+TF = "/tf"                                # tf2_msgs/TFMessage: map -> <role_name> every frame (sim-time stamp)
+TF_STATIC = "/tf_static"                  # tf2_msgs/TFMessage, latched: <role_name> -> camera optical frame
+
+#: The map frame every pose is given in (REP 105 ``map``: x east, y north, z up).
+MAP_FRAME = "map"
 
 #: Topics that carry privileged ground truth: a non-privileged agent must not subscribe them.
 PRIVILEGED_PREFIXES = ("/lantern/ground_truth/", SCENARIO_EVENTS)
@@ -45,6 +50,12 @@ def camera_image(role_name: str = "hero") -> str:
 
 def camera_info(role_name: str = "hero") -> str:
     return ego(role_name, "rgb_front/camera_info")
+
+
+def camera_frame(role_name: str = "hero") -> str:
+    """frame_id of the front camera's image and camera_info; an optical frame (z forward, x right,
+    y down), the child of ``role_name`` on /tf_static (carla-ros-bridge names it the same way)."""
+    return f"{role_name}/rgb_front"
 
 
 def vehicle_control(role_name: str = "hero") -> str:

@@ -19,7 +19,8 @@ than recording a bag that mixes two runs.
 
 Per step: scenario.before_step() -> world.step(control) -> scenario.after_step()
 -> lifecycle/collision/infraction events -> frame N+1 (clock, camera, speed,
-ground truth, visible actors, navigation command, odometry LAST).
+ground truth, visible actors, navigation command, /tf map -> <role_name>, odometry LAST).
+/tf_static (<role_name> -> its camera's optical frame) goes out once, latched.
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from geometry_msgs.msg import PoseStamped
+from geometry_msgs.msg import PoseStamped, TransformStamped
 from nav_msgs.msg import Odometry, Path
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import Float32
+from tf2_msgs.msg import TFMessage
 
-from lantern import topics
+from lantern import frames, topics
 from lantern.protocol import TRUNCATED_REASON
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
@@ -142,6 +144,8 @@ class BridgeNode(LanternNode):
         self.pub_nav = self.create_publisher(NavigationCommand, topics.NAV_COMMAND, qos.STATE)
         self.pub_gt = self.create_publisher(ActorStateArray, topics.GROUND_TRUTH_ACTORS, qos.STATE)
         self.pub_vis = self.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
+        self.pub_tf = self.create_publisher(TFMessage, topics.TF, qos.TF)
+        self.pub_tf_static = self.create_publisher(TFMessage, topics.TF_STATIC, qos.TF_STATIC)
         self.create_subscription(VehicleControl, topics.vehicle_control(rn), self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.session: Any = None  # SessionWorld | CarlaSessionWorld
@@ -154,6 +158,7 @@ class BridgeNode(LanternNode):
             self.world = self.session.world
             self.route_id = self.session.route_id or p.route_id
             self._publish_route()
+            self._publish_static_tf()
         self._wall_start = time.monotonic()
         self._last_publish = 0.0
         self._frame_since = 0.0  # wall time frame N was first published (retransmits do not reset the agent timeout)
@@ -282,7 +287,7 @@ class BridgeNode(LanternNode):
         if self.p.publish_camera:
             img = self.session.image(self.frame)
             im = Image(height=img.shape[0], width=img.shape[1], encoding="rgb8", is_bigendian=0, step=img.shape[1] * 3)
-            im.header.stamp, im.header.frame_id = stamp, f"{rn}/rgb_front"
+            im.header.stamp, im.header.frame_id = stamp, topics.camera_frame(rn)
             im.data = img.tobytes()
             self.pub_image.publish(im)
             self.pub_info.publish(self._camera_info(stamp))
@@ -297,7 +302,31 @@ class BridgeNode(LanternNode):
         odom.pose.pose.orientation.z, odom.pose.pose.orientation.w = math.sin(ego.yaw / 2), math.cos(ego.yaw / 2)
         odom.twist.twist.linear.x = ego.speed
         odom.twist.twist.angular.z = ego.yaw_rate
+        self.pub_tf.publish(TFMessage(transforms=[self._ego_tf(odom)]))
         self.pub_odom.publish(odom)  # last: consumers treat odometry as "frame N is complete"
+
+    def _ego_tf(self, odom: Odometry) -> TransformStamped:
+        """map -> <role_name> of this frame: the odometry pose itself (same stamp, same numbers), so
+        /tf and odometry can never disagree and both depend only on the simulation state."""
+        tf = TransformStamped()
+        tf.header, tf.child_frame_id = odom.header, odom.child_frame_id
+        p = odom.pose.pose.position
+        tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z = p.x, p.y, p.z
+        tf.transform.rotation = odom.pose.pose.orientation
+        return tf
+
+    def _publish_static_tf(self) -> None:
+        """<role_name> -> camera optical frame on /tf_static (latched, published once): the camera
+        model's mount on the ego (x forward, y left, z up from the odometry origin) and the optical
+        rotation, so a viewer places the image where the simulator rendered it."""
+        cam = self.world.camera
+        tf = TransformStamped()
+        tf.header.stamp, tf.header.frame_id = self._stamp(), self.p.role_name
+        tf.child_frame_id = topics.camera_frame(self.p.role_name)
+        tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z = float(cam.mount_x), float(cam.mount_y), float(cam.mount_z)
+        r = tf.transform.rotation
+        r.x, r.y, r.z, r.w = frames.OPTICAL_FROM_BODY
+        self.pub_tf_static.publish(TFMessage(transforms=[tf]))
 
     def _array(self, stamp, states: list[session_world.ActorRecord]) -> ActorStateArray:  # noqa: ANN001
         arr = ActorStateArray()
@@ -330,7 +359,7 @@ class BridgeNode(LanternNode):
     def _camera_info(self, stamp) -> CameraInfo:  # noqa: ANN001
         ci = self.world.camera.camera_info()
         info = CameraInfo(width=ci["width"], height=ci["height"], distortion_model=ci["distortion_model"])
-        info.header.stamp, info.header.frame_id = stamp, f"{self.p.role_name}/rgb_front"
+        info.header.stamp, info.header.frame_id = stamp, topics.camera_frame(self.p.role_name)
         info.k, info.p, info.r, info.d = ci["k"], ci["p"], ci["r"], ci["d"]
         return info
 

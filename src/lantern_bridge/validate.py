@@ -24,6 +24,7 @@ from pathlib import Path
 
 from lantern.cli_args import ArgumentParser
 from lantern_bridge.scenario import suite as suite_mod
+from lantern_bridge.scenario.authors_routes import is_authors_file, read_authors
 from lantern_bridge.scenario.errors import Failure, RouteFileError
 from lantern_bridge.scenario.families import FAMILY_IDS
 from lantern_bridge.scenario.route_checks import check_spec
@@ -114,6 +115,12 @@ def validate_paths(paths: Iterable[str]) -> tuple[list[Failure], int]:
     specs: list[RouteSpec] = []
     digests: dict[str, str] = {}
     for p in files:
+        if is_authors_file(p):  # the authors' CARLA format: standalone routes, their own checks, no pairs
+            try:
+                read_authors(p)
+            except RouteFileError as exc:
+                fails += exc.failures
+            continue
         try:
             spec = read_route(p)
         except RouteFileError as exc:

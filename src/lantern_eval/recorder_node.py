@@ -67,6 +67,8 @@ def contract_topics(role_name: str) -> dict[str, tuple[str, object]]:
         topics.RUN_STATUS: ("lantern_msgs/msg/RunStatus", qos.LATCHED),
         topics.GROUND_TRUTH_ACTORS: ("lantern_msgs/msg/ActorStateArray", qos.STATE),
         topics.PERCEPTION_VISIBLE: ("lantern_msgs/msg/ActorStateArray", qos.STATE),
+        topics.TF: ("tf2_msgs/msg/TFMessage", qos.TF),
+        topics.TF_STATIC: ("tf2_msgs/msg/TFMessage", qos.TF_STATIC),
     }
 
 
@@ -232,6 +234,8 @@ def _stamp_from_cdr(raw: bytes, tname: str) -> int | None:
     """
     if tname == "std_msgs/msg/Float32":
         return None
+    if tname == "tf2_msgs/msg/TFMessage":  # a sequence length, then the first transform's Header
+        return fastcdr.stamp_ns(raw[:4] + raw[8:]) if len(raw) >= 8 and int.from_bytes(raw[4:8], "little") else None
     return fastcdr.stamp_ns(raw)
 
 

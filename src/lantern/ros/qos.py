@@ -10,6 +10,11 @@
   recorder) loses nothing while the bridge waits for the frame's control.
 - LATCHED: events, route, run status and RSU notices. Reliable + transient
   local so a late joiner (recorder, RSU emulator) still gets the lifecycle.
+- TF / TF_STATIC: what tf2_ros's broadcasters offer (DynamicBroadcasterQoS:
+  reliable, volatile, keep last 100; StaticBroadcasterQoS: reliable, transient
+  local, keep last 1), so rviz, Foxglove and tf2 listeners match them. One
+  /tf_static message carries every static transform of the publisher, which is
+  why depth 1 is enough.
 """
 
 from __future__ import annotations
@@ -55,4 +60,20 @@ SENSOR_PUB = QoSProfile(
     depth=5,
     reliability=ReliabilityPolicy.RELIABLE,
     durability=DurabilityPolicy.VOLATILE,
+)
+
+#: /tf as tf2_ros.DynamicBroadcasterQoS offers it.
+TF = QoSProfile(
+    history=HistoryPolicy.KEEP_LAST,
+    depth=100,
+    reliability=ReliabilityPolicy.RELIABLE,
+    durability=DurabilityPolicy.VOLATILE,
+)
+
+#: /tf_static as tf2_ros.StaticBroadcasterQoS offers it (latched: a late listener still gets the mounts).
+TF_STATIC = QoSProfile(
+    history=HistoryPolicy.KEEP_LAST,
+    depth=1,
+    reliability=ReliabilityPolicy.RELIABLE,
+    durability=DurabilityPolicy.TRANSIENT_LOCAL,
 )

@@ -30,7 +30,7 @@ from lantern_bridge.carla.scenario import CarlaScenario
 from lantern_bridge.carla.visibility import CameraPose, CBox, actor_box, visible
 from lantern_bridge.world.render import CameraSpec
 from lantern_bridge.world.roads import Polyline
-from lantern_bridge.world.session import ActorRecord, EventRecord, StepOutput, _event_name, load_route_spec
+from lantern_bridge.world.session import ActorRecord, EventRecord, StepOutput, _event_name
 
 COLLISION_REPEAT = 5.0  # s without contact before the same actor is reported again (as the embedded world)
 COMMAND_DIST = 30.0  # m before a turn where LEFT/RIGHT replaces LANE_FOLLOW (as the embedded Route)
@@ -428,7 +428,9 @@ def build(cfg: CarlaSessionConfig) -> CarlaSessionWorld:
     """Connect, load the town (``cfg.town``, else the route file's town when it is a CARLA map), spawn, return the session."""
     if not cfg.route_file:
         raise ValueError("simulator 'carla' needs a route_file (the embedded fallback routes do not exist on CARLA maps)")
-    spec = load_route_spec(cfg.route_file)
+    from lantern_bridge.scenario.route_xml import read_route_for_carla
+
+    spec = read_route_for_carla(cfg.route_file)  # an authors' CARLA route: its own waypoints and town
     town = cfg.town or (spec.town if _is_carla_town(spec.town) else "")
     conn = CarlaConnection(ConnectionConfig(cfg.host, cfg.port, cfg.timeout, town, cfg.dt)).open()
     try:

@@ -43,6 +43,7 @@ from typing import Any
 from lantern_bridge.scenario.errors import Failure, RouteFileError
 from lantern_bridge.scenario.families import table
 from lantern_bridge.scenario.route_checks import check_spec
+from lantern_bridge.scenario.route_elements import Reader, read_route_element, route_and_scenario, value
 from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, VARIANTS, Point, RouteSpec, Weather
 from lantern_bridge.world.layout import LayoutSpec
 
@@ -149,77 +150,20 @@ def write_route(spec: RouteSpec, path: Path | str) -> Path:
 
 
 # ----------------------------------------------------------------------------- reading
-class _Reader:
-    """Collects failures while reading, so one run reports everything wrong with a file."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.failures: list[Failure] = []
-
-    def fail(self, field: str, reason: str) -> None:
-        self.failures.append(Failure(self.file, field, reason))
-
-    def attr(self, el: ET.Element, key: str, where: str, default: str | None = None) -> str | None:
-        v = el.get(key)
-        if v is None:
-            if default is not None:
-                return default
-            self.fail(f"{where}@{key}", "missing attribute")
-        return v
-
-    def num(self, el: ET.Element, key: str, where: str, default: float | None = None) -> float:
-        raw = self.attr(el, key, where, None if default is None else str(default))
-        if raw is None:
-            return math.nan
-        try:
-            v = float(raw)
-        except ValueError:
-            self.fail(f"{where}@{key}", f"not a number: {raw!r}")
-            return math.nan
-        if not math.isfinite(v):
-            self.fail(f"{where}@{key}", f"not finite: {raw!r}")
-        return v
-
-    def boolean(self, raw: str | None, where: str) -> bool:
-        if raw is None:
-            return False
-        if raw.strip().lower() in ("true", "1", "yes"):
-            return True
-        if raw.strip().lower() in ("false", "0", "no"):
-            return False
-        self.fail(where, f"not a boolean: {raw!r}")
-        return False
-
-    def point(self, sc: ET.Element, name: str) -> Point:
-        el = sc.find(name)
-        if el is None:
-            self.fail(f"scenario/{name}", "missing marker element")
-            return Point(math.nan, math.nan)
-        return Point(self.num(el, "x", f"scenario/{name}"), self.num(el, "y", f"scenario/{name}"), self.num(el, "z", f"scenario/{name}", 0.0), self.num(el, "yaw", f"scenario/{name}", 0.0))
-
-
-def _value(sc: ET.Element, name: str) -> str | None:
-    el = sc.find(name)
-    return None if el is None else el.get("value")
-
-
 def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
-    """Parse one route file's bytes; raises RouteFileError listing every failure found."""
-    rd = _Reader(file)
-    try:
-        root = ET.fromstring(data)
-    except ET.ParseError as exc:
-        raise RouteFileError.one(file, "xml", f"not well-formed XML: {exc}") from None
-    if root.tag != "routes":
-        raise RouteFileError.one(file, "routes", f"root element is <{root.tag}>, expected <routes>")
-    routes = root.findall("route")
-    if len(routes) != 1:
-        raise RouteFileError.one(file, "routes/route", f"expected exactly one route, found {len(routes)}")
-    r = routes[0]
-    scen = r.findall("scenarios/scenario")
-    if len(scen) != 1:
-        raise RouteFileError.one(file, "route/scenarios/scenario", f"expected exactly one scenario, found {len(scen)}")
-    sc = scen[0]
+    """Parse one route file's bytes; raises RouteFileError listing every failure found.
+
+    A file in the LANTERN authors' CARLA format (no <layout>, no variant/pair_id) is
+    mapped by ``authors_routes`` onto the road the embedded world builds from its waypoints."""
+    r, sc = route_and_scenario(data, file)
+    from lantern_bridge.scenario import authors_routes
+
+    if authors_routes.is_authors_route(r):
+        ar = authors_routes.parse_authors(r, sc, file)
+        if ar.embedded is None:
+            raise RouteFileError.one(file, "waypoints", f"the embedded world cannot build a road for these waypoints: {ar.fit_error}")
+        return ar.embedded
+    rd = Reader(file)
 
     route_id = rd.attr(r, "id", "route") or ""
     town = rd.attr(r, "town", "route") or ""
@@ -274,7 +218,7 @@ def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
 
     markers = {name: rd.point(sc, name) for name in (TRIGGER, *MARKERS)}
 
-    fam_raw = _value(sc, "closed_loop_family")
+    fam_raw = value(sc, "closed_loop_family")
     fam_id = ""
     if fam_raw is None:
         rd.fail("scenario/closed_loop_family", "missing")
@@ -285,7 +229,7 @@ def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
             rd.fail("scenario/closed_loop_family", str(exc))
 
     def num_value(name: str) -> float:
-        raw = _value(sc, name)
+        raw = value(sc, name)
         if raw is None:
             rd.fail(f"scenario/{name}", "missing")
             return math.nan
@@ -299,14 +243,14 @@ def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
         return v
 
     def bool_value(name: str) -> bool:
-        raw = _value(sc, name)
+        raw = value(sc, name)
         if raw is None:
             rd.fail(f"scenario/{name}", "missing")
         return rd.boolean(raw, f"scenario/{name}")
 
     fields: dict[str, Any] = {k: num_value(k) for k in ("hint_lead_distance", "event_lead_distance", "hint_trigger_tolerance", "event_trigger_tolerance", "event_force_after_hint")}
     flags = {k: bool_value(k) for k in ("cooperative_enabled", "hazard_enabled", "forced_trigger", "countdown_pause")}
-    prompt = _value(sc, "cooperative_prompt")
+    prompt = value(sc, "cooperative_prompt")
     if prompt is None:
         rd.fail("scenario/cooperative_prompt", "missing")
     params: dict[str, Any] = {}
@@ -350,7 +294,7 @@ def route_warnings(path: Path | str) -> list[Failure]:
                 continue  # comments, processing instructions
             here = f"{where}/{child.tag}"
             if el.tag == "scenario":
-                if not _known_scenario_child(el, child.tag):
+                if not _known_scenario_child(el, child.tag, authors):
                     out.append(Failure(file, here, f"unknown element <{child.tag}> (not a marker, protocol field or parameter of this family; ignored)"))
                 elif len(child):
                     out.append(Failure(file, f"{here}/{child[0].tag}", f"unknown element <{child[0].tag}> inside <{child.tag}> (ignored)"))
@@ -361,15 +305,19 @@ def route_warnings(path: Path | str) -> list[Failure]:
             walk(child, here)
 
     if root.tag == "routes":
+        from lantern_bridge.scenario.authors_routes import AUTHOR_FIELDS, is_authors_route
+
+        rs = root.findall("route")
+        authors = AUTHOR_FIELDS if len(rs) == 1 and is_authors_route(rs[0]) else frozenset()
         walk(root, "routes")
     return out
 
 
-def _known_scenario_child(scenario: ET.Element, tag: str) -> bool:
-    if tag in COOP_FIELDS or tag in (TRIGGER, *MARKERS) or tag in EXTRA_PARAMS or _EXTRA_PARAM_PATTERN.fullmatch(tag):
+def _known_scenario_child(scenario: ET.Element, tag: str, authors: frozenset[str] = frozenset()) -> bool:
+    if tag in authors or tag in COOP_FIELDS or tag in (TRIGGER, *MARKERS) or tag in EXTRA_PARAMS or _EXTRA_PARAM_PATTERN.fullmatch(tag):
         return True
     try:
-        fam = table().get(_value(scenario, "closed_loop_family") or "")
+        fam = table().get(value(scenario, "closed_loop_family") or "")
     except ValueError:
         return True  # unknown family: an error of its own; do not guess which parameters it has
     return tag in fam.params
@@ -390,8 +338,21 @@ def read_route_file(path: Path | str) -> RouteSpec:
 
     Same as ``lantern_bridge.validate.load_valid_route``; raises RouteFileError
     listing every failure (the file-level checks live in ``route_checks``)."""
+    from lantern_bridge.scenario import authors_routes
+
+    if authors_routes.is_authors_file(path):  # the authors' CARLA format: its own checks (authors_routes.check_authors)
+        return authors_routes.read_authors(path)
     spec = read_route(path)  # raises RouteFileError on malformed files
     fails = check_spec(spec)
     if fails:
         raise RouteFileError(fails)
     return spec
+
+
+def read_route_for_carla(path: str) -> RouteSpec:
+    """The CARLA backend's route: an authors' file in its own town and waypoints, else lantern's validated file."""
+    from lantern_bridge.scenario import authors_routes
+
+    if authors_routes.is_authors_file(path):
+        return authors_routes.read_authors(path, "carla")
+    return read_route_file(path)

@@ -94,3 +94,24 @@ def weather_profile(name: str) -> WeatherProfile:
     if compact in _ALIASES:
         return PROFILES[_ALIASES[compact]]
     raise WorldError(f"unknown weather {name!r}; known: {sorted(PROFILES)}")
+
+
+#: Scales of the nearest-profile distance: the CARLA 0-100 parameters by 100, the sun altitude by 90 degrees.
+NEAREST_SCALES = {"cloudiness": 100.0, "precipitation": 100.0, "wetness": 100.0, "fog_density": 100.0, "sun_altitude": 90.0}
+
+
+def nearest_profile(cloudiness: float, precipitation: float, wetness: float, fog_density: float, sun_altitude: float) -> tuple[str, float]:
+    """The App. B profile closest to arbitrary CARLA weather numbers, and its distance.
+
+    Distance = Euclidean over the five parameters, each divided by its full scale
+    (``NEAREST_SCALES``: 100 for the CARLA percentages, 90 degrees of sun altitude),
+    so a full-scale difference in any one parameter counts 1. Ties go to the
+    first profile in ``PROFILES`` order. Used to run CARLA route files (any
+    ``<weather>``) on the embedded world, which renders the five profiles."""
+    given = {"cloudiness": cloudiness, "precipitation": precipitation, "wetness": wetness, "fog_density": fog_density, "sun_altitude": sun_altitude}
+    best = ("", math.inf)
+    for name, p in PROFILES.items():
+        d = math.sqrt(sum(((given[k] - getattr(p, k)) / sc) ** 2 for k, sc in NEAREST_SCALES.items()))
+        if d < best[1]:
+            best = (name, d)
+    return best

@@ -1,0 +1,196 @@
+"""Embedded road from a route's own waypoints: turn detection and a fitted layout.
+
+A CARLA route file names a town the embedded world does not have; what it does
+carry is the ego route itself (dense waypoints). This module reads the route's
+shape from the heading along the waypoints (straight, or one turn at a
+junction: left or right), builds the matching ``LayoutSpec`` with the world's
+own primitives (``layout.build``: straight multi-lane road, 3-/4-arm junction
+with a Bézier turn connector) and places that road on the route with a rigid
+transform (rotation + translation, no scaling):
+
+- straight route: the approach heading (chord from the first to the last
+  waypoint) is turned onto the world's +x axis and the route point at
+  ``conflict_s`` lands on the straight road's origin (``approach_length =
+  conflict_s``), so the placement is exact for a straight route;
+- turn: the approach heading (chord from the start to where the turn begins)
+  is turned onto +x and the route's corner (where its approach and exit lines
+  meet) lands on the built junction's corner for the ego's lanes, so approach
+  and exit lanes lie on the route's own approach and exit lines and only the
+  turn itself can differ; ``approach_length`` / ``exit_length`` make the built
+  route start and end where the waypoints do. The built turn is the world's
+  Bézier connector (about a 4.75-m radius for a right turn and 11.75 m for a
+  left turn with 2 lanes of 3.5 m), so a much wider or tighter turn shows up in
+  ``deviation``.
+
+``RoadFit.deviation`` is the largest distance, both ways, between the built
+route and the transformed waypoints; the caller decides what is acceptable
+(the scenario side requires half a lane width, so the ego driving the built
+lane stays inside the lane the waypoints describe).
+
+Arc lengths map piecewise-linearly (``RoadFit.s_to_world``): identical on the
+approach, the turn's length scaled onto the built connector, identical again
+on the exit, so route-relative markers keep their distances to each other.
+
+Not built: gentle curves are straightened (they show up in ``deviation``) and
+a route has at most one junction (a second turn is an error): the embedded
+world's layouts are one straight road or one junction.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lantern_bridge.world.errors import WorldError
+from lantern_bridge.world.layout import LayoutSpec, build
+from lantern_bridge.world.roads import Polyline, Route
+
+TURN_THRESHOLD_DEG = 45.0  # heading change within TURN_WINDOW that counts as a junction turn
+TURN_WINDOW = 30.0  # m: a junction turn completes within this arc length (CARLA turns: 10-25 m)
+SETTLE_DEG = 5.0  # heading within this of the approach/exit heading = outside the turn
+SAMPLE = 0.5  # m between heading samples
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    """The route's shape read from its headings."""
+
+    turn: str  # "straight" | "left" | "right"
+    angle_deg: float  # signed heading change of the turn (CCW positive), 0 on a straight route
+    s_start: float  # arc length where the heading leaves the approach heading (= s_end = 0 when straight)
+    s_end: float  # arc length where it settles on the exit heading
+
+
+def _headings(line: Polyline) -> tuple[np.ndarray, np.ndarray]:
+    ss = np.arange(0.0, line.length + 1e-9, SAMPLE)
+    h = np.unwrap(np.array([line.point_at(float(s))[2] for s in ss]))
+    return ss, h
+
+
+def detect_turn(line: Polyline) -> TurnInfo:
+    """Straight or one turn; raises WorldError when the route turns more than once."""
+    ss, h = _headings(line)
+    k = max(1, int(round(TURN_WINDOW / SAMPLE)))
+    if len(ss) <= k:
+        k = len(ss) - 1
+    change = h[k:] - h[:-k]
+    i = int(np.argmax(np.abs(change)))
+    if abs(change[i]) < math.radians(TURN_THRESHOLD_DEG):
+        return TurnInfo("straight", 0.0, 0.0, 0.0)
+    h0, h1 = h[i], h[i + k]
+    settle = math.radians(SETTLE_DEG)
+    j0 = i
+    while j0 + 1 < len(h) and abs(h[j0 + 1] - h0) <= settle:
+        j0 += 1
+    j1 = i + k
+    while j1 - 1 > j0 and abs(h[j1 - 1] - h1) <= settle:
+        j1 -= 1
+    # a second turn anywhere outside this one
+    for lo, hi in ((0, max(0, j0 - 1)), (min(len(h) - 1, j1 + 1), len(h) - 1)):
+        seg = h[lo : hi + 1]
+        if len(seg) > 1:
+            kk = min(k, len(seg) - 1)
+            if np.max(np.abs(seg[kk:] - seg[:-kk])) >= math.radians(TURN_THRESHOLD_DEG):
+                raise WorldError("the waypoints turn more than once; the embedded world builds one junction per route")
+    ang = math.degrees(h1 - h0)
+    return TurnInfo("left" if ang > 0 else "right", ang, float(ss[j0]), float(ss[j1]))
+
+
+def _max_dist(points: np.ndarray, line: Polyline) -> float:
+    worst = 0.0
+    for x, y in points:
+        s, lat = line.project(float(x), float(y))
+        if s < -1e-6 or s > line.length + 1e-6:
+            px, py, _ = line.point_at(min(max(s, 0.0), line.length))
+            d = math.hypot(x - px, y - py)
+        else:
+            d = abs(lat)
+        worst = max(worst, d)
+    return worst
+
+
+@dataclass(frozen=True)
+class RoadFit:
+    """A built layout placed on a route: transform, arc-length map and how far it strays."""
+
+    layout: LayoutSpec
+    turn: TurnInfo
+    rotation: float  # rad, route frame -> world frame
+    offset: tuple[float, float]  # world = R(rotation) @ route + offset
+    knots: tuple[tuple[float, float], ...]  # (s on the waypoints, s on the built route)
+    deviation: float  # m, largest distance between built route and waypoints, both ways
+    route: Route
+
+    def to_world(self, x: float, y: float) -> tuple[float, float]:
+        c, s = math.cos(self.rotation), math.sin(self.rotation)
+        return c * x - s * y + self.offset[0], s * x + c * y + self.offset[1]
+
+    def s_to_world(self, s: float) -> float:
+        a = np.array(self.knots)
+        if s <= a[0, 0]:
+            return float(s - a[0, 0] + a[0, 1])
+        if s >= a[-1, 0]:
+            return float(s - a[-1, 0] + a[-1, 1])
+        return float(np.interp(s, a[:, 0], a[:, 1]))
+
+
+def _corner(p0: np.ndarray, h0: float, p1: np.ndarray, h1: float) -> np.ndarray:
+    """Intersection of the approach line (p0, heading h0) and the exit line (p1, heading h1)."""
+    d0 = np.array([math.cos(h0), math.sin(h0)])
+    d1 = np.array([math.cos(h1), math.sin(h1)])
+    den = d0[0] * d1[1] - d0[1] * d1[0]
+    if abs(den) < 1e-6:
+        raise WorldError("approach and exit of the turn are parallel")
+    t = ((p1 - p0)[0] * d1[1] - (p1 - p0)[1] * d1[0]) / den
+    return p0 + t * d0
+
+
+def _chord(line: Polyline, s0: float, s1: float) -> float:
+    a, b = np.array(line.point_at(s0)[:2]), np.array(line.point_at(s1)[:2])
+    return math.atan2(b[1] - a[1], b[0] - a[0])
+
+
+def fit_road(line: Polyline, conflict_s: float, *, junction_kind: str = "junction4", lanes_per_direction: int = 2, lane_width: float = 3.5, traffic_light: bool = False, seed: int = 0, ego_lane: int = -1) -> RoadFit:
+    """Build the embedded road for a route (map frame, right-handed) whose conflict is at ``conflict_s``.
+
+    Straight route: the conflict point lands on the straight road's origin (approach
+    heading = chord start -> end). Turn: the corner (where the approach and exit lines
+    meet) lands on the built junction's corner, so the approach and exit lanes lie on
+    the route's own approach and exit lines and only the turn itself can differ.
+    Raises WorldError when the shape cannot be built (two turns, parallel approach and
+    exit, an approach or exit shorter than the world's 20-m minimum)."""
+    turn = detect_turn(line)
+    L = line.length
+    if turn.turn == "straight":
+        layout = LayoutSpec("straight", lanes_per_direction, lane_width, conflict_s, L - conflict_s, "straight", False, seed, ego_lane)
+        _, route = build(layout)
+        h0 = _chord(line, 0.0, L)
+        anchor_o = np.array(line.point_at(conflict_s)[:2])
+        anchor_w = np.array(route.point_at(conflict_s)[:2])
+        knots: tuple[tuple[float, float], ...] = ((0.0, 0.0), (L, route.length))
+    else:
+        h0 = _chord(line, 0.0, turn.s_start)
+        h1 = _chord(line, turn.s_end, L)
+        p0, p1 = np.array(line.point_at(turn.s_start)[:2]), np.array(line.point_at(turn.s_end)[:2])
+        corner = _corner(p0, h0, p1, h1)
+        s_corner = turn.s_start + float(np.dot(corner - p0, [math.cos(h0), math.sin(h0)]))  # along the approach
+        after = (L - turn.s_end) + float(np.dot(p1 - corner, [math.cos(h1), math.sin(h1)]))  # corner -> route end
+        probe = LayoutSpec(junction_kind, lanes_per_direction, lane_width, 100.0, 100.0, turn.turn, traffic_light, seed, ego_lane)
+        _, r0 = build(probe)
+        e_in, e_out = np.array(r0.point_at(r0.junction_entry_s)[:2]), np.array(r0.point_at(r0.junction_exit_s)[:2])
+        c_b = _corner(e_in, 0.0, e_out, r0.point_at(r0.junction_exit_s + 1.0)[2])
+        d_in, d_out = float(np.linalg.norm(c_b - e_in)), float(np.linalg.norm(e_out - c_b))
+        layout = LayoutSpec(junction_kind, lanes_per_direction, lane_width, s_corner - d_in, after - d_out, turn.turn, traffic_light, seed, ego_lane)
+        _, route = build(layout)  # validates the layout (WorldError)
+        anchor_o, anchor_w = corner, c_b
+        knots = ((0.0, 0.0), (s_corner - d_in, route.junction_entry_s), (L - (after - d_out), route.junction_exit_s), (L, route.length))
+    rot = -h0
+    c, s = math.cos(rot), math.sin(rot)
+    off = (float(anchor_w[0] - (c * anchor_o[0] - s * anchor_o[1])), float(anchor_w[1] - (s * anchor_o[0] + c * anchor_o[1])))
+    fit = RoadFit(layout, turn, rot, off, knots, 0.0, route)
+    pts = line.resampled(1.0)
+    world = np.array([fit.to_world(float(x), float(y)) for x, y in pts])
+    dev = max(_max_dist(world, route.line), _max_dist(route.line.resampled(1.0), Polyline(world)))
+    return RoadFit(layout, turn, rot, off, knots, dev, route)

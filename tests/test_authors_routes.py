@@ -1,0 +1,271 @@
+"""Route files in the LANTERN authors' CARLA format (issue 11): parse, map, validate, run on both backends."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).resolve().parent
+FIX = HERE / "fixtures" / "authors_routes"
+PED = FIX / "pedestrian_emergence_straight.xml"
+RWW = FIX / "right_turn_wrong_way.xml"
+BROKEN = FIX / "broken_pedestrian.xml"
+SUITE_PED = HERE.parent / "src" / "lantern_bridge" / "routes" / "suite_v1" / "pedestrian_emergence" / "closed_pedestrian_emergence_0001_A.xml"
+LANTERN = Path(sys.executable).with_name("lantern")
+
+
+def _parse(path: Path):
+    from lantern_bridge.scenario.authors_routes import parse_authors
+    from lantern_bridge.scenario.route_xml import read_route_element
+
+    return parse_authors(*read_route_element(path))
+
+
+def _fixtures_module():
+    spec = importlib.util.spec_from_file_location("make_authors_fixtures", FIX / "make_fixtures.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+def _file_waypoints(path: Path) -> np.ndarray:
+    """The file's positions in CARLA coordinates, read with ElementTree only (independent of the reader)."""
+    r = ET.parse(path).getroot().find("route")
+    return np.array([(float(p.get("x")), float(p.get("y"))) for p in r.findall("waypoints/position")])
+
+
+# -- detection and validation ---------------------------------------------------------------------
+def test_format_detection():
+    from lantern_bridge.scenario.authors_routes import is_authors_file
+
+    assert is_authors_file(PED) and is_authors_file(RWW) and is_authors_file(BROKEN)
+    assert not is_authors_file(SUITE_PED)  # lantern's own files keep their reader and checks
+
+
+def test_valid_fixtures_validate():
+    from lantern_bridge.validate import main, validate_paths
+
+    fails, n = validate_paths([str(PED), str(RWW)])
+    assert (fails, n) == ([], 2)
+    assert main([str(PED), str(RWW)]) == 0
+
+
+def test_broken_fixture_names_every_field_that_does_not_map(capsys):
+    from lantern_bridge.validate import main, validate_paths
+
+    fails, _ = validate_paths([str(BROKEN)])
+    assert sorted(f.field for f in fails) == sorted([
+        "scenario/collision_point",  # missing marker
+        "scenario/cooperative_enabled",  # 'maybe'
+        "scenario/event_trigger_policy",  # 'whenever'
+        "scenario/cooperative_prompt",  # no <FRONT_CAR_POS>
+        "scenario/speed_perc",  # no Pedestrian Emergence field
+        "scenario/event_lead_distance",  # 'nine'
+    ])
+    assert main([str(BROKEN)]) == 1
+    assert "speed_perc: no Pedestrian Emergence field to map it to" in capsys.readouterr().out
+
+
+def test_no_unknown_element_warnings_for_the_authors_fields():
+    from lantern_bridge.scenario.route_xml import route_warnings
+
+    assert route_warnings(PED) == [] and route_warnings(RWW) == []
+
+
+# -- field mapping --------------------------------------------------------------------------------
+def test_fields_map_to_the_route_spec():
+    ar = _parse(PED)
+    s = ar.carla
+    assert (s.route_id, s.pair_id, s.town) == ("town05_ped_route_17", "town05_ped_route_17", "Town05")  # string id kept
+    assert s.family == "pedestrian_emergence"  # alias occluded_pedestrian
+    assert (s.variant, s.cooperative_enabled, s.hazard_enabled) == ("A", True, True)
+    assert (s.forced_trigger, s.event_force_after_hint) == (True, 2.0)  # distance_or_timeout, event_force_after_hint_time
+    assert (s.hint_lead_distance, s.event_lead_distance, s.event_trigger_tolerance, s.hint_trigger_tolerance) == (18.0, 9.0, 1.5, 1.5)
+    assert "<FRONT_CAR_POS>" in s.prompt_template
+    assert s.params["deterministic_actor"] == "true" and s.params["cooperative_notice_distance"] == 18.0
+    assert s.params["occluder_gap"] == 0.35  # a fixed Table 7 value the file omits
+    assert s.scenario_name == "town05_ped_route_17_scenario"
+    # CARLA (x, y) -> map (x, -y): the first position (10, -60) is map (10, 60), heading CARLA yaw 90 = map south
+    assert s.waypoints[0] == pytest.approx((10.0, 60.0, 0.3))
+    assert s.markers["collision_point"].yaw == pytest.approx(-90.0)
+    rww = _parse(RWW).carla
+    assert rww.family == "right_turn_wrong_way" and rww.params["spawn_offset"] == 20.0 and "spawn_dist" not in rww.params
+    assert rww.params["ww_speed"] == 8.0
+
+
+def test_cut_in_parameters_map_with_their_factors(tmp_path):
+    text = PED.read_text().replace('value="occluded_pedestrian"', 'value="lane_cut_in"').replace('<ped_speed value="3.0" />', '<spawn_dist value="21.0" /><speed_perc value="82" /><change_time value="2.0" /><cut_in_from value="left" />')
+    p = tmp_path / "cut_in.xml"
+    p.write_text(text)
+    ar = _parse(p)
+    assert ar.carla.params["cutin_gap"] == 21.0 and ar.carla.params["speed_ratio"] == pytest.approx(0.82) and ar.carla.params["lane_change_time"] == 2.0
+    # from the left: the ego drives the outer lane so the car's lane (adjacent, left) exists
+    assert ar.embedded.layout.ego_lane == 1
+
+
+def test_nearest_weather_profile_hand_computed():
+    from lantern_bridge.world.weather import nearest_profile
+
+    # (cloud, rain, wet, fog, sun): clear_day is (5, 0, 0, 2, 45)
+    name, d = nearest_profile(10.0, 0.0, 0.0, 5.0, 60.0)
+    assert name == "clear_day" and d == pytest.approx(math.sqrt(0.05**2 + 0.03**2 + (15.0 / 90.0) ** 2))
+    # light_rain is (85, 25, 80, 4, 40)
+    name, d = nearest_profile(80.0, 30.0, 70.0, 8.0, 35.0)
+    assert name == "light_rain" and d == pytest.approx(math.sqrt(0.05**2 + 0.05**2 + 0.10**2 + 0.04**2 + (5.0 / 90.0) ** 2))
+    # low sun, few clouds: dusk (40, 0, 10, 2, 8)
+    assert nearest_profile(30.0, 0.0, 0.0, 0.0, 5.0)[0] == "dusk"
+    # an exact profile is at distance 0
+    assert nearest_profile(65.0, 0.0, 70.0, 5.0, 35.0) == ("wet_day", 0.0)
+    assert _parse(PED).embedded.weather == "clear_day" and _parse(RWW).embedded.weather == "light_rain"
+
+
+# -- embedded road from the waypoints -------------------------------------------------------------
+def _turn_polyline(radius: float, approach: float = 50.0, exit_: float = 40.0, right: bool = True):
+    from lantern_bridge.world.roads import Polyline
+
+    pts = [(s - approach, 0.0) for s in np.arange(0.0, approach, 1.0)]
+    sgn = -1.0 if right else 1.0
+    pts += [(radius * math.sin(a), sgn * radius * (1 - math.cos(a))) for a in np.linspace(0.0, math.pi / 2, 12)]
+    pts += [(radius, sgn * (radius + s)) for s in np.arange(1.0, exit_, 1.0)]
+    return Polyline(np.array(pts))
+
+
+def test_turn_detection():
+    from lantern_bridge.world.errors import WorldError
+    from lantern_bridge.world.roads import Polyline
+    from lantern_bridge.world.route_fit import detect_turn
+
+    assert detect_turn(Polyline(np.array([(0.0, 0.0), (100.0, 0.0)]))).turn == "straight"
+    t = detect_turn(_turn_polyline(6.0))
+    assert t.turn == "right" and t.angle_deg == pytest.approx(-90.0, abs=1.0)
+    assert 49.0 <= t.s_start <= 50.5 and t.s_end == pytest.approx(50.0 + 6.0 * math.pi / 2, abs=1.0)
+    assert detect_turn(_turn_polyline(12.0, right=False)).turn == "left"
+    # a gentle 20-degree bend is no junction
+    bend = Polyline(np.array([(0.0, 0.0), (50.0, 0.0), (100.0, 50.0 * math.tan(math.radians(20)))]))
+    assert detect_turn(bend).turn == "straight"
+    zigzag = Polyline(np.array([(0.0, 0.0), (50.0, 0.0), (50.0, -50.0), (100.0, -50.0)]))
+    with pytest.raises(WorldError, match="turn more than once"):
+        detect_turn(zigzag)
+
+
+def test_right_turn_fixture_builds_a_road_that_follows_the_waypoints():
+    """Straight approach + right turn: the built lane graph lies within half a lane of every waypoint."""
+    from lantern_bridge.carla.frames import location_from_carla
+
+    ar = _parse(RWW)
+    fit, emb = ar.fit, ar.embedded
+    assert (fit.layout.kind, fit.layout.turn, fit.layout.lanes_per_direction) == ("junction4", "right", 2)
+    road, route = fit.route.road, fit.route
+    assert route.lane_ids == ["W:in:1", "J:W1>S1", "S:out:1"]
+    # independent check: every file waypoint (CARLA frame, mirrored, placed by the fit's transform) is on
+    # a lane of the ego's route, within half a lane width of its centre line
+    worst = 0.0
+    for x, y in _file_waypoints(RWW):
+        mx, my, _ = location_from_carla(x, y)
+        wx, wy = fit.to_world(mx, my)
+        best = min(abs(road.lane(lid).line.project(wx, wy)[1]) for lid in route.lane_ids if -0.5 <= road.lane(lid).line.project(wx, wy)[0] <= road.lane(lid).length + 0.5)
+        worst = max(worst, best)
+    assert worst <= 1.75 and worst == pytest.approx(fit.deviation, abs=0.15)
+    # the embedded spec: waypoints = the built route; lead distances to the conflict kept exactly
+    assert emb.length == pytest.approx(route.length)
+    assert emb.conflict_s == pytest.approx(route.junction_entry_s, abs=1e-6)
+    assert emb.conflict_s - emb.warning_s == pytest.approx(10.0, abs=1e-6)
+    assert emb.conflict_s - emb.event_s == pytest.approx(4.0, abs=1e-6)
+    assert emb.conflict_s - emb.arm_s == pytest.approx(30.0, abs=1e-6)
+    assert all(emb.marker_offset(m) < 1e-6 for m in emb.markers)
+
+
+def test_straight_fixture_is_placed_exactly():
+    ar = _parse(PED)
+    assert ar.fit.layout.kind == "straight" and ar.fit.deviation < 1e-6
+    assert (ar.fit.layout.approach_length, ar.fit.layout.exit_length) == (50.0, 50.0)
+    emb = ar.embedded
+    assert (emb.arm_s, emb.warning_s, emb.event_s, emb.conflict_s) == pytest.approx((20.0, 32.0, 41.0, 50.0))
+    x, y, _ = emb.polyline.point_at(emb.conflict_s)
+    assert abs(x) < 1e-6  # the straight road's origin is the conflict point
+
+
+def test_turn_radius_limits_of_the_embedded_junction():
+    """The built right turn (2 lanes of 3.5 m) has a ~4.75-m radius: tight turns fit, wide ones are reported."""
+    from lantern_bridge.world.route_fit import fit_road
+
+    devs = {r: fit_road(_turn_polyline(r), 45.0).deviation for r in (4.0, 6.0, 10.0, 15.0)}
+    assert devs[4.0] < devs[6.0] < devs[10.0] < devs[15.0]
+    assert devs[6.0] <= 1.75 < devs[10.0]
+    # the left-turn connector is wider (~11.75 m): 12 m fits, 20 m and 6 m do not
+    left = {r: fit_road(_turn_polyline(r, right=False), 45.0) for r in (6.0, 12.0, 20.0)}
+    assert all(f.layout.turn == "left" for f in left.values())
+    assert left[12.0].deviation <= 1.75 < min(left[6.0].deviation, left[20.0].deviation)
+
+
+def test_wide_turn_and_wrong_family_are_rejected(tmp_path):
+    from lantern_bridge.scenario.errors import RouteFileError
+    from lantern_bridge.scenario.route_xml import read_route_file
+
+    mf = _fixtures_module()
+    mf.HERE = tmp_path
+    mf.right_turn(radius=15.0, name="wide.xml", route_id="wide")
+    with pytest.raises(RouteFileError, match=r"waypoints: the embedded road strays [0-9.]+ m from the waypoints \(limit 1.75 m"):
+        read_route_file(tmp_path / "wide.xml")
+    p = tmp_path / "ped_on_turn.xml"
+    p.write_text(RWW.read_text().replace('value="ghost_driver_right_turn"', 'value="pedestrian_emergence"').replace('<spawn_dist value="20.0" />', "").replace('<ww_speed value="8.0" />', ""))
+    with pytest.raises(RouteFileError, match="the waypoints turn 'right', Pedestrian Emergence needs 'straight'"):
+        read_route_file(p)
+
+
+def test_lantern_run_on_the_embedded_simulator():
+    """`lantern run --route FIXTURE --max-frames N` runs the authors' file on the embedded world (real DDS)."""
+    r = subprocess.run([str(LANTERN), "run", "--route", str(RWW), "--agent", "expert", "--max-frames", "40"], capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "truncated" in r.stdout and "town10_rww_route_3b" in r.stdout and "right_turn_wrong_way" in r.stdout
+
+
+def test_session_world_runs_the_route_to_its_end_with_the_lifecycle():
+    """The scripted privileged driver completes both fixtures with the full Route A lifecycle (no DDS)."""
+    from lantern_bridge.scenario.acceptance import main as acceptance
+
+    assert acceptance([str(PED), str(RWW)]) == 0
+
+
+# -- CARLA backend (fake client) ------------------------------------------------------------------
+@pytest.fixture
+def fake(monkeypatch):
+    sys.path.insert(0, str(HERE))
+    try:
+        fc = importlib.import_module("fake_carla")
+    finally:
+        sys.path.remove(str(HERE))
+    fc.reset()
+    monkeypatch.setitem(sys.modules, "carla", fc)
+    return fc
+
+
+def test_carla_backend_loads_the_town_and_drives_the_files_waypoints(fake):
+    from lantern_bridge.carla.carla_world import CarlaSessionConfig, build
+
+    s = build(CarlaSessionConfig(route_file=str(PED), camera_width=160, camera_height=80, image_timeout=0.5))
+    try:
+        srv = fake.server()
+        assert srv.loads[-1].endswith("Town05")  # the file's town (the fake starts in Town01)
+        assert s.spec.route_id == "town05_ped_route_17" and s.spec.town == "Town05"
+        wps = _file_waypoints(PED)
+        assert np.allclose([(x, -y) for x, y, _ in s.spec.waypoints], wps)  # the file's own waypoints, not the embedded road
+        loc, rot = s.ego.get_location(), s.ego.get_transform().rotation
+        assert (loc.x, loc.y) == pytest.approx(tuple(wps[0]), abs=1e-6) and rot.yaw == pytest.approx(90.0)
+        wx = srv.world.get_weather()  # the file's own CARLA numbers, not the nearest profile's
+        assert (wx.cloudiness, wx.fog_density, wx.sun_altitude_angle) == (10.0, 5.0, 60.0)
+        s.start()
+        for _ in range(30):
+            s.step(0.8, 0.0, 0.0)
+        assert s.world.monitor.max_progress > 3.0
+        assert s.ego.get_location().y > wps[0][1] + 3.0  # drove CARLA +y, along the route
+    finally:
+        s.close()
