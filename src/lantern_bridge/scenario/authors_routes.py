@@ -187,20 +187,7 @@ def parse_authors(r: ET.Element, sc: ET.Element, file: str) -> AuthorsRoute:
             rd.fail("scenario/closed_loop_family", str(exc))
 
     def num(name: str, default: float | None = None) -> float:
-        raw = value(sc, name)
-        if raw is None:
-            if default is None:
-                rd.fail(f"scenario/{name}", "missing")
-                return math.nan
-            return default
-        try:
-            v = float(raw)
-        except ValueError:
-            rd.fail(f"scenario/{name}", f"not a number: {raw!r}")
-            return math.nan
-        if not math.isfinite(v) or v < 0:
-            rd.fail(f"scenario/{name}", f"must be a finite number >= 0, got {raw!r}")
-        return v
+        return rd.nonneg_value(sc, name, default)
 
     def flag(name: str, default: bool | None = None) -> bool:
         raw = value(sc, name)

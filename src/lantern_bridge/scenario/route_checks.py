@@ -33,20 +33,6 @@ ORDER_SLACK = 0.5  # m: markers may coincide (Right-Turn Yield) but not run back
 LEAD_TOL = 0.5  # m between a marker's route position and its configured lead distance
 
 
-def _max_dist(points: np.ndarray, line: Polyline) -> float:
-    """Largest distance from any of ``points`` to the polyline."""
-    worst = 0.0
-    for x, y in points:
-        s, lat = line.project(float(x), float(y))
-        if s < -1e-6 or s > line.length + 1e-6:
-            px, py, _ = line.point_at(min(max(s, 0.0), line.length))
-            d = math.hypot(x - px, y - py)
-        else:
-            d = abs(lat)
-        worst = max(worst, d)
-    return worst
-
-
 def _turn_of_waypoints(spec: RouteSpec) -> str:
     """Turn direction read from the waypoints alone: heading change between start and end."""
     line = spec.polyline
@@ -113,8 +99,8 @@ def check_spec(spec: RouteSpec) -> list[Failure]:
         if abs(route.length - L) > tol:
             fail("waypoints", f"recorded route length {L:.1f} m differs from the reconstructed {route.length:.1f} m by more than {tol:.1f} m")
         wp = np.array([(x, y) for x, y, _ in spec.waypoints])
-        d1 = _max_dist(wp, route.line)
-        d2 = _max_dist(route.line.resampled(1.0), spec.polyline)
+        d1 = route.line.max_distance(wp)
+        d2 = spec.polyline.max_distance(route.line.resampled(1.0))
         if max(d1, d2) > c.marker_projection_tolerance:
             fail("waypoints", f"waypoints deviate {max(d1, d2):.2f} m from the reconstructed route (limit {c.marker_projection_tolerance} m)")
     lo, hi = fam.route_length

@@ -43,6 +43,23 @@ class Reader:
             self.fail(f"{where}@{key}", f"not finite: {raw!r}")
         return v
 
+    def nonneg_value(self, sc: ET.Element, name: str, default: float | None = None) -> float:
+        """A scenario parameter ``<name value=.../>`` that must be a finite number >= 0 (``default`` when absent, if given)."""
+        raw = value(sc, name)
+        if raw is None:
+            if default is not None:
+                return default
+            self.fail(f"scenario/{name}", "missing")
+            return math.nan
+        try:
+            v = float(raw)
+        except ValueError:
+            self.fail(f"scenario/{name}", f"not a number: {raw!r}")
+            return math.nan
+        if not math.isfinite(v) or v < 0:
+            self.fail(f"scenario/{name}", f"must be a finite number >= 0, got {raw!r}")
+        return v
+
     def boolean(self, raw: str | None, where: str) -> bool:
         if raw is None:
             return False

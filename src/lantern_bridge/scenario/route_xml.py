@@ -229,18 +229,7 @@ def parse_route(data: bytes | str, file: str = "<memory>") -> RouteSpec:
             rd.fail("scenario/closed_loop_family", str(exc))
 
     def num_value(name: str) -> float:
-        raw = value(sc, name)
-        if raw is None:
-            rd.fail(f"scenario/{name}", "missing")
-            return math.nan
-        try:
-            v = float(raw)
-        except ValueError:
-            rd.fail(f"scenario/{name}", f"not a number: {raw!r}")
-            return math.nan
-        if not math.isfinite(v) or v < 0:
-            rd.fail(f"scenario/{name}", f"must be a finite number >= 0, got {raw!r}")
-        return v
+        return rd.nonneg_value(sc, name)
 
     def bool_value(name: str) -> bool:
         raw = value(sc, name)

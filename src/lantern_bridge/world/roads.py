@@ -69,6 +69,19 @@ class Polyline:
         lat = float(d[k, 0] * py[k] - d[k, 1] * px[k])  # cross(d, p - a): positive left
         return s, lat
 
+    def max_distance(self, points: np.ndarray) -> float:
+        """Largest distance from any of ``points`` to this polyline (beyond its ends: to the nearest end)."""
+        worst = 0.0
+        for x, y in points:
+            s, lat = self.project(float(x), float(y))
+            if s < -1e-6 or s > self.length + 1e-6:
+                px, py, _ = self.point_at(min(max(s, 0.0), self.length))
+                d = math.hypot(x - px, y - py)
+            else:
+                d = abs(lat)
+            worst = max(worst, d)
+        return worst
+
     def resampled(self, step: float) -> np.ndarray:
         n = max(2, int(math.ceil(self.length / step)) + 1)
         ss = np.linspace(0.0, self.length, n)

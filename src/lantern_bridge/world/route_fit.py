@@ -98,19 +98,6 @@ def detect_turn(line: Polyline) -> TurnInfo:
     return TurnInfo("left" if ang > 0 else "right", ang, float(ss[j0]), float(ss[j1]))
 
 
-def _max_dist(points: np.ndarray, line: Polyline) -> float:
-    worst = 0.0
-    for x, y in points:
-        s, lat = line.project(float(x), float(y))
-        if s < -1e-6 or s > line.length + 1e-6:
-            px, py, _ = line.point_at(min(max(s, 0.0), line.length))
-            d = math.hypot(x - px, y - py)
-        else:
-            d = abs(lat)
-        worst = max(worst, d)
-    return worst
-
-
 @dataclass(frozen=True)
 class RoadFit:
     """A built layout placed on a route: transform, arc-length map and how far it strays."""
@@ -192,5 +179,5 @@ def fit_road(line: Polyline, conflict_s: float, *, junction_kind: str = "junctio
     fit = RoadFit(layout, turn, rot, off, knots, 0.0, route)
     pts = line.resampled(1.0)
     world = np.array([fit.to_world(float(x), float(y)) for x, y in pts])
-    dev = max(_max_dist(world, route.line), _max_dist(route.line.resampled(1.0), Polyline(world)))
+    dev = max(route.line.max_distance(world), Polyline(world).max_distance(route.line.resampled(1.0)))
     return RoadFit(layout, turn, rot, off, knots, dev, route)
