@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lantern.suite import Progress, plan_jobs, run_command, run_suite, suite_pairs
+from lantern_bringup.suite import Progress, plan_jobs, run_command, run_suite, suite_pairs
 
 
 def sim_seconds(out: Path) -> float:

@@ -5,8 +5,8 @@
 
 This file is installed as share/lantern_bringup/launch/closed_loop.launch.py
 (ros/lantern_bringup, docs/ros2.md). Its arguments are
-``lantern.session.LAUNCH_ARGUMENTS`` and its nodes, parameter files and
-overrides come from ``lantern.session.session_nodes``: the same declarations
+``lantern_bringup.session.LAUNCH_ARGUMENTS`` and its nodes, parameter files and
+overrides come from ``lantern_bringup.session.session_nodes``: the same declarations
 `lantern run` uses where launch_ros is not installable, so both start the same
 executables (lib/<package>/<executable>) with the same parameters.
 """
@@ -19,11 +19,11 @@ from launch.event_handlers import OnProcessExit
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
-from lantern.session import LAUNCH_ARGUMENTS
+from lantern_bringup.session import LAUNCH_ARGUMENTS
 
 
 def _nodes(context, *_args, **_kwargs):
-    from lantern.session import SessionConfig, session_nodes
+    from lantern_bringup.session import SessionConfig, session_nodes
 
     def arg(name: str) -> str:
         return LaunchConfiguration(name).perform(context)
@@ -45,7 +45,7 @@ def _nodes(context, *_args, **_kwargs):
 def _end_on_crash(name: str):  # noqa: ANN202
     """A node that dies ends the whole session (as `lantern run --processes` does), so the
     recorder and eval node shut down on SIGINT instead of waiting for frames that never come."""
-    from lantern.runner import ORDERLY_EXITS, describe_exit
+    from lantern_bringup.runner import ORDERLY_EXITS, describe_exit
 
     def handler(event, _context):  # noqa: ANN001, ANN202
         if event.returncode in ORDERLY_EXITS:

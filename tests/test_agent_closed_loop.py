@@ -16,8 +16,8 @@ pytestmark = pytest.mark.ros
 
 SCRIPT = """
 import json, sys
-from lantern.runner import run_in_process
-from lantern.session import SessionConfig, session_nodes
+from lantern_bringup.runner import run_in_process
+from lantern_bringup.session import SessionConfig, session_nodes
 a = json.loads(sys.argv[1])
 cfg = SessionConfig(condition=a["condition"], agent=a["agent"], record_dir=a["bag"], run_id=a["run_id"], camera=False, extra=a["extra"])
 sys.exit(run_in_process(session_nodes(cfg), a["domain"]))

@@ -361,8 +361,8 @@ def test_simlingo_checkpoint_loads():  # pragma: no cover - only where SimLingo 
 
 _SESSION = """
 import json, sys
-from lantern.runner import run_in_process
-from lantern.session import SessionConfig, session_nodes
+from lantern_bringup.runner import run_in_process
+from lantern_bringup.session import SessionConfig, session_nodes
 ckpt, bag, domain, frames = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 opts = {"model_dir": ckpt, "torch_threads": 1, "mode": "regression"}
 cfg = SessionConfig(condition="warning", record_dir=bag, max_frames=frames, agent="vlm",

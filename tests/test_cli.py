@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lantern.cli import main
+from lantern_bringup.cli import main
 
 
 def test_validate_accepts_frozen_suite(capsys):
@@ -41,7 +41,7 @@ def test_run_without_the_carla_client_is_an_infrastructure_failure(tmp_path, ros
     import sys
 
     result = tmp_path / "result.json"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--simulator", "carla", "--route", "closed_pedestrian_emergence_0001_A", "--result", str(result)]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--simulator", "carla", "--route", "closed_pedestrian_emergence_0001_A", "--result", str(result)]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert r.returncode == 3, r.stdout[-2000:] + r.stderr[-2000:]
     res = json.loads(result.read_text())
@@ -59,7 +59,7 @@ def test_a_usage_mistake_is_one_line_not_the_usage_block(capsys):
 
 def test_a_bad_run_input_stops_before_any_node_starts(tmp_path, capsys, monkeypatch):
     """Exit code 2 and one line naming the input; the session runner is never reached."""
-    from lantern import runner
+    from lantern_bringup import runner
 
     def no_session(*_a, **_k):
         raise AssertionError("a node set was started for a bad input")

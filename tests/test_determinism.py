@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from lantern.session import resolve_route
+from lantern_bringup.session import resolve_route
 from lantern_eval.bag_reader import iter_messages
 
 pytestmark = pytest.mark.ros
@@ -20,7 +20,7 @@ ROUTE = "closed_pedestrian_emergence_0001_A"
 
 def _run(tmp_path, name: str, ros_domain: int, *extra: str, env: dict | None = None) -> dict[str, list]:
     bag = tmp_path / name
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--route", ROUTE, "--agent", "onboard", "--record", str(bag), "--no-camera", *extra]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--route", ROUTE, "--agent", "onboard", "--record", str(bag), "--no-camera", *extra]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=None if env is None else {**os.environ, **env})
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out: dict[str, list] = {"odom": [], "ctrl": [], "warning": []}

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.ros
 
 
 def _doctor(ros_domain: int, prelude: str = "", env_extra: dict | None = None) -> subprocess.CompletedProcess:
-    code = f"{prelude}\nimport sys\nfrom lantern.cli import main\nsys.exit(main(['--domain-id', '{ros_domain}', 'doctor']))"
+    code = f"{prelude}\nimport sys\nfrom lantern_bringup.cli import main\nsys.exit(main(['--domain-id', '{ros_domain}', 'doctor']))"
     env = {**os.environ, **(env_extra or {})}
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
 

@@ -234,7 +234,7 @@ def test_real_bridge_session_online_equals_offline(tmp_path, ros_domain):
     """A recorded closed-loop session of the embedded simulator (Route A, PE 0001): eval node JSON == bag score."""
     from lantern.paths import ROOT
     from lantern.ros.node import NodeSpec, run_nodes
-    from lantern.session import SessionConfig, session_nodes
+    from lantern_bringup.session import SessionConfig, session_nodes
 
     route = ROOT / "src/lantern_bridge/routes/suite_v1/pedestrian_emergence/closed_pedestrian_emergence_0001_A.xml"
     if not route.is_file():

@@ -1,12 +1,14 @@
-"""Layers point one way: the bottom of ``lantern`` <- the four capability packages <- the CLI and orchestration.
+"""Layers point one way: ``lantern`` (ground floor) <- the four capability packages <- ``lantern_bringup`` (top floor).
 
-The bottom layer (``src/lantern/`` but its top-layer modules: ``ros/``,
-``topics.py``, ``protocol.py``, ``frames.py``, ``paths.py``, ``keystore.py``,
-``warning_tag.py``, ``cli_args.py``, ...) imports no capability package and
-nothing of the top layer. A capability package imports the bottom layer only:
-never a top-layer module, never a sibling capability package (what two of them
-share is a bottom-layer convention). Checked from the source (ast), lazy
-imports inside functions and ``importlib.import_module("...")`` literals
+The bottom layer, the package ``lantern`` (``ros/``, ``topics.py``,
+``protocol.py``, ``frames.py``, ``paths.py``, ``keystore.py``,
+``warning_tag.py``, ``cli_args.py``, ...), imports no other project package
+but ``lantern_msgs``. A capability package imports the bottom layer only:
+never the top layer, never a sibling capability package (what two of them
+share is a bottom-layer convention). The top layer, the package
+``lantern_bringup`` (the CLI and orchestration: cli, preflight, session, run,
+suite, runner, doctor), may import everything. Checked from the source (ast),
+lazy imports inside functions and ``importlib.import_module("...")`` literals
 included, so nothing has to be imported to find a violation.
 
 Inside each package under ``src/`` the imports point one way too: the
@@ -23,8 +25,10 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 CAPABILITIES = ("lantern_bridge", "lantern_warning_server", "lantern_agent", "lantern_eval")
-#: Modules of ``lantern`` that form the top layer (CLI and orchestration); every other module of ``lantern`` is bottom layer.
-TOP = ("cli", "preflight", "session", "run", "suite", "runner", "doctor")
+BOTTOM = "lantern"
+#: The top-layer package (CLI and orchestration) and the modules it must hold.
+TOP = "lantern_bringup"
+TOP_MODULES = ("cli", "preflight", "session", "run", "suite", "runner", "doctor")
 
 #: (importing module, imported module) -> why it must stay. Empty: nothing needs an exception.
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -66,17 +70,15 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> list
 
 def layer(name: str) -> str:
     """'top', 'bottom', a capability package's name, or '' (not ours: stdlib, third party, lantern_msgs)."""
-    parts = name.split(".")
-    if parts[0] in CAPABILITIES:
-        return parts[0]
-    if parts[0] == "lantern":
-        return "top" if len(parts) > 1 and parts[1] in TOP else "bottom"
-    return ""
+    root = name.split(".")[0]
+    if root in CAPABILITIES:
+        return root
+    return {TOP: "top", BOTTOM: "bottom"}.get(root, "")
 
 
 def violations(source: str, module: str, is_package: bool = False) -> dict[str, str]:
     """What ``module`` (named as in ``src/``) imports against the layering: the offending
-    module (``lantern.<top-layer module>`` or a capability package) -> one line, its first import."""
+    package (``lantern_bringup`` or a capability package) -> one line, its first import."""
     own = layer(module)
     out: dict[str, str] = {}
     if own == "top":
@@ -85,16 +87,15 @@ def violations(source: str, module: str, is_package: bool = False) -> dict[str, 
         target = layer(name)
         if target in ("", "bottom") or target == own:
             continue
-        key = ".".join(name.split(".")[:2]) if target == "top" else target
-        what = "a top-layer module" if target == "top" else "a sibling capability package" if own != "bottom" else "a capability package"
-        out.setdefault(key, f"{module}:{line} imports {name} ({what})")
+        what = "the top layer" if target == "top" else "a sibling capability package" if own != "bottom" else "a capability package"
+        out.setdefault(name.split(".")[0], f"{module}:{line} imports {name} ({what})")
     return out
 
 
 def _found() -> dict[tuple[str, str], str]:
     """(module, offending module) -> the violation line, over the bottom layer and the capability packages."""
     found: dict[tuple[str, str], str] = {}
-    for path in sorted(p for pkg in ("lantern", *CAPABILITIES) for p in (SRC / pkg).rglob("*.py")):
+    for path in sorted(p for pkg in (BOTTOM, *CAPABILITIES) for p in (SRC / pkg).rglob("*.py")):
         mod = module_name(path)
         for key, line in violations(path.read_text(), mod, path.name == "__init__.py").items():
             found[(mod, key)] = line
@@ -102,31 +103,34 @@ def _found() -> dict[tuple[str, str], str]:
 
 
 def test_the_layers_exist():
-    """A renamed top-layer module or package would make the checks below vacuous."""
-    for name in TOP:
-        assert (SRC / "lantern" / f"{name}.py").is_file(), name
-    for pkg in CAPABILITIES:
-        assert (SRC / pkg / "__init__.py").is_file(), pkg
+    """A renamed or new package would make the checks below vacuous: every package under src/ has its layer."""
+    assert sorted(p.parent.name for p in SRC.glob("*/__init__.py")) == sorted({BOTTOM, TOP, *CAPABILITIES})
+    for name in TOP_MODULES:
+        assert (SRC / TOP / f"{name}.py").is_file(), name
+        assert not (SRC / BOTTOM / f"{name}.py").exists(), f"src/{BOTTOM}/{name}.py: top-floor module (or a shim) back on the ground floor"
+        assert layer(module_name(SRC / TOP / f"{name}.py")) == "top", name
     for name in ("ros/node.py", "topics.py", "protocol.py", "frames.py", "paths.py", "keystore.py", "warning_tag.py", "cli_args.py"):
-        assert layer(module_name(SRC / "lantern" / name)) == "bottom", name
+        assert layer(module_name(SRC / BOTTOM / name)) == "bottom", name
 
 
 @pytest.mark.parametrize(("source", "module", "expected"), [
-    ("from lantern import session\n", "lantern_agent.agent_node", {"lantern.session": "lantern_agent.agent_node:1 imports lantern.session (a top-layer module)"}),
-    ("def f():\n    import lantern.suite.x\n", "lantern_eval.report", {"lantern.suite": "lantern_eval.report:2 imports lantern.suite.x (a top-layer module)"}),
-    ("from lantern.preflight import ArgumentParser\n", "lantern_bridge.validate", {"lantern.preflight": "lantern_bridge.validate:1 imports lantern.preflight (a top-layer module)"}),
+    ("from lantern_bringup import session\n", "lantern_agent.agent_node", {"lantern_bringup": "lantern_agent.agent_node:1 imports lantern_bringup (the top layer)"}),
+    ("def f():\n    import lantern_bringup.suite.x\n", "lantern_eval.report", {"lantern_bringup": "lantern_eval.report:2 imports lantern_bringup.suite.x (the top layer)"}),
+    ("from lantern_bringup.preflight import ArgumentParser\n", "lantern_bridge.validate",
+     {"lantern_bringup": "lantern_bridge.validate:1 imports lantern_bringup.preflight (the top layer)"}),
     ("from lantern_warning_server import keys\n", "lantern_eval.telemetry",
      {"lantern_warning_server": "lantern_eval.telemetry:1 imports lantern_warning_server (a sibling capability package)"}),
     ("import importlib\nimportlib.import_module('lantern_agent.backends')\n", "lantern_eval.x",
      {"lantern_agent": "lantern_eval.x:2 imports lantern_agent.backends (a sibling capability package)"}),
-    ("from ..runner import SessionEnd\n", "lantern.ros.node", {"lantern.runner": "lantern.ros.node:1 imports lantern.runner (a top-layer module)"}),
-    ("from . import session\n", "lantern", {"lantern.session": "lantern:1 imports lantern.session (a top-layer module)"}),
+    ("from lantern_bringup.runner import SessionEnd\n", "lantern.ros.node", {"lantern_bringup": "lantern.ros.node:1 imports lantern_bringup.runner (the top layer)"}),
+    ("import importlib\nimportlib.import_module('lantern_bringup')\n", "lantern", {"lantern_bringup": "lantern:2 imports lantern_bringup (the top layer)"}),
     ("from lantern_eval.typestore import typestore\n", "lantern.frames", {"lantern_eval": "lantern.frames:1 imports lantern_eval.typestore (a capability package)"}),
     # allowed: the bottom layer, one's own package, third parties, the message package; the top layer imports anything
     ("from lantern import keystore, topics\nfrom lantern.ros.node import LanternNode\nfrom lantern_agent.errors import ConfigError\nimport numpy\nfrom lantern_msgs.msg import Odometry\n",
      "lantern_agent.agent_node", {}),
     ("from .base import Backend\n", "lantern_agent.backends.vlm", {}),
-    ("from lantern_eval.report import render_report\nfrom lantern.run import bag_state\n", "lantern.suite", {}),
+    ("from ..session_end import SessionEnd\nfrom lantern_msgs.msg import FrameAck\nimport rclpy\n", "lantern.ros.node", {}),
+    ("from lantern_eval.report import render_report\nfrom lantern_bringup.run import bag_state\nfrom lantern import topics\n", "lantern_bringup.suite", {}),
 ])
 def test_the_checker_finds_what_it_should(source, module, expected):
     assert violations(source, module, is_package=module == "lantern") == expected
@@ -135,7 +139,7 @@ def test_the_checker_finds_what_it_should(source, module, expected):
 def test_no_layer_points_the_wrong_way():
     found = _found()
     unexpected = sorted(v for k, v in found.items() if k not in ALLOWED)
-    assert not unexpected, "imports against the layering (move the shared piece to the bottom layer, src/lantern/):\n" + "\n".join(unexpected)
+    assert not unexpected, "imports against the layering (move the shared piece to the bottom layer, src/lantern/; orchestration to src/lantern_bringup/):\n" + "\n".join(unexpected)
     stale = sorted(f"{m} -> {i}" for m, i in ALLOWED if (m, i) not in found)
     assert not stale, f"allow-list entries that no longer occur (remove them): {stale}"
 
@@ -237,6 +241,6 @@ def test_the_cycle_finder_finds_what_it_should(sources, expected):
 def test_no_import_cycle_inside_a_package():
     """Imports inside each package under src/ point one way: what two modules share lives in a module both import."""
     packages = sorted(p.parent.name for p in SRC.glob("*/__init__.py"))
-    assert {"lantern", *CAPABILITIES} <= set(packages), packages
+    assert {BOTTOM, TOP, *CAPABILITIES} <= set(packages), packages
     found = [c for pkg in packages for c in import_cycles(import_graph(package_sources(pkg)))]
     assert not found, "import cycles (module:line of the import -> ...; move the shared piece into a module both import):\n" + "\n".join(found)

@@ -29,7 +29,7 @@ import yaml
 
 from lantern.paths import ROOT, config_file
 from lantern.ros.params import field_names, load_yaml_params
-from lantern.session import SessionConfig, session_nodes
+from lantern_bringup.session import SessionConfig, session_nodes
 from lantern_eval.bag_reader import iter_messages
 from lantern_eval.live_view_node import LiveViewNode, PathAccumulator, RateGate, warning_in_rep103, warning_line
 
@@ -197,7 +197,7 @@ def trajectory(bag: Path) -> list[tuple]:
 
 
 def lantern_run(domain: int, bag: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "lantern.cli", "--domain-id", str(domain), "run", "--route", ROUTE, "--agent", "onboard",
+    return [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(domain), "run", "--route", ROUTE, "--agent", "onboard",
             "--record", str(bag), "--camera", "--max-frames", str(FRAMES), *extra]
 
 

@@ -16,7 +16,7 @@ import yaml
 
 from lantern.paths import LAUNCH_DIR, ROOT
 from lantern.ros.params import field_names, load_yaml_params
-from lantern.session import LAUNCH_ARGUMENTS, SessionConfig, session_nodes
+from lantern_bringup.session import LAUNCH_ARGUMENTS, SessionConfig, session_nodes
 
 ROS_BUILTIN = {"use_sim_time"}
 DECLS = session_nodes(SessionConfig())
@@ -57,7 +57,7 @@ def test_launch_file_uses_the_session_declaration():
     tree = ast.parse(src)  # valid Python everywhere
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert "session_nodes" in names and "generate_launch_description" in {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
-    # its arguments are lantern.session.LAUNCH_ARGUMENTS (one declaration; loaded in tests/test_ros2_packaging.py)
+    # its arguments are lantern_bringup.session.LAUNCH_ARGUMENTS (one declaration; loaded in tests/test_ros2_packaging.py)
     assert "LAUNCH_ARGUMENTS" in names and "ARGUMENTS" not in names
     for arg in ("backend", "route", "condition", "variant", "agent", "record_dir", "carla_host", "carla_port", "carla_town"):
         assert arg in LAUNCH_ARGUMENTS, f"launch argument {arg} missing"

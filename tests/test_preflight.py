@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from lantern.preflight import PreflightError, check_new_dir, check_output_dir, check_output_file, check_run
+from lantern_bringup.preflight import PreflightError, check_new_dir, check_output_dir, check_output_file, check_run
 from lantern.ros.params import ParameterError, check_param_file, check_values, constraint_text, param, read_param_file
-from lantern.session import SessionConfig
+from lantern_bringup.session import SessionConfig
 
 ROUTE = "closed_pedestrian_emergence_0001_A"
 

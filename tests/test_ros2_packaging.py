@@ -31,7 +31,7 @@ from setuptools.config.setupcfg import read_configuration
 
 from lantern import paths
 from lantern.paths import LAUNCH_DIR, ROOT
-from lantern.session import LAUNCH_ARGUMENTS, SessionConfig, fault_preset, session_nodes
+from lantern_bringup.session import LAUNCH_ARGUMENTS, SessionConfig, fault_preset, session_nodes
 
 VENV = Path(sys.prefix)
 ROS_DIR = ROOT / "ros"
@@ -66,7 +66,7 @@ def _exec_depends(pkg: str) -> set[str]:
 
 def _declared_nodes() -> set[tuple[str, str, str]]:
     """(package, executable, module) of every NodeDecl in session.py, conditional ones included."""
-    tree = ast.parse((ROOT / "src" / "lantern" / "session.py").read_text())
+    tree = ast.parse((ROOT / "src" / "lantern_bringup" / "session.py").read_text())
     out = set()
     for call in ast.walk(tree):
         if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "NodeDecl" and isinstance(call.args[0], ast.Constant):
@@ -117,7 +117,7 @@ def test_installed_node_starts_and_refuses_a_bad_parameter():
 
 
 def test_cli_is_a_ros_executable_too():
-    exe = Path(get_package_prefix("lantern")) / "lib" / "lantern" / "lantern"
+    exe = Path(get_package_prefix("lantern_bringup")) / "lib" / "lantern_bringup" / "lantern"
     r = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and "run" in r.stdout, r.stderr
 
@@ -182,13 +182,11 @@ def _imports(pkg: str) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("pkg", sorted(CAPABILITIES | {"lantern"}))
+@pytest.mark.parametrize("pkg", PACKAGES)
 def test_package_xml_declares_what_the_code_imports(pkg):
     ros_packages = set(get_packages_with_prefixes()) | set(PACKAGES)
     imported = _imports(pkg)
     needed = {m for m in imported if m in ros_packages and m != pkg} | {ROSDEP_PYTHON[m] for m in imported if m in ROSDEP_PYTHON}
-    if pkg == "lantern":  # the CLI's top layer imports the capability packages; they depend on lantern (acyclic graph)
-        needed -= CAPABILITIES
     missing = needed - _exec_depends(pkg)
     assert not missing, f"ros/{pkg}/package.xml does not declare {sorted(missing)}"
     assert {"rclpy", "lantern_msgs"} <= _exec_depends(pkg)
@@ -202,6 +200,8 @@ def test_package_graph_is_acyclic_and_bringup_pulls_in_every_node():
     except CycleError as exc:  # colcon refuses to order a workspace with a cycle
         pytest.fail(f"package dependency cycle: {exc.args[1]}")
     assert order.index("lantern") < min(order.index(p) for p in CAPABILITIES)
+    assert not _exec_depends("lantern") & (CAPABILITIES | {"lantern_bringup"}), "the ground floor depends on no capability package"
+    assert max(order.index(p) for p in CAPABILITIES) < order.index("lantern_bringup")
     assert {pkg for pkg, _, _ in NODES} | {"launch", "launch_ros", "lantern"} <= _exec_depends("lantern_bringup")
 
 
@@ -260,10 +260,10 @@ def test_launch_file_declares_the_arguments_and_starts_the_session_nodes(monkeyp
 
 def test_launch_arguments_mean_what_lantern_run_flags_mean(monkeypatch):
     """backend:=carla carla_*:=... == lantern run --simulator carla --carla-*."""
-    from lantern import cli
+    from lantern_bringup import cli
 
     seen = []
-    monkeypatch.setattr("lantern.run.run_once", lambda req, verbose: seen.append(req) or 0)
+    monkeypatch.setattr("lantern_bringup.run.run_once", lambda req, verbose: seen.append(req) or 0)
     assert cli.main(["run", "--simulator", "carla", "--carla-host", "10.0.0.7", "--carla-port", "2010", "--carla-town", "Town05",
                      "--condition", "no-warning", "--agent", "expert", "--route", "closed_pedestrian_emergence_0001_A"]) == 0
     (req,) = seen
@@ -289,24 +289,25 @@ def _colcon_install(pkg: str, build: Path, prefix: Path) -> None:
 
 def test_colcon_style_install_resolves_from_its_own_prefix(tmp_path):
     """Installed (not editable) as colcon does, `lantern` finds its parameter files in its share
-    directory and the launch file in lantern_bringup's, with nothing of the source tree beside the code."""
+    directory, lantern_bringup (the CLI) and the launch file in lantern_bringup's, with nothing of the source tree beside the code."""
     prefixes = {pkg: tmp_path / "install" / pkg for pkg in ("lantern", "lantern_bringup")}
     for pkg, prefix in prefixes.items():
         _colcon_install(pkg, tmp_path / "build" / pkg, prefix)
-    site = prefixes["lantern"] / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+    sites = {pkg: prefix / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages" for pkg, prefix in prefixes.items()}
     probe = (
         "import lantern, lantern.paths as p; from ament_index_python.packages import get_package_share_directory as s; "
         "print(lantern.__file__); print(p.config_file('bridge.yaml')); print(s('lantern_bringup')); "
-        "import lantern.ros.isolation as i; print(i.FASTDDS_PROFILE)"
+        "import lantern.ros.isolation as i; print(i.FASTDDS_PROFILE); import lantern_bringup.cli as c; print(c.__file__)"
     )
-    env = {**os.environ, "PYTHONPATH": str(site), "AMENT_PREFIX_PATH": os.pathsep.join([*map(str, prefixes.values()), str(VENV)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sites.values())), "AMENT_PREFIX_PATH": os.pathsep.join([*map(str, prefixes.values()), str(VENV)])}
     r = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    module, config, bringup, fastdds = r.stdout.split()
-    assert Path(module).is_relative_to(site)
+    module, config, bringup, fastdds, cli = r.stdout.split()
+    assert Path(module).is_relative_to(sites["lantern"]) and Path(cli).is_relative_to(sites["lantern_bringup"])
     share = prefixes["lantern"] / "share" / "lantern" / "config"
     assert (Path(config), Path(fastdds)) == (share / "bridge.yaml", share / "fastdds_localhost_udp.xml")
     assert Path(bringup) == prefixes["lantern_bringup"] / "share" / "lantern_bringup"
     assert (Path(bringup) / "launch" / "closed_loop.launch.py").is_file()
-    exe = prefixes["lantern"] / "lib" / "lantern" / "lantern"
+    exe = prefixes["lantern_bringup"] / "lib" / "lantern_bringup" / "lantern"
     assert os.access(exe, os.X_OK)
+    assert not (prefixes["lantern"] / "lib" / "lantern" / "lantern").exists(), "the CLI belongs to lantern_bringup"

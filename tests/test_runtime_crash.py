@@ -65,7 +65,7 @@ def _wait_frames(ctx, n: int, deadline: float) -> int:
 
 def _kill_mid_run(tmp_path: Path, ros_domain: int, ctx, executable: str) -> tuple[dict, float, str]:
     bag, result = tmp_path / "bag", tmp_path / "result.json"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -131,7 +131,7 @@ def crashing(self, odom):
 
 
 rsu_node.RsuNode._on_odom = crashing
-from lantern.run import RunRequest, run_once
+from lantern_bringup.run import RunRequest, run_once
 
 out = sys.argv[1]
 sys.exit(run_once(RunRequest(record_dir=out + "/bag", result_path=out + "/result.json", camera=False, max_frames=100000, domain_id=int(sys.argv[2])), verbose=True))
@@ -174,7 +174,7 @@ def test_bridge_names_who_left_a_frame_unanswered(rclpy_context):
 def test_ctrl_c_on_a_process_per_node_run_finalises_the_bag(tmp_path, ros_domain, rclpy_context):
     """Ctrl-C in a terminal signals the whole process group: every node and the session process."""
     bag, result = tmp_path / "bag", tmp_path / "result.json"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         assert _wait_frames(rclpy_context, 20, time.monotonic() + 60) >= 20

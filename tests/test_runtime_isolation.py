@@ -89,7 +89,7 @@ def test_out_of_range_domain_is_refused(tmp_path):
 
 
 def _cli(*args: str, env: dict | None = None, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "lantern.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, **kw)
+    return subprocess.Popen([sys.executable, "-m", "lantern_bringup.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, **kw)
 
 
 def _free_domain() -> int:
@@ -137,7 +137,7 @@ def test_doctor_refuses_a_domain_in_use(tmp_path):
     p, line = _holder(dom, Path("/tmp"))
     try:
         assert line == f"{dom} None"
-        r = subprocess.run([sys.executable, "-m", "lantern.cli", "--domain-id", str(dom), "doctor"], capture_output=True, text=True, timeout=60)
+        r = subprocess.run([sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(dom), "doctor"], capture_output=True, text=True, timeout=60)
     finally:
         _release(p)
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
@@ -158,7 +158,7 @@ def test_a_foreign_publisher_on_the_domain_fails_the_run(tmp_path, ros_domain, r
     intruder = rclpy.create_node("foreign_bridge", context=rclpy_context)
     intruder.create_publisher(Odometry, topics.odometry(), qos.STATE)
     try:
-        r = subprocess.run([sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--no-camera", "--max-frames", "2000", "--result", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=120)
+        r = subprocess.run([sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--no-camera", "--max-frames", "2000", "--result", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=120)
     finally:
         intruder.destroy_node()
     assert r.returncode == 3, r.stdout[-2000:] + r.stderr[-2000:]

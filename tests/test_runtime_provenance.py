@@ -27,7 +27,7 @@ def suite_copy(tmp_path: Path, monkeypatch) -> Path:
 
 
 def test_unedited_frozen_route_carries_the_suite_hash(suite_copy):
-    from lantern.session import route_metadata
+    from lantern_bringup.session import route_metadata
 
     meta = route_metadata(suite_copy / ROUTE)
     want = json.loads((suite_copy / suite.MANIFEST).read_text())["files"][ROUTE]
@@ -36,7 +36,7 @@ def test_unedited_frozen_route_carries_the_suite_hash(suite_copy):
 
 
 def test_edited_frozen_route_is_flagged_with_its_own_hash(suite_copy):
-    from lantern.session import route_metadata
+    from lantern_bringup.session import route_metadata
 
     f = suite_copy / ROUTE
     manifest_hash = json.loads((suite_copy / suite.MANIFEST).read_text())["files"][ROUTE]
@@ -48,7 +48,7 @@ def test_edited_frozen_route_is_flagged_with_its_own_hash(suite_copy):
 
 
 def test_a_route_outside_the_suite_has_no_suite_identity(tmp_path):
-    from lantern.session import route_metadata
+    from lantern_bringup.session import route_metadata
 
     f = tmp_path / "mine.xml"
     shutil.copy(suite.SUITE_DIR / ROUTE, f)
@@ -62,7 +62,7 @@ import sys
 from pathlib import Path
 from lantern_bridge.scenario import suite
 suite.SUITE_DIR = Path(sys.argv[1])  # the test's copy of the suite stands in for the frozen one
-from lantern.run import RunRequest, run_once
+from lantern_bringup.run import RunRequest, run_once
 out = Path(sys.argv[2])
 sys.exit(run_once(RunRequest(route=sys.argv[3], agent="expert", camera=False, max_frames=20, record_dir=str(out / "bag"), result_path=str(out / "result.json"), domain_id=int(sys.argv[4])), verbose=True))
 """

@@ -9,8 +9,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from lantern.run import bag_state
-from lantern.suite import Progress, RunJob, final_problem, read_result, run_suite
+from lantern_bringup.run import bag_state
+from lantern_bringup.suite import Progress, RunJob, final_problem, read_result, run_suite
 
 FAKE_RUN = r"""
 import json, sys, pathlib

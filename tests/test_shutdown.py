@@ -17,7 +17,7 @@ pytestmark = pytest.mark.ros
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_finalises_bag(tmp_path, ros_domain, sig):
     bag = tmp_path / "bag"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--max-frames", "1000000"]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--max-frames", "1000000"]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         # wait until frames are flowing (the bag's mcap file grows)
@@ -38,7 +38,7 @@ def test_killed_session_leaves_no_node_processes(tmp_path, ros_domain):
     """SIGKILL of `lantern run --processes` (no chance to clean up) still ends every node process."""
     import os
 
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--processes", "--max-frames", "1000000", "--run-id", f"orphan-probe-{os.getpid()}"]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--max-frames", "1000000", "--run-id", f"orphan-probe-{os.getpid()}"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 20
@@ -69,7 +69,7 @@ def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, r
     from lantern_eval.bag_reader import summarize
 
     bag, result = tmp_path / "bag", tmp_path / "result.json"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--record", str(bag), "--result", str(result)]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--record", str(bag), "--result", str(result)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.ros
 @pytest.mark.parametrize("processes", [False, True], ids=["one-process", "process-per-node"])
 def test_skeleton_records_every_frame(tmp_path, ros_domain, processes):
     bag, result = tmp_path / "bag", tmp_path / "result.json"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--result", str(result), "--max-frames", "60"]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--result", str(result), "--max-frames", "60"]
     if processes:
         cmd.append("--processes")
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=90)

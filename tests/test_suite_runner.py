@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lantern.suite import Progress, RunJob, SuiteStop, lock_out_dir, plan_jobs, run_suite
+from lantern_bringup.suite import Progress, RunJob, SuiteStop, lock_out_dir, plan_jobs, run_suite
 
 FAKE_RUN = r"""
 import json, sys, pathlib
@@ -85,7 +85,7 @@ def test_each_run_gets_a_leased_domain(tmp_path):
 def test_progress_line_has_eta():
     buf = io.StringIO()
     p = Progress(2, buf)
-    from lantern.suite import RunOutcome
+    from lantern_bringup.suite import RunOutcome
 
     p.update(RunOutcome(RunJob("x", "r", "warning", "p", "f", "A"), "completed", 1))
     assert "1/2 runs" in buf.getvalue() and "ETA" in buf.getvalue()

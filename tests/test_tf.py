@@ -136,7 +136,7 @@ def session_bag(tmp_path_factory, ros_domain) -> Path:
     """A short real session (one process, every node over DDS), recorded."""
     tmp = tmp_path_factory.mktemp("tf")
     bag = tmp / "bag"
-    cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--result", str(tmp / "result.json"), "--max-frames", "30"]
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--record", str(bag), "--result", str(tmp / "result.json"), "--max-frames", "30"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     return bag

@@ -49,8 +49,8 @@ TIMEOUT_S = 180.0
 
 _SESSION = """
 import json, sys
-from lantern import runner
-from lantern.session import SessionConfig, session_nodes
+from lantern_bringup import runner
+from lantern_bringup.session import SessionConfig, session_nodes
 a = json.loads(sys.argv[1])
 cfg = SessionConfig(route=a["route"], condition=a["condition"], agent="onboard", record_dir=a["bag"], result_path=a["result"], extra=a["extra"])
 sys.exit(runner.run_in_process(session_nodes(cfg), a["domain"]))

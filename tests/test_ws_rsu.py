@@ -246,8 +246,8 @@ def test_beyond_termination_delivered_interval_on_a_real_scenario_run():
 
 SESSION = """
 import json, sys
-from lantern.runner import run_in_process
-from lantern.session import SessionConfig, session_nodes
+from lantern_bringup.runner import run_in_process
+from lantern_bringup.session import SessionConfig, session_nodes
 a = json.loads(sys.argv[1])
 cfg = SessionConfig(route=a["route"], variant="beyond_termination", agent="constant", agent_options={"speed": a["speed"]},
                     record_dir=a["bag"], run_id="beyond", camera=False, max_frames=a["frames"])

@@ -1,10 +1,10 @@
 """Command-line argument helpers every `lantern` subcommand shares (bottom layer).
 
-Why here and not in ``preflight.py``: the subcommands whose parsers live with
-their package (``lantern validate``, ``lantern keys``, ``lantern score``,
+Why here and not in ``lantern_bringup.preflight``: the subcommands whose parsers
+live with their package (``lantern validate``, ``lantern keys``, ``lantern score``,
 ``lantern report``) need the same one-line usage errors as ``lantern run``
-and ``lantern suite``, and a capability package must not import the CLI's
-top layer. Nothing here knows about runs: a parser, argparse ``type=``
+and ``lantern suite``, and a capability package must not import the top layer
+(``lantern_bringup``). Nothing here knows about runs: a parser, argparse ``type=``
 converters and the usage exit code.
 """
 

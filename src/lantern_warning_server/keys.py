@@ -125,7 +125,7 @@ def _needs(executable: str, p: dict[str, Any]) -> list[tuple[str, str]]:
 def check_session(decls: Iterable[Any]) -> None:
     """Raise ``KeyStoreError`` (one line) when a node of the session will not find its key.
 
-    ``decls`` are ``lantern.session.NodeDecl``-like (executable, name, params_files, overrides).
+    ``decls`` are ``lantern_bringup.session.NodeDecl``-like (executable, name, params_files, overrides).
     """
     from lantern.ros.params import load_yaml_params
 

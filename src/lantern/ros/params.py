@@ -9,7 +9,7 @@ attributes instead of strings. Values come from the YAML files in config/
 
 Why the checks live here and not in each node: a node started by ``ros2 run``
 or launch must refuse a negative ``control_timeout`` by itself, and ``lantern
-run`` must refuse the same value *before* any node starts (``lantern.preflight``
+run`` must refuse the same value *before* any node starts (``lantern_bringup.preflight``
 calls ``check_values`` and ``check_param_file`` with the same declarations).
 ROS itself silently ignores a misspelt key in a parameter file; so does
 nothing here: ``check_param_file`` names it.

@@ -1,7 +1,7 @@
 """How a session ended: shared by both session runners (bottom layer, no rclpy).
 
 Why its own module: the in-process runner (``lantern.ros.node.run_session``,
-every node on one executor) and the process runner (``lantern.runner``, one
+every node on one executor) and the process runner (``lantern_bringup.runner``, one
 OS process per node) must end a session the same way and report it in the
 same shape, and the node base must not import the orchestration layer above
 it to do so.

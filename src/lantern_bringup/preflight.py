@@ -61,7 +61,7 @@ def check_faults(faults: str) -> None:
     """A preset name or a YAML file of fault operators that parses."""
     if not faults:
         return
-    from lantern.session import fault_preset
+    from lantern_bringup.session import fault_preset
     from lantern_warning_server.faults import load_faults
 
     try:
@@ -74,7 +74,7 @@ def check_route(route: str) -> Path | None:
     """The route file (or frozen-suite route id) exists and is a valid route file."""
     if not route:
         return None
-    from lantern.session import resolve_route, route_metadata
+    from lantern_bringup.session import resolve_route, route_metadata
 
     p = Path(route)
     if p.is_dir():
@@ -230,12 +230,12 @@ def check_params_file_syntax(files: Sequence[str]) -> None:
 # -- a whole run / suite -------------------------------------------------------------------------
 
 def check_run(cfg: Any, result_path: str = "", owner: str = "lantern run") -> list[Any]:
-    """Check a ``lantern.session.SessionConfig`` and the run's outputs; returns its node set.
+    """Check a ``lantern_bringup.session.SessionConfig`` and the run's outputs; returns its node set.
 
     Order: the cheap, most common mistakes first, so the line names the first
     problem a user would fix.
     """
-    from lantern.session import session_nodes
+    from lantern_bringup.session import session_nodes
 
     try:
         cfg.validate()

@@ -3,7 +3,7 @@
 A user's mistake is one line on stderr naming the input, and exit code 2,
 before anything starts: argument values are checked by the parser
 (``lantern.cli_args.number``, ``json_object``), everything else a run needs
-by ``lantern.preflight.check_run``. Exit code 3 is kept for a run whose
+by ``lantern_bringup.preflight.check_run``. Exit code 3 is kept for a run whose
 infrastructure failed.
 """
 
@@ -36,7 +36,7 @@ def _domain(a: argparse.Namespace) -> tuple[int | None, str]:
 
 
 def cmd_doctor(a: argparse.Namespace) -> int:
-    from lantern import doctor
+    from lantern_bringup import doctor
 
     try:
         domain, source = _domain(a)
@@ -47,7 +47,7 @@ def cmd_doctor(a: argparse.Namespace) -> int:
 
 
 def cmd_run(a: argparse.Namespace) -> int:
-    from lantern.run import RunRequest, run_once
+    from lantern_bringup.run import RunRequest, run_once
 
     try:
         domain, source = _domain(a)
@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("report", "lantern_eval.report:report_main", "render Table 3/4/6 and plots from a score directory"),
         ("replay", "lantern_eval.replay:replay_main", "play a bag back onto DDS with /clock: lantern replay BAG [--rate R] [--start-offset S] [--loop] [--topics T...]"),
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
-        ("suite", "lantern.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
+        ("suite", "lantern_bringup.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
         ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)

@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lantern.ros.isolation import claim_domain
-from lantern.run import ROUTE_RESULTS
+from lantern_bringup.run import ROUTE_RESULTS
 
 ROUTE_FAILURE_CODES = {0}  # `lantern run` exits 0 when the run produced a route result (pass or fail)
 #: Outcomes of runs a stopped suite did not finish: not final, not retried, run again on resume.
@@ -100,7 +100,7 @@ def run_child(cmd: list[str], log, timeout_s: float, stop: SuiteStop | None = No
     which decides what the children get) and dies with the suite however the
     suite dies (PR_SET_PDEATHSIG, ``runner._die_with_parent``).
     """
-    from lantern.runner import _die_with_parent
+    from lantern_bringup.runner import _die_with_parent
 
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, start_new_session=True, pass_fds=tuple(pass_fds))
     if stop is not None:
@@ -190,7 +190,7 @@ def is_final(result: dict | None) -> bool:
 def final_problem(run_dir: Path, result: dict | None) -> str:
     """Why a run directory cannot be resumed as final ('' when it can): no route result,
     or a route result whose bag is missing, unreadable or not a complete recording."""
-    from lantern.run import bag_state
+    from lantern_bringup.run import bag_state
 
     if not is_final(result):
         return f"not final ({(result or {}).get('status', 'no result.json')})"
@@ -336,7 +336,7 @@ def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str
     """How a suite worker starts one run: `lantern run` in its own process and ROS domain."""
 
     def command(job: RunJob, run_dir: Path, domain: int) -> list[str]:
-        cmd = [sys.executable, "-m", "lantern.cli", "--domain-id", str(domain), "run", "--route", job.route, "--condition", job.condition, "--agent", agent, "--agent-options", json.dumps(agent_options), "--variant", variant, "--run-id", job.run_id, "--record", str(run_dir / "bag"), "--result", str(run_dir / "result.json")]
+        cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(domain), "run", "--route", job.route, "--condition", job.condition, "--agent", agent, "--agent-options", json.dumps(agent_options), "--variant", variant, "--run-id", job.run_id, "--record", str(run_dir / "bag"), "--result", str(run_dir / "result.json")]
         if v2x:
             cmd += ["--v2x", v2x]
         if faults:
@@ -352,8 +352,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
     from lantern.cli_args import ArgumentParser, json_object, number
-    from lantern.preflight import PreflightError, check_suite
-    from lantern.session import SessionConfig
+    from lantern_bringup.preflight import PreflightError, check_suite
+    from lantern_bringup.session import SessionConfig
 
     ap = ArgumentParser(prog="lantern suite", description="Paired closed-loop suite: Route A with and without the warning, and Route B, per pair; then CUS tables and plots.")
     ap.add_argument("--families", nargs="*", default=None, help="families to run (default: all six)")

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from lantern.ros.isolation import apply_isolation, isolated_env
 from lantern.ros.session_end import DRAIN_TIMEOUT_S, SessionEnd
-from lantern.session import NodeDecl
+from lantern_bringup.session import NodeDecl
 
 #: Exit codes a node process ends with on an orderly run end: 0, or 3 when the bridge
 #: ended the run with a recorded infrastructure outcome (its RunStatus is published).

@@ -101,9 +101,9 @@ def run_once(req: RunRequest, verbose: bool = False) -> int:
 
 
 def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
-    from lantern import runner
-    from lantern.preflight import PreflightError, check_run
-    from lantern.session import SessionConfig
+    from lantern_bringup import runner
+    from lantern_bringup.preflight import PreflightError, check_run
+    from lantern_bringup.session import SessionConfig
 
     eval_out = result_path.with_name(result_path.stem + ".eval.json")
     cfg = SessionConfig(
