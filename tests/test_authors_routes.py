@@ -17,6 +17,7 @@ HERE = Path(__file__).resolve().parent
 FIX = HERE / "fixtures" / "authors_routes"
 PED = FIX / "pedestrian_emergence_straight.xml"
 RWW = FIX / "right_turn_wrong_way.xml"
+BEND = FIX / "pedestrian_emergence_bend.xml"  # 20 m straight, then 80 m of a 70-m-radius left bend
 BROKEN = FIX / "broken_pedestrian.xml"
 SUITE_PED = HERE.parent / "src" / "lantern_bridge" / "routes" / "suite_v1" / "pedestrian_emergence" / "closed_pedestrian_emergence_0001_A.xml"
 LANTERN = Path(sys.executable).with_name("lantern")
@@ -53,8 +54,8 @@ def test_format_detection():
 def test_valid_fixtures_validate():
     from lantern_bridge.validate import main, validate_paths
 
-    fails, n = validate_paths([str(PED), str(RWW)])
-    assert (fails, n) == ([], 2)
+    fails, n = validate_paths([str(PED), str(RWW), str(BEND)])
+    assert (fails, n) == ([], 3)
     assert main([str(PED), str(RWW)]) == 0
 
 
@@ -193,6 +194,106 @@ def test_straight_fixture_is_placed_exactly():
     assert abs(x) < 1e-6  # the straight road's origin is the conflict point
 
 
+def test_polyline_offset_of_a_circle_hand_computed():
+    """A circle of radius 70 sampled every ~1 m, offset 3.5 m towards its centre, is a circle of radius 66.5."""
+    from lantern_bridge.world.roads import Polyline
+
+    a = np.linspace(0.0, math.pi / 2, 111)
+    line = Polyline(np.column_stack([70.0 * np.cos(a), 70.0 * np.sin(a)]))  # counter-clockwise: centre on the left
+    r = np.linalg.norm(line.offset(3.5), axis=1)
+    assert r == pytest.approx(np.full(len(a), 66.5), abs=1e-3)
+    assert np.linalg.norm(line.offset(-1.75), axis=1) == pytest.approx(np.full(len(a), 71.75), abs=1e-3)
+
+
+def test_curved_fixture_builds_a_road_that_follows_the_bend(monkeypatch):
+    """A 70-m-radius bend builds a curved road within a few cm of every file waypoint; straightened it missed by metres."""
+    from lantern_bridge.carla.frames import location_from_carla
+    from lantern_bridge.world import route_fit
+
+    ar = _parse(BEND)
+    fit, emb = ar.fit, ar.embedded
+    assert (fit.layout.kind, fit.turn.turn) == ("straight", "straight") and len(fit.layout.centreline) > 90
+    assert fit.deviation < 0.1
+    road, route = fit.route.road, fit.route
+    assert route.lane_ids == ["W:in:0", "E:out:0"]
+    worst = 0.0
+    for x, y in _file_waypoints(BEND):
+        mx, my, _ = location_from_carla(x, y)
+        worst = max(worst, abs(route.line.project(*fit.to_world(mx, my))[1]))
+    assert worst < 0.1
+    # the same file with the road straightened (the old behaviour): the bend's sagitta, metres off
+    monkeypatch.setattr(route_fit, "CURVE_TOL", math.inf)
+    assert _parse(BEND).fit.deviation > 1.75
+    # markers keep their lead distances to the conflict on the built road
+    assert emb.conflict_s - emb.warning_s == pytest.approx(18.0, abs=0.2)
+    assert emb.conflict_s - emb.event_s == pytest.approx(9.0, abs=0.1)
+    assert all(emb.marker_offset(m) < 0.05 for m in emb.markers)
+
+
+def test_curved_lane_graph_follows_the_bend():
+    ar = _parse(BEND)
+    road, route = ar.fit.route.road, ar.fit.route
+    # heading turns by the bend's angle: 80 m of arc on a 70-m radius = 65.48 deg (left, CCW)
+    turned = math.degrees(math.remainder(route.point_at(route.length - 0.5)[2] - route.point_at(0.5)[2], 2 * math.pi))
+    assert turned == pytest.approx(math.degrees(80.0 / 70.0), abs=1.0)
+    # parallel lanes stay one lane width apart all along the bend (lanes offset along the normal)
+    for lane_a, lane_b in (("E:out:0", "E:out:1"), ("W:in:0", "W:in:1"), ("E:out:0", "E:in:0")):
+        la, lb = road.lane(lane_a).line, road.lane(lane_b).line
+        lats = [abs(lb.project(float(x), float(y))[1]) for x, y in la.points[2:-2]]
+        assert lats == pytest.approx([3.5] * len(lats), abs=0.02)
+    assert road.lane("W:in:0").successors == ["E:out:0"] and road.lane("E:in:1").successors == ["W:out:1"]
+    # locating a point on the bend finds the route's lane; progress grows along it
+    s_prev = -1.0
+    for s in np.arange(5.0, route.length - 5.0, 5.0):
+        x, y, yaw = route.point_at(float(s))
+        assert road.locate(x, y, yaw)[0] == route.lane_at(float(s))
+        p = route.progress(x, y, near=s_prev if s_prev >= 0 else None)
+        assert p == pytest.approx(s, abs=1e-6) and p > s_prev
+        s_prev = p
+
+
+def test_curved_road_is_drawn_curved():
+    """The texture holds asphalt where the bend goes (verge on the straightened road), and the camera frame differs."""
+    import dataclasses
+
+    from lantern_bridge.world.texture import ASPHALT, VERGE, paint
+    from lantern_bridge.world.weather import weather_profile
+    from lantern_bridge.world.world import World
+
+    lay = _parse(BEND).embedded.layout
+    flat = dataclasses.replace(lay, centreline=())
+    curved_w, flat_w = World(lay, "clear_day", 0.05, (320, 160), 0), World(flat, "clear_day", 0.05, (320, 160), 0)
+    x, y, yaw = curved_w.route.point_at(curved_w.route.length - 10.0)
+    x, y = x - 2.75 * math.sin(yaw), y + 2.75 * math.cos(yaw)  # 1 m past the centre line (ego lane 0 is 1.75 m right of it): opposite lane, no marking
+    day = weather_profile("clear_day")
+    for w, want in ((curved_w, ASPHALT), (flat_w, VERGE)):
+        tex = paint(w.road, day)
+        i, j = int((y - tex.y0) / tex.res), int((x - tex.x0) / tex.res)
+        raw = np.asarray(want, float) * day.light * np.asarray(day.tint)
+        assert np.abs(tex.levels[0][i, j].astype(float) - raw).max() < 6, (w.road.arms["E"].path is not None, tex.levels[0][i, j])
+    a, b = curved_w.render().astype(int), flat_w.render().astype(int)
+    assert (np.abs(a - b).sum(axis=2) > 30).mean() > 0.03
+
+
+def test_existing_layouts_have_straight_arms():
+    """Only a route that bends gets a centre line: the straight fixture and the suite's layouts stay straight."""
+    from lantern_bridge.world.errors import WorldError
+    from lantern_bridge.world.layout import LayoutSpec, build
+
+    assert _parse(PED).fit.layout.centreline == ()
+    road, _ = build(LayoutSpec("junction4", turn="left"))
+    assert all(a.path is None for a in road.arms.values())
+    with pytest.raises(WorldError, match="LayoutSpec.centreline: only a straight-kind road"):
+        build(LayoutSpec("junction4", turn="left", centreline=((0.0, 0.0), (100.0, 0.0))))
+
+
+def test_lantern_run_completes_the_curved_route():
+    """`lantern run --route BEND --agent expert` drives the whole bend on the embedded world with the gates passed (real DDS)."""
+    r = subprocess.run([str(LANTERN), "run", "--route", str(BEND), "--agent", "expert"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "route progress 100.0 %" in r.stdout and "Route A gates: all passed" in r.stdout
+
+
 def test_turn_radius_limits_of_the_embedded_junction():
     """The built right turn (2 lanes of 3.5 m) has a ~4.75-m radius: tight turns fit, wide ones are reported."""
     from lantern_bridge.world.route_fit import fit_road
@@ -232,7 +333,7 @@ def test_session_world_runs_the_route_to_its_end_with_the_lifecycle():
     """The scripted privileged driver completes both fixtures with the full Route A lifecycle (no DDS)."""
     from lantern_bridge.scenario.acceptance import main as acceptance
 
-    assert acceptance([str(PED), str(RWW)]) == 0
+    assert acceptance([str(PED), str(RWW), str(BEND)]) == 0
 
 
 # -- CARLA backend (fake client) ------------------------------------------------------------------

@@ -157,11 +157,20 @@ def test_a_foreign_publisher_on_the_domain_fails_the_run(tmp_path, ros_domain, r
 
     intruder = rclpy.create_node("foreign_bridge", context=rclpy_context)
     intruder.create_publisher(Odometry, topics.odometry(), qos.STATE)
+    # the built-in route with the camera on (several seconds), and the intruder waits until it sees the session's bridge: discovery is
+    # mutual, so the bridge sees the intruder while the run still has seconds to go
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--camera", "--max-frames", "2000", "--result", str(tmp_path / "r.json")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        r = subprocess.run([sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--no-camera", "--max-frames", "2000", "--result", str(tmp_path / "r.json")], capture_output=True, text=True, timeout=120)
+        deadline = time.monotonic() + 60
+        while intruder.count_publishers(topics.odometry()) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        out, _ = proc.communicate(timeout=120)
     finally:
+        if proc.poll() is None:
+            proc.kill()
         intruder.destroy_node()
-    assert r.returncode == 3, r.stdout[-2000:] + r.stderr[-2000:]
+    assert proc.returncode == 3, out[-3000:]
     res = json.loads((tmp_path / "r.json").read_text())
     assert res["status"] == "infrastructure_failure"
     assert res["reason"].startswith("foreign_publisher: 2 publishers on /carla/hero/odometry"), res["reason"]

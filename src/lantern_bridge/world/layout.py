@@ -44,6 +44,10 @@ class LayoutSpec:
     seed: int = 0
     ego_lane: int = -1  # lane index of the ego on its approach (-1: 0 unless turning right, then the outermost)
     stop_sign: bool = False  # unsignalised junctions: all-way stop signs on every approach
+    #: straight kind only: the road's centre line (map points, route start -> end) when it curves; the point
+    #: at arc length ``approach_length`` becomes the map origin (it should already be there) and the W / E
+    #: arms follow the line back / forward from it. Empty = the straight road along x.
+    centreline: tuple[tuple[float, float], ...] = ()
 
     def validate(self) -> None:
         if self.kind not in KINDS:
@@ -60,6 +64,12 @@ class LayoutSpec:
             raise WorldError(f"LayoutSpec: approach_length/exit_length must be >= 20 m (got {self.approach_length}, {self.exit_length})")
         if self.stop_sign and (self.kind == "straight" or self.traffic_light):
             raise WorldError("LayoutSpec.stop_sign: stop signs need an unsignalised junction (kind junction3/junction4, traffic_light false)")
+        if self.centreline:
+            if self.kind != "straight":
+                raise WorldError(f"LayoutSpec.centreline: only a straight-kind road can follow a curved centre line, not {self.kind}")
+            line = Polyline(np.array(self.centreline, dtype=float))
+            if line.length - self.approach_length < 20:
+                raise WorldError(f"LayoutSpec.centreline: {line.length:.1f} m long; needs approach_length {self.approach_length:g} m + an exit of >= 20 m")
         if self.ego_lane >= self.lanes_per_direction:
             raise WorldError(f"LayoutSpec.ego_lane: {self.ego_lane} >= lanes_per_direction {self.lanes_per_direction}")
 
@@ -110,8 +120,20 @@ def build(spec: LayoutSpec) -> tuple[RoadMap, Route]:
         length = spec.approach_length if a == "W" else spec.exit_length if a == target else other_len
         arms[a] = Arm(a, ARM_DIRS[a], start, length)
 
+    if spec.centreline:
+        line = Polyline(np.array(spec.centreline, dtype=float))
+        for a, rs in (("W", spec.approach_length - np.linspace(0.0, spec.approach_length, int(math.ceil(spec.approach_length)) + 1)),
+                      ("E", spec.approach_length + np.linspace(0.0, line.length - spec.approach_length, int(math.ceil(line.length - spec.approach_length)) + 1))):
+            path = Polyline(np.array([line.point_at(float(r))[:2] for r in rs]))
+            arms[a] = Arm(a, tuple(map(float, path.seg_dir[0])), 0.0, path.length, path)  # type: ignore[arg-type]
     lanes: dict[str, Lane] = {}
     for a, arm in arms.items():
+        if arm.path is not None:  # curved arm: lanes are the centre line offset along its normals
+            for i in range(n):
+                off = (i + 0.5) * w
+                lanes[f"{a}:in:{i}"] = Lane(f"{a}:in:{i}", Polyline(arm.path.offset(off)[::-1]), w, a, "in", i)
+                lanes[f"{a}:out:{i}"] = Lane(f"{a}:out:{i}", Polyline(arm.path.offset(-off)), w, a, "out", i)
+            continue
         u = np.array(arm.direction)
         r = _right(u)
         for i in range(n):

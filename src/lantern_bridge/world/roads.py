@@ -82,6 +82,13 @@ class Polyline:
             worst = max(worst, d)
         return worst
 
+    def offset(self, lateral: float) -> np.ndarray:
+        """Points shifted ``lateral`` m to the LEFT along each vertex's normal (mean of the adjacent
+        segment directions), so parallel lanes of a curved road stay ``lateral`` apart."""
+        d = np.vstack([self.seg_dir[:1], self.seg_dir[:-1] + self.seg_dir[1:], self.seg_dir[-1:]])
+        d /= np.linalg.norm(d, axis=1)[:, None]
+        return self.points + lateral * np.column_stack([-d[:, 1], d[:, 0]])
+
     def resampled(self, step: float) -> np.ndarray:
         n = max(2, int(math.ceil(self.length / step)) + 1)
         ss = np.linspace(0.0, self.length, n)
@@ -152,10 +159,24 @@ class Lane:
 
 @dataclass
 class Arm:
+    """One road arm. Straight unless ``path`` is set: then the arm's centre line follows that
+    polyline (outward from the arm's origin, arc length r = distance along it) and everything
+    drawn or placed along the arm (surface, markings, sidewalks, scenery) uses its local frame."""
+
     name: str
-    direction: tuple[float, float]  # unit vector pointing away from the junction centre
+    direction: tuple[float, float]  # unit vector pointing away from the junction centre (the path's first heading)
     start: float  # distance from the junction centre where the arm's lanes begin
     length: float
+    path: Polyline | None = None  # curved centre line, r = 0 at the arm's origin; None = straight along direction
+
+    def frame(self, r: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(centre point, unit outward tangent, unit right-of-outward normal) at distance r along the arm."""
+        if self.path is None:
+            u = np.array(self.direction)
+            return u * r, u, np.array([u[1], -u[0]])
+        x, y, yaw = self.path.point_at(r)
+        u = np.array([math.cos(yaw), math.sin(yaw)])
+        return np.array([x, y]), u, np.array([u[1], -u[0]])
 
 
 class RoadMap:

@@ -31,15 +31,19 @@ Arc lengths map piecewise-linearly (``RoadFit.s_to_world``): identical on the
 approach, the turn's length scaled onto the built connector, identical again
 on the exit, so route-relative markers keep their distances to each other.
 
-Not built: gentle curves are straightened (they show up in ``deviation``) and
-a route has at most one junction (a second turn is an error): the embedded
-world's layouts are one straight road or one junction.
+Gentle bends (no junction turn, but the chord-straightened road misses the
+waypoints by more than ``CURVE_TOL``) get a curved road instead: a straight-kind
+layout whose ``centreline`` is the smoothed waypoints offset to the road centre,
+turned so the heading at the conflict is +x and the conflict lands on the origin
+(``_curved``). Not built: a route has at most one junction (a second turn is an
+error), and a turning route's approach and exit are straight lines through its
+corner.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -51,6 +55,9 @@ TURN_THRESHOLD_DEG = 45.0  # heading change within TURN_WINDOW that counts as a 
 TURN_WINDOW = 30.0  # m: a junction turn completes within this arc length (CARLA turns: 10-25 m)
 SETTLE_DEG = 5.0  # heading within this of the approach/exit heading = outside the turn
 SAMPLE = 0.5  # m between heading samples
+CURVE_TOL = 0.25  # m: a straight-kind route the chord-straightened road misses by more than this gets a curved road
+CURVE_STEP = 1.0  # m between centre-line points of a curved road
+CURVE_SMOOTH = 5  # points in the moving average that smooths the waypoints (jitter, not the bend)
 
 
 @dataclass(frozen=True)
@@ -173,7 +180,14 @@ def fit_road(line: Polyline, conflict_s: float, *, junction_kind: str = "junctio
         _, route = build(layout)  # validates the layout (WorldError)
         anchor_o, anchor_w = corner, c_b
         knots = ((0.0, 0.0), (s_corner - d_in, route.junction_entry_s), (L - (after - d_out), route.junction_exit_s), (L, route.length))
-    rot = -h0
+    fit = _place(line, layout, turn, -h0, anchor_o, anchor_w, knots, route)
+    if turn.turn == "straight" and fit.deviation > CURVE_TOL:
+        return _curved(line, conflict_s, layout, turn)
+    return fit
+
+
+def _place(line: Polyline, layout: LayoutSpec, turn: TurnInfo, rot: float, anchor_o: np.ndarray, anchor_w: np.ndarray, knots: tuple[tuple[float, float], ...], route: Route) -> RoadFit:
+    """The rigid transform taking ``anchor_o`` (route frame) onto ``anchor_w`` after turning by ``rot``, and its deviation."""
     c, s = math.cos(rot), math.sin(rot)
     off = (float(anchor_w[0] - (c * anchor_o[0] - s * anchor_o[1])), float(anchor_w[1] - (s * anchor_o[0] + c * anchor_o[1])))
     fit = RoadFit(layout, turn, rot, off, knots, 0.0, route)
@@ -181,3 +195,33 @@ def fit_road(line: Polyline, conflict_s: float, *, junction_kind: str = "junctio
     world = np.array([fit.to_world(float(x), float(y)) for x, y in pts])
     dev = max(route.line.max_distance(world), Polyline(world).max_distance(route.line.resampled(1.0)))
     return RoadFit(layout, turn, rot, off, knots, dev, route)
+
+
+def _curved(line: Polyline, conflict_s: float, straight: LayoutSpec, turn: TurnInfo) -> RoadFit:
+    """A straight-kind road whose centre line follows the waypoints (gentle bends are built, not straightened).
+
+    The waypoints are resampled every ``CURVE_STEP`` m and smoothed (moving average); the road's centre
+    line is that ego-lane line offset to its left by the ego lane's distance from the centre. The rigid
+    transform turns the heading at the conflict onto +x and puts the centre line's conflict point on the
+    origin, as on the straight road."""
+    pts = line.resampled(CURVE_STEP)
+    if len(pts) > CURVE_SMOOTH:
+        h = CURVE_SMOOTH // 2
+        sm = pts.copy()
+        for i in range(h, len(pts) - h):
+            sm[i] = pts[i - h : i + h + 1].mean(axis=0)
+        pts = sm
+    ego = Polyline(pts)
+    off = (straight.ego_lane_index() + 0.5) * straight.lane_width
+    centre = Polyline(ego.offset(off))
+    x, y, hc = ego.point_at(conflict_s)
+    anchor_o = np.array([x - off * math.sin(hc), y + off * math.cos(hc)])
+    approach = centre.project(float(anchor_o[0]), float(anchor_o[1]))[0]
+    rot = -hc
+    c, s = math.cos(rot), math.sin(rot)
+    world = [(round(c * (px - anchor_o[0]) - s * (py - anchor_o[1]), 4), round(s * (px - anchor_o[0]) + c * (py - anchor_o[1]), 4)) for px, py in centre.points]
+    layout = replace(straight, approach_length=round(approach, 4), exit_length=round(centre.length - approach, 4), centreline=tuple(world))
+    _, route = build(layout)
+    first = route.lane_ranges[route.lane_ids[0]][1]
+    knots = ((0.0, 0.0), (conflict_s, first), (line.length, route.length))
+    return _place(line, layout, turn, rot, anchor_o, np.zeros(2), knots, route)

@@ -48,8 +48,10 @@ def scenery(road: RoadMap, seed: int) -> list[tuple[Box, tuple[int, int, int], f
             r = arm.start + (CORNER_CLEAR if road.has_junction else 2.0) + float(rng.uniform(0.0, 6.0))
             end = arm.start + arm.length
             while r < end - 6.0:
+                if arm.path is not None:  # curved arm: the local frame at the piece's middle
+                    _, u, rr = arm.frame(r + 3.0)
                 if rng.uniform() < 0.18:  # a gap with a tree
-                    c = u * (r + 3.0) + rr * side * (face - 1.5)
+                    c = arm.frame(r + 3.0)[0] + rr * side * (face - 1.5)
                     h = float(rng.uniform(3.5, 5.5))
                     out.append((Box(float(c[0]), float(c[1]), 0.0, 0.18, 0.18, h * 0.25), TRUNK, 1.0))
                     out.append((Box(float(c[0]), float(c[1]), 0.6, 1.4, 1.4, h * 0.3, h * 0.45), FOLIAGE, 1.0))
@@ -59,7 +61,10 @@ def scenery(road: RoadMap, seed: int) -> list[tuple[Box, tuple[int, int, int], f
                 length = min(length, end - r)
                 depth = float(rng.uniform(8.0, 14.0))
                 height = float(rng.uniform(6.0, 18.0))
-                c = u * (r + length / 2) + rr * side * (face + depth / 2)
+                if arm.path is not None:
+                    _, u, rr = arm.frame(r + length / 2)
+                    yaw = math.atan2(u[1], u[0])
+                c = arm.frame(r + length / 2)[0] + rr * side * (face + depth / 2)
                 color = FACADES[int(rng.integers(len(FACADES)))]
                 out.append((Box(float(c[0]), float(c[1]), yaw, length / 2, depth / 2, height / 2), color, 1.0))
                 r += length + float(rng.uniform(1.0, 5.0))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
-from lantern_bridge.world.roads import RoadMap
+from lantern_bridge.world.roads import Arm, Polyline, RoadMap
 from lantern_bridge.world.weather import WeatherProfile
 
 ASPHALT = (68, 68, 70)
@@ -63,6 +63,25 @@ def _dashes(p: _Painter, r0: float, r1: float, lat: float, u: np.ndarray, rr: np
         r += dash + gap
 
 
+def _curve(p: _Painter, arm: Arm, r0: float, r1: float, lat0: float, lat1: float, color: tuple[int, int, int], step: float = 1.0) -> None:
+    """A band lat0..lat1 (right of the outward direction) along a curved arm, r0..r1 m along its path.
+
+    One polygon per band, its two edges offset along the vertex normals every ``step`` m, so the band
+    bends with the road without wedge gaps between pieces."""
+    assert arm.path is not None
+    rs = np.append(np.arange(r0, r1, step), r1)
+    band = Polyline(np.array([arm.path.point_at(float(r))[:2] for r in rs]))
+    edge0, edge1 = band.offset(-lat0), band.offset(-lat1)  # offset() is positive to the LEFT
+    p.quad(list(edge0) + list(edge1[::-1]), color)
+
+
+def _curve_dashes(p: _Painter, arm: Arm, r0: float, r1: float, lat: float, dash: float = 3.0, gap: float = 5.0, width: float = 0.15) -> None:
+    r = r0 + 1.0
+    while r < r1 - 0.5:
+        _curve(p, arm, r, min(r + dash, r1), lat - width / 2, lat + width / 2, WHITE, step=0.5)
+        r += dash + gap
+
+
 def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: int = 5) -> MapTexture:
     """Paint the road map with the weather's light, tint and wetness baked in."""
     p = _Painter(road.bounds, res)
@@ -72,6 +91,9 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
     j = road.junction_half
     # sidewalks (under everything), then the carriageway, then markings
     for arm in road.arms.values():
+        if arm.path is not None:
+            _curve(p, arm, 0.0, arm.start + arm.length, -half - sw, half + sw, SIDEWALK)
+            continue
         u = np.array(arm.direction)
         rr = np.array([u[1], -u[0]])
         end = arm.start + arm.length
@@ -79,6 +101,9 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
     if road.has_junction:
         p.quad([np.array([-half - sw, -half - sw]), np.array([half + sw, -half - sw]), np.array([half + sw, half + sw]), np.array([-half - sw, half + sw])], SIDEWALK)
     for arm in road.arms.values():
+        if arm.path is not None:
+            _curve(p, arm, 0.0, arm.start + arm.length, -half - 0.15, half + 0.15, CURB)
+            continue
         u = np.array(arm.direction)
         rr = np.array([u[1], -u[0]])
         end = arm.start + arm.length
@@ -87,6 +112,9 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
         c = half + 0.15
         p.quad([np.array([-c, -c]), np.array([c, -c]), np.array([c, c]), np.array([-c, c])], CURB)
     for arm in road.arms.values():
+        if arm.path is not None:
+            _curve(p, arm, 0.0, arm.start + arm.length, -half, half, ASPHALT)
+            continue
         u = np.array(arm.direction)
         rr = np.array([u[1], -u[0]])
         end = arm.start + arm.length
@@ -105,9 +133,18 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
                 p.quad([np.array([sx * half, sy * half])] + arc, ASPHALT)
     # markings on the arms (never inside the junction box)
     for arm in road.arms.values():
+        r0, r1 = arm.start, arm.start + arm.length
+        if arm.path is not None:  # curved arms exist on straight-kind roads only: no junction markings
+            for lat in (-0.18, 0.18):
+                _curve(p, arm, r0, r1, lat - 0.06, lat + 0.06, YELLOW)
+            for lat in (-half + 0.25, half - 0.25):
+                _curve(p, arm, r0, r1, lat - 0.07, lat + 0.07, WHITE)
+            for i in range(1, n):
+                for sign in (-1, 1):
+                    _curve_dashes(p, arm, r0, r1, sign * i * w)
+            continue
         u = np.array(arm.direction)
         rr = np.array([u[1], -u[0]])
-        r0, r1 = arm.start, arm.start + arm.length
         for lat in (-0.18, 0.18):
             p.strip(r0, r1, lat - 0.06, lat + 0.06, u, rr, YELLOW)
         for lat in (-half + 0.25, half - 0.25):
