@@ -54,26 +54,31 @@ if [ -n "$STALE" ]; then
   done
 fi
 
-# --- build lantern_msgs into the venv ----------------------------------------
-# inputs: the interface files and the ROS wheel pins (not the other dependencies)
-MSG_HASH="$( { cat "$ROOT/msg/CMakeLists.txt" "$ROOT/msg/package.xml" "$ROOT"/msg/msg/*.msg; grep -E '^ros-' "$ROOT/requirements.txt"; } | sha256sum | cut -c1-16)"
-if ! stamp_ok msgs "$MSG_HASH" || ! "$VPY" -c 'import lantern_msgs.msg' 2>/dev/null; then
-  say "building lantern_msgs (rosidl_generate_interfaces)"
-  BUILD="$ROOT/build/lantern_msgs"
-  rm -rf "$BUILD"; mkdir -p "$BUILD"
+# --- interface packages (rosidl_generate_interfaces) into the venv ------------
+# build_interfaces NAME SOURCE_DIR: the standard ament_cmake route, installed into the venv prefix
+build_interfaces() {
+  local name="$1" src="$2" build="$ROOT/build/$1"
+  rm -rf "$build"; mkdir -p "$build"
   (
-    cd "$BUILD"
+    cd "$build"
     export AMENT_PREFIX_PATH="$VENV" CMAKE_PREFIX_PATH="$VENV" PATH="$VENV/bin:$PATH"
-    cmake "$ROOT/msg" -DCMAKE_INSTALL_PREFIX="$VENV" -DPython3_EXECUTABLE="$VPY" \
+    cmake "$src" -DCMAKE_INSTALL_PREFIX="$VENV" -DPython3_EXECUTABLE="$VPY" \
           -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > cmake.log 2>&1 \
       || { tail -40 cmake.log >&2; exit 1; }
     make -j"$(nproc)" install > make.log 2>&1 || { grep -m20 -iE 'error' make.log >&2; tail -20 make.log >&2; exit 1; }
-  ) || die "lantern_msgs build failed (logs in $BUILD)"
-  "$VPY" -c 'import lantern_msgs.msg' || die "lantern_msgs built but does not import"
+  ) || die "$name build failed (logs in $build)"
+  "$VPY" -c "import $name.msg" || die "$name built but does not import"
+}
+
+# lantern_msgs; inputs: the interface files and the ROS wheel pins (not the other dependencies)
+MSG_HASH="$( { cat "$ROOT/msg/CMakeLists.txt" "$ROOT/msg/package.xml" "$ROOT"/msg/msg/*.msg; grep -E '^ros-' "$ROOT/requirements.txt"; } | sha256sum | cut -c1-16)"
+if ! stamp_ok msgs "$MSG_HASH" || ! "$VPY" -c 'import lantern_msgs.msg' 2>/dev/null; then
+  say "building lantern_msgs (rosidl_generate_interfaces)"
+  build_interfaces lantern_msgs "$ROOT/msg"
   stamp_set msgs "$MSG_HASH"
 fi
 
-# --- build the vendored tf2_msgs (TFMessage only) when nothing provides it ----------
+# the vendored tf2_msgs (TFMessage only), when nothing provides it.
 # /tf and /tf_static carry tf2_msgs/TFMessage; no PyPI wheel ships tf2_msgs. A real ROS 2
 # install has it (importable from outside this venv): then nothing is built. Inputs: the
 # vendored package and the ROS wheel pins.
@@ -85,17 +90,7 @@ case "$TF_FROM" in
 esac
 if [ "$TF_OURS" = 1 ] && { ! stamp_ok tf2_msgs "$TF_HASH" || [ -z "$TF_FROM" ]; }; then
   say "building the vendored tf2_msgs (no tf2_msgs importable; rosidl_generate_interfaces)"
-  BUILD="$ROOT/build/tf2_msgs"
-  rm -rf "$BUILD"; mkdir -p "$BUILD"
-  (
-    cd "$BUILD"
-    export AMENT_PREFIX_PATH="$VENV" CMAKE_PREFIX_PATH="$VENV" PATH="$VENV/bin:$PATH"
-    cmake "$ROOT/msg_vendor/tf2_msgs" -DCMAKE_INSTALL_PREFIX="$VENV" -DPython3_EXECUTABLE="$VPY" \
-          -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release > cmake.log 2>&1 \
-      || { tail -40 cmake.log >&2; exit 1; }
-    make -j"$(nproc)" install > make.log 2>&1 || { grep -m20 -iE 'error' make.log >&2; tail -20 make.log >&2; exit 1; }
-  ) || die "tf2_msgs build failed (logs in $BUILD)"
-  "$VPY" -c 'import tf2_msgs.msg' || die "tf2_msgs built but does not import"
+  build_interfaces tf2_msgs "$ROOT/msg_vendor/tf2_msgs"
   stamp_set tf2_msgs "$TF_HASH"
 fi
 
