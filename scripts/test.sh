@@ -4,6 +4,14 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"
 cd "$ROOT"
+# Test-only pins (requirements-test.txt: the real client modules the integration tests check against),
+# installed once per change of that file.
+TEST_REQ_STAMP="$ROOT/.venv/.lantern-stamps/test-deps"
+TEST_REQ_HASH="$(sha256sum "$ROOT/requirements-test.txt" | cut -c1-16)"
+if [ "$(cat "$TEST_REQ_STAMP" 2>/dev/null)" != "$TEST_REQ_HASH" ]; then
+  "$ROOT/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-test.txt" 2> >(grep -v "is ignored: it is neither" >&2)
+  mkdir -p "$(dirname "$TEST_REQ_STAMP")" && printf '%s' "$TEST_REQ_HASH" > "$TEST_REQ_STAMP"
+fi
 # Headless Chromium for tests/test_report_html.py (Debian's package; tests only, so not in setup.sh, which
 # the main job also runs). Skipped once /usr/bin/chromium exists; the first install takes about 30 s
 # (apt-get update + install, 26 s measured). Without it the test skips locally and fails where CI is set.

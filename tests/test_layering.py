@@ -1,11 +1,13 @@
-"""Layers point one way: ``lantern`` (ground floor) <- the four capability packages <- ``lantern_bringup`` (top floor).
+"""Layers point one way: ``lantern`` (ground floor) <- the four capability packages <- ``lantern_v2x`` (the LAST-V2X testing loop, which composes them) <- ``lantern_bringup`` (top floor).
 
 The bottom layer, the package ``lantern`` (``ros/``, ``topics.py``,
 ``protocol.py``, ``frames.py``, ``paths.py``, ``keystore.py``,
 ``warning_tag.py``, ``cli_args.py``, ...), imports no other project package
 but ``lantern_msgs``. A capability package imports the bottom layer only:
 never the top layer, never a sibling capability package (what two of them
-share is a bottom-layer convention). The top layer, the package
+share is a bottom-layer convention). The testing layer, the package
+``lantern_v2x``, composes the capability packages into paired V2X executions:
+it may import them and the bottom layer, never the top layer. The top layer, the package
 ``lantern_bringup`` (the CLI and orchestration: cli, preflight, session, run,
 suite, runner, doctor), may import everything. Checked from the source (ast),
 lazy imports inside functions and ``importlib.import_module("...")`` literals
@@ -26,6 +28,8 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 CAPABILITIES = ("lantern_bridge", "lantern_warning_server", "lantern_agent", "lantern_eval")
 BOTTOM = "lantern"
+#: The testing layer between the capability packages and the top floor.
+TESTING = "lantern_v2x"
 #: The top-layer package (CLI and orchestration) and the modules it must hold.
 TOP = "lantern_bringup"
 TOP_MODULES = ("cli", "preflight", "session", "run", "suite", "runner", "doctor")
@@ -69,11 +73,11 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> list
 
 
 def layer(name: str) -> str:
-    """'top', 'bottom', a capability package's name, or '' (not ours: stdlib, third party, lantern_msgs)."""
+    """'top', 'testing', 'bottom', a capability package's name, or '' (not ours: stdlib, third party, lantern_msgs)."""
     root = name.split(".")[0]
     if root in CAPABILITIES:
         return root
-    return {TOP: "top", BOTTOM: "bottom"}.get(root, "")
+    return {TOP: "top", TESTING: "testing", BOTTOM: "bottom"}.get(root, "")
 
 
 def violations(source: str, module: str, is_package: bool = False) -> dict[str, str]:
@@ -85,9 +89,10 @@ def violations(source: str, module: str, is_package: bool = False) -> dict[str, 
         return out  # the top layer may import anything
     for line, name in imported_modules(source, module, is_package):
         target = layer(name)
-        if target in ("", "bottom") or target == own:
+        if target in ("", "bottom") or target == own or (own == "testing" and target != "top"):
             continue
-        what = "the top layer" if target == "top" else "a sibling capability package" if own != "bottom" else "a capability package"
+        what = ("the top layer" if target == "top" else "the testing layer" if target == "testing"
+                else "a sibling capability package" if own not in ("bottom", "testing") else "a capability package")
         out.setdefault(name.split(".")[0], f"{module}:{line} imports {name} ({what})")
     return out
 
@@ -95,7 +100,7 @@ def violations(source: str, module: str, is_package: bool = False) -> dict[str, 
 def _found() -> dict[tuple[str, str], str]:
     """(module, offending module) -> the violation line, over the bottom layer and the capability packages."""
     found: dict[tuple[str, str], str] = {}
-    for path in sorted(p for pkg in (BOTTOM, *CAPABILITIES) for p in (SRC / pkg).rglob("*.py")):
+    for path in sorted(p for pkg in (BOTTOM, *CAPABILITIES, TESTING) for p in (SRC / pkg).rglob("*.py")):
         mod = module_name(path)
         for key, line in violations(path.read_text(), mod, path.name == "__init__.py").items():
             found[(mod, key)] = line
@@ -104,7 +109,7 @@ def _found() -> dict[tuple[str, str], str]:
 
 def test_the_layers_exist():
     """A renamed or new package would make the checks below vacuous: every package under src/ has its layer."""
-    assert sorted(p.parent.name for p in SRC.glob("*/__init__.py")) == sorted({BOTTOM, TOP, *CAPABILITIES})
+    assert sorted(p.parent.name for p in SRC.glob("*/__init__.py")) == sorted({BOTTOM, TOP, TESTING, *CAPABILITIES})
     for name in TOP_MODULES:
         assert (SRC / TOP / f"{name}.py").is_file(), name
         assert not (SRC / BOTTOM / f"{name}.py").exists(), f"src/{BOTTOM}/{name}.py: top-floor module (or a shim) back on the ground floor"
@@ -125,6 +130,9 @@ def test_the_layers_exist():
     ("from lantern_bringup.runner import SessionEnd\n", "lantern.ros.node", {"lantern_bringup": "lantern.ros.node:1 imports lantern_bringup.runner (the top layer)"}),
     ("import importlib\nimportlib.import_module('lantern_bringup')\n", "lantern", {"lantern_bringup": "lantern:2 imports lantern_bringup (the top layer)"}),
     ("from lantern_eval.typestore import typestore\n", "lantern.frames", {"lantern_eval": "lantern.frames:1 imports lantern_eval.typestore (a capability package)"}),
+    ("from lantern_v2x.paired import run_pair\n", "lantern_eval.report", {"lantern_v2x": "lantern_eval.report:1 imports lantern_v2x.paired (the testing layer)"}),
+    ("from lantern_bringup.suite import x\n", "lantern_v2x.cli", {"lantern_bringup": "lantern_v2x.cli:1 imports lantern_bringup.suite (the top layer)"}),
+    ("from lantern_bridge.world.world import World\nfrom lantern_warning_server.channel import ChannelParams\n", "lantern_v2x.scene", {}),
     # allowed: the bottom layer, one's own package, third parties, the message package; the top layer imports anything
     ("from lantern import keystore, topics\nfrom lantern.ros.node import LanternNode\nfrom lantern_agent.errors import ConfigError\nimport numpy\nfrom lantern_msgs.msg import Odometry\n",
      "lantern_agent.agent_node", {}),
