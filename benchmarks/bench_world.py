@@ -9,6 +9,11 @@ vehicles at 20 Hz (simulation_frequency 20, policy_frequency 20) without
 rendering: it has no perspective camera, so the ratio compares our full step
 (with camera) against its dynamics-only step.
 
+All configurations run in alternating slices (steps per wall second and per CPU
+second are printed), so their ratios come from the same machine load. "before"
+is the same world drawn by the renderer of commit 1f71094
+(benchmarks/legacy_render.py, a copy kept only for this comparison).
+
 Run:  OMP_NUM_THREADS=1 taskset -c 0 .venv/bin/python benchmarks/bench_world.py [--seconds 5] [--session]
 """
 
@@ -41,40 +46,78 @@ def make_world(camera: tuple[int, int]) -> World:
     return w
 
 
-def bench(camera: tuple[int, int] | None, seconds: float) -> float:
-    w = make_world(camera or (64, 32))
-    if camera:
-        w.render()  # paint the map texture once (not part of a step)
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+def _legacy(w: World) -> World:
+    """The same world drawn by the pre-optimisation renderer (benchmarks/legacy_render.py)."""
+    from legacy_render import Renderer as LegacyRenderer
+
+    from lantern_bridge.world.texture import paint
+
+    w._renderer = LegacyRenderer(paint(w.road, w.weather), w.weather, w.camera)  # type: ignore[assignment]
+    return w
+
+
+class _WorldStepper:
+    """One bench configuration: a full step (dynamics, traffic, visibility of every actor, camera)."""
+
+    def __init__(self, camera: tuple[int, int] | None, legacy: bool = False) -> None:
+        self.camera, self.legacy = camera, legacy
+        self.w = self._make()
+
+    def _make(self) -> World:
+        w = make_world(self.camera or (64, 32))
+        if self.legacy:
+            w = _legacy(w)
+        if self.camera:
+            w.render()  # paint the map texture once (not part of a step)
+        return w
+
+    def step(self) -> None:
+        w = self.w
         w.step(*_driver(w))
         w.visible_ids()
-        if camera:
+        if self.camera:
             w.render()
-        n += 1
         if w.last_result is not None and w.last_result.done:
-            w = make_world(camera or (64, 32))
-            if camera:
-                w.render()
-    return n / (time.perf_counter() - t0)
+            self.w = self._make()
 
 
-def bench_highway_env(seconds: float) -> float | None:
-    try:
+class _HighwayStepper:
+    """highway-env's default highway scene, 8 vehicles, 20 Hz, no rendering (it has no perspective camera)."""
+
+    def __init__(self) -> None:
         import gymnasium as gym
         import highway_env  # noqa: F401
-    except ImportError:
-        return None
-    env = gym.make("highway-v0", config={"simulation_frequency": 20, "policy_frequency": 20, "vehicles_count": 8, "duration": 10_000, "offscreen_rendering": True})
-    env.reset(seed=0)
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        _, _, term, trunc, _ = env.step(1)  # IDLE
-        n += 1
+
+        self.env = gym.make("highway-v0", config={"simulation_frequency": 20, "policy_frequency": 20, "vehicles_count": 8, "duration": 10_000, "offscreen_rendering": True})
+        self.env.reset(seed=0)
+        self.n = 0
+
+    def step(self) -> None:
+        _, _, term, trunc, _ = self.env.step(1)  # IDLE
+        self.n += 1
         if term or trunc:
-            env.reset(seed=n)
-    env.close()
-    return n / (time.perf_counter() - t0)
+            self.env.reset(seed=self.n)
+
+
+def bench_interleaved(steppers: dict[str, object], seconds: float, slice_steps: int = 25) -> dict[str, tuple[float, float]]:
+    """Steps per wall second and per CPU second of each configuration, run in alternating slices.
+
+    Interleaving matters on a shared machine: every configuration sees the same background load,
+    so the ratios printed below come from the same conditions even when the absolute rates move.
+    """
+    wall = dict.fromkeys(steppers, 0.0)
+    cpu = dict.fromkeys(steppers, 0.0)
+    n = dict.fromkeys(steppers, 0)
+    t_end = time.perf_counter() + seconds * len(steppers)
+    while time.perf_counter() < t_end:
+        for name, st in steppers.items():
+            w0, c0 = time.perf_counter(), time.process_time()
+            for _ in range(slice_steps):
+                st.step()  # type: ignore[attr-defined]
+            wall[name] += time.perf_counter() - w0
+            cpu[name] += time.process_time() - c0
+            n[name] += slice_steps
+    return {k: (n[k] / wall[k], n[k] / max(cpu[k], 1e-9)) for k in steppers}
 
 
 def bench_session(camera: tuple[int, int]) -> tuple[float, float, int]:
@@ -103,7 +146,7 @@ def bench_session(camera: tuple[int, int]) -> tuple[float, float, int]:
     params = {"sync_participants": ["probe"], "camera_width": camera[0], "camera_height": camera[1], "fallback_scenario": "demo_walker", "background_vehicles": 4}
     bridge = BridgeNode("lantern_bridge", cli_args=NodeSpec(BridgeNode, "lantern_bridge", overrides=params).cli_args(), use_global_arguments=False, context=ctx)
     agent = Node("bench_agent", context=ctx)
-    pub = agent.create_publisher(VehicleControl, topics.vehicle_control(), qos.STATE)
+    pub = agent.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
     acks = lockstep.ack_publisher(agent)
     acks.publish(lockstep.make_ack("probe", 0, lockstep.time_msg(0), ready=True))
     dt_ns = lockstep.dt_to_ns(0.05)
@@ -139,21 +182,33 @@ def bench_session(camera: tuple[int, int]) -> tuple[float, float, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--seconds", type=float, default=5.0, help="seconds per configuration (interleaved)")
     ap.add_argument("--session", action="store_true", help="also measure the real-time factor of a closed loop over DDS")
     args = ap.parse_args()
-    r640 = bench((640, 320), args.seconds)
-    r320 = bench((320, 160), args.seconds)
-    r0 = bench(None, args.seconds)
-    print(f"lantern world, full step + 640x320 camera: {r640:7.1f} steps/s (target >= 150)")
-    print(f"lantern world, full step + 320x160 camera: {r320:7.1f} steps/s")
-    print(f"lantern world, full step, no camera:       {r0:7.1f} steps/s")
-    he = bench_highway_env(args.seconds)
-    if he is None:
-        print("highway-env: not installed (pip install highway-env==1.12.1), ratio skipped")
+    steppers: dict[str, object] = {
+        "before 640x320": _WorldStepper((640, 320), legacy=True),
+        "640x320": _WorldStepper((640, 320)),
+        "320x160": _WorldStepper((320, 160)),
+        "no camera": _WorldStepper(None),
+    }
+    try:
+        steppers["highway-env"] = _HighwayStepper()
+    except ImportError:
+        pass
+    r = bench_interleaved(steppers, args.seconds)
+    print(f"interleaved slices, {args.seconds:g} s per configuration; steps per wall s (per CPU s)")
+    print(f"lantern world, full step + 640x320 camera, renderer of 1f71094 (before): {r['before 640x320'][0]:7.1f} ({r['before 640x320'][1]:.1f})")
+    print(f"lantern world, full step + 640x320 camera:   {r['640x320'][0]:7.1f} ({r['640x320'][1]:.1f}) steps/s (target >= 150; "
+          f"{r['640x320'][0] / r['before 640x320'][0]:4.2f}x before)")
+    print(f"lantern world, full step + 320x160 camera:   {r['320x160'][0]:7.1f} ({r['320x160'][1]:.1f}) steps/s")
+    print(f"lantern world, full step, no camera:         {r['no camera'][0]:7.1f} ({r['no camera'][1]:.1f}) steps/s")
+    if "highway-env" not in r:
+        print("highway-env: not installed (pip install -r requirements-bench.txt), ratio skipped")
     else:
-        print(f"highway-env highway-v0, 8 vehicles, 20 Hz, no render: {he:7.1f} steps/s")
-        print(f"ratio lantern(640x320 camera) / highway-env: {r640 / he:5.2f} (target >= 1.0)")
+        he = r["highway-env"]
+        print(f"highway-env highway-v0, 8 vehicles, 20 Hz, no render: {he[0]:7.1f} ({he[1]:.1f}) steps/s")
+        print(f"ratio lantern(640x320 camera) / highway-env: {r['640x320'][0] / he[0]:5.2f} wall, {r['640x320'][1] / he[1]:5.2f} CPU "
+              f"(target >= 2.0; before: {r['before 640x320'][0] / he[0]:5.2f} wall, {r['before 640x320'][1] / he[1]:5.2f} CPU)")
     if args.session:
         rtf, wall, frames = bench_session((640, 320))
         print(f"closed loop over DDS (bridge + trivial agent, 640x320 camera): {frames} frames in {wall:.2f} s wall = {rtf:.1f}x real time (target >= 5x)")

@@ -53,3 +53,20 @@ def rclpy_context(ros_domain):
 @pytest.fixture
 def repo_root() -> Path:
     return Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """The faithful fake of the `carla` module (tests/fake_carla.py), reset, installed as `carla` for one test."""
+    import importlib
+    import sys
+
+    here = str(Path(__file__).resolve().parent)
+    sys.path.insert(0, here)
+    try:
+        fc = importlib.import_module("fake_carla")
+    finally:
+        sys.path.remove(here)
+    fc.reset()
+    monkeypatch.setitem(sys.modules, "carla", fc)
+    return fc

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-_CLIENT_VERSION = "0.9.15"
+_CLIENT_VERSION = "0.9.16"
 
 
 # -- basic types ----------------------------------------------------------------------------------
@@ -204,9 +204,11 @@ class ActorBlueprint:
 
 
 _BLUEPRINTS: dict[str, tuple[dict[str, str], tuple[float, float, float]]] = {
-    "vehicle.lincoln.mkz_2020": ({"role_name": "autopilot", "color": "0,0,0"}, (2.45, 1.06, 0.76)),
-    "vehicle.tesla.model3": ({"role_name": "autopilot"}, (2.40, 1.08, 0.74)),
-    "vehicle.mitsubishi.fusorosa": ({"role_name": "autopilot"}, (5.6, 1.35, 1.6)),
+    "vehicle.lincoln.mkz_2020": ({"role_name": "autopilot", "color": "0,0,0", "number_of_wheels": "4"}, (2.45, 1.06, 0.76)),
+    "vehicle.tesla.model3": ({"role_name": "autopilot", "number_of_wheels": "4"}, (2.40, 1.08, 0.74)),
+    "vehicle.mitsubishi.fusorosa": ({"role_name": "autopilot", "number_of_wheels": "4"}, (5.6, 1.35, 1.6)),
+    "vehicle.volkswagen.t2_2021": ({"role_name": "autopilot", "number_of_wheels": "4"}, (2.23, 0.9, 1.0)),
+    "vehicle.yamaha.yzf": ({"role_name": "autopilot", "number_of_wheels": "2"}, (1.1, 0.43, 0.62)),
     "walker.pedestrian.0001": ({"role_name": "pedestrian", "is_invincible": "true", "speed": "1.4"}, (0.187, 0.187, 0.9)),
     "static.prop.streetbarrier": ({"role_name": "prop"}, (0.3, 1.0, 0.5)),
     "sensor.camera.rgb": ({"role_name": "front", "image_size_x": "800", "image_size_y": "600", "fov": "90", "sensor_tick": "0.0"}, (0.0, 0.0, 0.0)),
@@ -298,6 +300,17 @@ class Actor:
     def set_simulate_physics(self, enabled: bool = True) -> None:
         self._physics = bool(enabled)
 
+    def set_transform(self, transform: Transform) -> None:
+        if not isinstance(transform, Transform):
+            raise TypeError("Actor.set_transform takes a carla.Transform")
+        loc, rot = transform.location, transform.rotation
+        self._tf = Transform(Location(loc.x, loc.y, loc.z), Rotation(rot.pitch, rot.yaw, rot.roll))
+        if self.type_id.startswith(("vehicle.", "static.")):
+            self._tf.location.z = 0.0
+
+    def set_target_velocity(self, velocity: Vector3D) -> None:
+        self._vel = Vector3D(velocity.x, velocity.y, velocity.z)
+
     def destroy(self) -> bool:
         if not self.is_alive:
             return False
@@ -332,10 +345,24 @@ class Vehicle(Actor):
     def is_at_traffic_light(self) -> bool:
         return False
 
+    def set_autopilot(self, enabled: bool = True, port: int = 8000) -> None:
+        """Under the fake Traffic Manager the vehicle keeps its heading at its desired speed (the fake map is straight)."""
+        self._autopilot = port if enabled else None
+        self._physics = True
+
     def get_traffic_light_state(self) -> int:
         return TrafficLightState.Green
 
     def _step(self, dt: float) -> None:
+        tm_port = getattr(self, "_autopilot", None)
+        if tm_port is not None:
+            tm = self._world._server.traffic_managers.get(tm_port)
+            target = tm.desired_speed.get(self.id, 30.0) / 3.6 if tm is not None else 0.0
+            self._speed = min(target, self._speed + 3.5 * dt) if self._speed < target else max(target, self._speed - 8.0 * dt)
+            a = math.radians(self._tf.rotation.yaw)
+            self._tf.location = Location(self._tf.location.x + self._speed * math.cos(a) * dt, self._tf.location.y + self._speed * math.sin(a) * dt, 0.0)
+            self._vel, self._ang = Vector3D(self._speed * math.cos(a), self._speed * math.sin(a), 0.0), Vector3D()
+            return
         c = self._control
         brake = 1.0 if c.hand_brake else c.brake
         acc = 3.5 * c.throttle * (-1.0 if c.reverse else 1.0)
@@ -427,17 +454,44 @@ class Waypoint:
     lane_width: float
     road_id: int = 1
     lane_id: int = -1
+    is_junction: bool = False
+
+
+@dataclass
+class Landmark:
+    """An OpenDRIVE signal of the map (type "206" = stop sign), with the waypoint of its stop point."""
+
+    id: str
+    type: str
+    waypoint: Waypoint
 
 
 class Map:
-    """A straight east-west road along x with lanes of ``lane_width`` on both sides of y = 0."""
+    """A straight east-west road along x with lanes of ``lane_width`` on both sides of y = 0.
+
+    Test knobs (plain attributes, no API of their own): ``junctions`` lists x intervals (CARLA x) that are a
+    junction box: waypoints there have ``is_junction`` and the connecting road's id (1000 + index); the
+    road is split there as in OpenDRIVE (road 1 before the first box, road 2 after it, ...). ``spawn_transforms``
+    replaces the recommended spawn points (every 20 m on every lane) with the given ones.
+    Lane ids follow OpenDRIVE: -1, -2 for the eastbound (right, y > 0) lanes from the centre out, 1, 2 westbound.
+    """
 
     def __init__(self, name: str, lanes_per_direction: int = 2, lane_width: float = 3.25) -> None:
         self.name = name
         self.lanes = lanes_per_direction
         self.lane_width = lane_width
         n, w = lanes_per_direction, lane_width
+        self.landmarks: list[Landmark] = []
+        self.junctions: list[tuple[float, float]] = []
+        self.spawn_transforms: list[Transform] | None = None
         self.markings = [(i * w, LaneMarkingType.SolidSolid if i == 0 else LaneMarkingType.Solid if abs(i) == n else LaneMarkingType.Broken) for i in range(-n, n + 1)]
+
+    def _road_at(self, x: float) -> tuple[int, bool]:
+        """(OpenDRIVE road id, inside a junction box) at CARLA x."""
+        for i, (x0, x1) in enumerate(sorted(self.junctions)):
+            if x0 <= x <= x1:
+                return 1000 + i, True
+        return 1 + sum(1 for x0, x1 in self.junctions if x1 < x), False
 
     def get_waypoint(self, location: Location, project_to_road: bool = True, lane_type: Any = None) -> Waypoint | None:
         w = self.lane_width
@@ -446,10 +500,28 @@ class Map:
         k = min(self.lanes - 1, int(abs(location.y) // w))
         yc = math.copysign((k + 0.5) * w, location.y if location.y != 0 else 1.0)
         yaw = 0.0 if yc > 0 else 180.0  # right-hand traffic: +x travel on the +y (right) side
-        return Waypoint(Transform(Location(location.x, yc, 0.0), Rotation(yaw=yaw)), w, 1, -(k + 1) if yc > 0 else k + 1)
+        road, junction = self._road_at(location.x)
+        return Waypoint(Transform(Location(location.x, yc, 0.0), Rotation(yaw=yaw)), w, road, -(k + 1) if yc > 0 else k + 1, junction)
 
     def get_spawn_points(self) -> list[Transform]:
-        return [Transform(Location(-50.0, self.lane_width / 2, 0.5), Rotation())]
+        """Every 20 m on every lane, x in [-200, 200] (eastbound lanes at y > 0, westbound at y < 0), or ``spawn_transforms``."""
+        if self.spawn_transforms is not None:
+            return [Transform(Location(t.location.x, t.location.y, t.location.z), Rotation(t.rotation.pitch, t.rotation.yaw, t.rotation.roll)) for t in self.spawn_transforms]
+        w, out = self.lane_width, []
+        for x in range(-200, 201, 20):
+            for k in range(self.lanes):
+                out.append(Transform(Location(float(x), (k + 0.5) * w, 0.5), Rotation(yaw=0.0)))
+                out.append(Transform(Location(float(x), -(k + 0.5) * w, 0.5), Rotation(yaw=180.0)))
+        return out
+
+    def get_all_landmarks_of_type(self, type: str) -> list[Landmark]:
+        return [lm for lm in self.landmarks if lm.type == type]
+
+    def add_stop_sign(self, lid: str, x: float, y: float, travel_yaw: float) -> Landmark:
+        """Test helper: a stop sign whose stop point is (x, y) in CARLA coordinates, for travel along ``travel_yaw``."""
+        lm = Landmark(lid, "206", Waypoint(Transform(Location(x, y, 0.0), Rotation(yaw=travel_yaw)), self.lane_width))
+        self.landmarks.append(lm)
+        return lm
 
 
 @dataclass
@@ -588,6 +660,10 @@ class World:
 
     # stepping
     def tick(self, seconds: float = 10.0) -> int:
+        if self._server.crash_at_frame is not None and self._frame + 1 >= self._server.crash_at_frame:
+            self._server.reachable = False  # the server process died: every later RPC times out too
+        if not self._server.reachable:
+            raise RuntimeError(f"time-out of {int(seconds * 1000)}ms while waiting for the simulator, make sure the simulator is ready and connected to {self._server.address}")
         st = self._server.settings
         if not st.synchronous_mode:
             raise RuntimeError("tick() in asynchronous mode: the fake only models synchronous mode")
@@ -655,9 +731,24 @@ class TrafficManager:
     def __init__(self, port: int) -> None:
         self.port = port
         self.synchronous = False
+        self.hybrid_physics = False
+        self.seed: int | None = None
+        self.desired_speed: dict[int, float] = {}  # actor id -> km/h
 
     def set_synchronous_mode(self, mode: bool) -> None:
         self.synchronous = bool(mode)
+
+    def set_hybrid_physics_mode(self, enabled: bool = False) -> None:
+        self.hybrid_physics = bool(enabled)
+
+    def set_random_device_seed(self, value: int) -> None:
+        self.seed = int(value)
+
+    def set_desired_speed(self, actor: Actor, speed: float) -> None:
+        self.desired_speed[actor.id] = float(speed)
+
+    def get_port(self) -> int:
+        return self.port
 
 
 @dataclass
@@ -671,6 +762,8 @@ class FakeServer:
     world: World | None = None
     traffic_managers: dict = field(default_factory=dict)
     loads: list = field(default_factory=list)
+    crash_at_frame: int | None = None  # the server dies when this frame would be ticked (App. A crash injection)
+    address: str = "localhost:2000"  # host:port of the last client (named in RPC time-out messages, as CARLA's)
 
     def __post_init__(self) -> None:
         self.world = World(self, self.maps[0])
@@ -693,6 +786,7 @@ class Client:
     def __init__(self, host: str, port: int, worker_threads: int = 0) -> None:
         self.host, self.port = host, int(port)
         self._timeout = 5.0
+        _SERVER.address = f"{host}:{self.port}"
 
     def set_timeout(self, seconds: float) -> None:
         self._timeout = float(seconds)

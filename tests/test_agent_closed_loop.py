@@ -42,8 +42,8 @@ def run_session(tmp_path, ros_domain, agent: str, condition: str):
     frames: dict[int, tuple[float, float]] = {}
     events: dict[int, int] = {}
     status = None
-    for topic, _t, stamp, m in iter_messages(bag, ["/carla/hero/vehicle_control_cmd", "/lantern/scenario/events", "/lantern/run/status"]):
-        if topic.endswith("cmd"):
+    for topic, _t, stamp, m in iter_messages(bag, ["/lantern/control", "/lantern/scenario/events", "/lantern/run/status"]):
+        if topic == "/lantern/control":
             frames[int(m.frame)] = (m.throttle, m.brake)
         elif topic.endswith("events"):
             events.setdefault(int(m.type), int(m.frame))

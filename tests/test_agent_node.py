@@ -93,7 +93,7 @@ class FakeBridge:
         self.pub_route = node.create_publisher(Path, topics.ROUTE, qos.LATCHED)
         self.controls: list = []
         self.trajs: list = []
-        node.create_subscription(VehicleControl, topics.vehicle_control(), self.controls.append, qos.STATE)
+        node.create_subscription(VehicleControl, topics.CONTROL, self.controls.append, qos.STATE)
         node.create_subscription(Trajectory, topics.TRAJECTORY, self.trajs.append, qos.STATE)
         path = Path()
         path.header.frame_id = "map"

@@ -388,7 +388,7 @@ def test_tiny_vlm_drives_closed_loop(tiny_dir, tmp_path, ros_domain):
     assert "backend=vlm" in r.stdout + r.stderr
     s = summarize(bag)
     assert s.counts["/lantern/agent/trajectory"] == frames
-    assert s.counts["/carla/hero/vehicle_control_cmd"] == frames
+    assert s.counts["/lantern/control"] == frames
     odo, trajs = [], []
     for topic, _t, _ns, m in iter_messages(bag, ["/carla/hero/odometry", "/lantern/agent/trajectory"]):
         (odo if topic.endswith("odometry") else trajs).append(m)

@@ -337,18 +337,6 @@ def test_session_world_runs_the_route_to_its_end_with_the_lifecycle():
 
 
 # -- CARLA backend (fake client) ------------------------------------------------------------------
-@pytest.fixture
-def fake(monkeypatch):
-    sys.path.insert(0, str(HERE))
-    try:
-        fc = importlib.import_module("fake_carla")
-    finally:
-        sys.path.remove(str(HERE))
-    fc.reset()
-    monkeypatch.setitem(sys.modules, "carla", fc)
-    return fc
-
-
 def test_carla_backend_loads_the_town_and_drives_the_files_waypoints(fake):
     from lantern_bridge.carla.carla_world import CarlaSessionConfig, build
 

@@ -37,7 +37,7 @@ def _session(ctx, overrides: dict, answer_until: int | None = None, wall_limit: 
     agent = Node("trivial_agent", context=ctx)
     dt_ns = lockstep.dt_to_ns(0.05)
     got: dict = {"odom": [], "status": [], "events": [], "gt": [], "vis": [], "nav": [], "route": [], "image": 0}
-    pub = agent.create_publisher(VehicleControl, topics.vehicle_control(), qos.STATE)
+    pub = agent.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
     acks = lockstep.ack_publisher(agent)  # the agent node doubles as sync participant "probe"
     acks.publish(lockstep.make_ack("probe", 0, lockstep.time_msg(0), ready=True))
 

@@ -40,9 +40,16 @@ def test_run_without_the_carla_client_is_an_infrastructure_failure(tmp_path, ros
     import subprocess
     import sys
 
+    import os
+
+    # the test environment has the real client (requirements-test.txt): hide it behind a package that fails to import
+    shadow = tmp_path / "no_carla" / "carla"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ModuleNotFoundError(\"No module named 'carla'\", name='carla')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow.parent), os.environ.get("PYTHONPATH", "")])}
     result = tmp_path / "result.json"
     cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--simulator", "carla", "--route", "closed_pedestrian_emergence_0001_A", "--result", str(result)]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 3, r.stdout[-2000:] + r.stderr[-2000:]
     res = json.loads(result.read_text())
     assert res["status"] == "infrastructure_failure"

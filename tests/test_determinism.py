@@ -24,11 +24,11 @@ def _run(tmp_path, name: str, ros_domain: int, *extra: str, env: dict | None = N
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=None if env is None else {**os.environ, **env})
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     out: dict[str, list] = {"odom": [], "ctrl": [], "warning": []}
-    for topic, _t, t_ns, m in iter_messages(bag, ["/carla/hero/odometry", "/carla/hero/vehicle_control_cmd", "/lantern/warning"]):
+    for topic, _t, t_ns, m in iter_messages(bag, ["/carla/hero/odometry", "/lantern/control", "/lantern/warning"]):
         if topic.endswith("odometry"):
             p, v = m.pose.pose, m.twist.twist.linear
             out["odom"].append((t_ns, p.position.x, p.position.y, p.orientation.z, p.orientation.w, v.x, v.y))
-        elif topic.endswith("vehicle_control_cmd"):
+        elif topic == "/lantern/control":
             out["ctrl"].append((m.frame, m.throttle, m.steer, m.brake))
         else:
             out["warning"].append((t_ns, m.active, m.text))

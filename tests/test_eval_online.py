@@ -125,7 +125,7 @@ def test_dds_session_online_equals_offline(tmp_path, ros_domain, case):
     bag, result = tmp_path / "bag", tmp_path / "online.json"
     specs = [
         NodeSpec(lambda name, **kw: Player(name, stream=stream, **kw), "player", ends_session=True),
-        NodeSpec(RecorderNode, "lantern_recorder", [config_file("recorder.yaml")], {"output": str(bag), "metadata_json": md, "drain_quiet_s": 0.3}, ends_session=True),
+        NodeSpec(RecorderNode, "lantern_recorder", [config_file("recorder.yaml")], {"output": str(bag), "metadata_json": md, "drain_quiet_s": 0.3, "ready_topics": ["odometry"]}, ends_session=True),  # a synthetic stream: Route B has no warning publisher
         NodeSpec(EvalNode, "lantern_eval", [config_file("eval.yaml")], {"output": str(result), "metadata_json": md, "drain_quiet_s": 0.3, "auth_key_file": str(store)}, ends_session=True),
     ]
     assert run_nodes(specs) == 0

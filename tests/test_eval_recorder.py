@@ -25,7 +25,8 @@ META = {"run_id": "rec-1", "route_id": "rec_route", "family": "pedestrian_emerge
 
 def start_recorder(bag: Path, **params) -> subprocess.Popen:
     exe = Path(sys.executable).parent / "lantern-recorder"
-    args = [str(exe), "--ros-args", "-p", f"output:={bag}", "-p", f"metadata_json:='{json.dumps(META)}'"]
+    # the feeder publishes odometry and the camera only: the recorder is ready once it has matched odometry
+    args = [str(exe), "--ros-args", "-p", f"output:={bag}", "-p", f"metadata_json:='{json.dumps(META)}'", "-p", "ready_topics:=[odometry]"]
     for k, v in params.items():
         args += ["-p", f"{k}:={v}"]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -313,3 +314,28 @@ def test_topic_without_publisher_in_graph_gets_its_declared_qos(rclpy_context):
         assert node.qos_source[topics.SCENARIO_EVENTS] == "declared"
     finally:
         node.destroy_node()
+
+
+def test_ready_only_once_the_per_frame_publishers_are_matched(tmp_path, rclpy_context):
+    """A recorder that declared itself ready before discovery lost a short run's warnings (0 of 60
+    recorded, under load); now frame 0 waits until odometry, control and warning have matched publishers."""
+    from lantern.ros import qos
+    from lantern_msgs.msg import CooperativeWarning, VehicleControl
+
+    bag = tmp_path / "bag"
+    exe = Path(sys.executable).parent / "lantern-recorder"
+    proc = subprocess.Popen([str(exe), "--ros-args", "-p", f"output:={bag}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    feeder = Feeder(rclpy_context)
+    try:
+        feeder.spin_until(lambda: feeder.pub_odom.get_subscription_count() > 0)
+        end = time.monotonic() + 1.5  # odometry alone: matched, yet not ready
+        while time.monotonic() < end:
+            feeder.ex.spin_once(timeout_sec=0.05)
+        assert not feeder.ready
+        feeder.node.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
+        feeder.node.create_publisher(CooperativeWarning, topics.WARNING, qos.STATE)
+        feeder.spin_until(lambda: feeder.ready)
+    finally:
+        feeder.close()
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)

@@ -209,7 +209,7 @@ def test_replayed_session_scored_online_equals_lantern_score(tmp_path, ros_domai
     eval_params = {"metadata_json": md, "drain_quiet_s": 0.3, "auth_key_file": str(store)}
     assert run_nodes([
         NodeSpec(lambda name, **kw: Player(name, stream=stream, **kw), "player", ends_session=True),
-        NodeSpec(RecorderNode, "lantern_recorder", [config_file("recorder.yaml")], {"output": str(bag), "metadata_json": md, "drain_quiet_s": 0.3}, ends_session=True),
+        NodeSpec(RecorderNode, "lantern_recorder", [config_file("recorder.yaml")], {"output": str(bag), "metadata_json": md, "drain_quiet_s": 0.3, "ready_topics": ["odometry"]}, ends_session=True),  # a synthetic stream: Route B has no warning publisher
         NodeSpec(EvalNode, "lantern_eval", [config_file("eval.yaml")], {**eval_params, "output": str(live)}, ends_session=True),
     ]) == 0
 

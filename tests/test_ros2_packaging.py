@@ -79,7 +79,7 @@ NODES = sorted(_declared_nodes())
 
 
 def test_the_ros_packages():
-    assert PACKAGES == sorted({"lantern", "lantern_bringup"} | CAPABILITIES)
+    assert PACKAGES == sorted({"lantern", "lantern_bringup", "lantern_v2x"} | CAPABILITIES)
     assert {pkg for pkg, _, _ in NODES} == CAPABILITIES, "every capability package runs a node"
     assert len(NODES) >= 8
 

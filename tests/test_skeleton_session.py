@@ -29,7 +29,7 @@ def test_skeleton_records_every_frame(tmp_path, ros_domain, processes):
     assert res["record"]["status"] == "truncated" and res["record"]["components"] == {} and res["record"]["gates_a"] is None
     s = summarize(bag)
     assert s.counts["/carla/hero/odometry"] == 60
-    assert s.counts["/carla/hero/vehicle_control_cmd"] == 60
+    assert s.counts["/lantern/control"] == 60
     assert s.counts["/lantern/warning"] == 60
     assert s.counts["/lantern/run/status"] == 1
     assert s.counts["/v2x/rsu/hazard"] > 0  # onset at 2.0 s < 3.0 s of route

@@ -52,6 +52,7 @@ from lantern_msgs.msg import ActorStateArray, CooperativeWarning, NavigationComm
 @dataclass
 class AgentParams:
     role_name: str = param("hero", "Ego role name (ego topics; the ego's id in ground truth).")
+    camera_name: str = param(topics.CAMERA_NAME, "Front camera's sensor id: the image is /carla/<role_name>/<camera_name>/image (carla-ros-bridge: the sensor's id in objects.json).")
     fixed_delta_seconds: float = param(0.05, "Simulation step, s.", gt=0.0)
     backend: str = param("constant", "Agent backend name (entry-point group lantern.agent_backends).")
     backend_options: str = param("{}", "JSON object of keyword options for the backend constructor.")
@@ -134,7 +135,7 @@ class AgentNode(LanternNode):
         self._plan_frame = -1
         self._plan_pose: tuple[float, float, float] = (0.0, 0.0, 0.0)
         rn = p.role_name
-        self.pub_ctrl = self.create_publisher(VehicleControl, topics.vehicle_control(rn), qos.STATE)
+        self.pub_ctrl = self.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
         self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
         self.create_subscription(Float32, topics.speedometer(rn), self._on_speed, qos.STATE)
@@ -145,7 +146,7 @@ class AgentNode(LanternNode):
         self.create_subscription(Path, topics.ROUTE, self._on_route, qos.LATCHED)
         self.create_subscription(NavigationCommand, topics.NAV_COMMAND, self._keyed(self.commands), qos.STATE)
         if self.backend.needs_image:
-            self.create_subscription(Image, topics.camera_image(rn), self._keyed(self.images), qos.SENSOR)
+            self.create_subscription(Image, topics.camera_image(rn, p.camera_name), self._keyed(self.images), qos.SENSOR)
         if self.backend.privileged:
             self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._keyed(self.gt), qos.STATE)
         if self.backend.perception:

@@ -54,6 +54,7 @@ class BridgeParams:
     carla_port: int = param(2000, "CARLA server RPC port (simulator: carla).", ge=1, le=65535)
     carla_town: str = param("", "CARLA map to load (simulator: carla); '' = the route file's town when it is a CARLA map, else the loaded one.")
     carla_timeout: float = param(20.0, "CARLA client RPC timeout in wall seconds (connect, map load, tick); bounds waits only.", gt=0.0)
+    carla_tm_port: int = param(8000, "CARLA Traffic Manager port (simulator: carla); lantern run leases a free one per run.", ge=1, le=65535)
     fixed_delta_seconds: float = param(0.05, "Simulation step in seconds (20 Hz, CARLA synchronous mode).", gt=0.0)
     max_frames: int = param(0, "Frames after which the run is cut (outcome COMPLETED with reason 'max_frames': a truncated run, never scored); 0 = until the route ends.", ge=0)
     control_timeout: float = param(10.0, "Wall seconds to wait for a frame's control/acks before an agent timeout.", gt=0.0)
@@ -146,7 +147,7 @@ class BridgeNode(LanternNode):
         self.pub_vis = self.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.pub_tf = self.create_publisher(TFMessage, topics.TF, qos.TF)
         self.pub_tf_static = self.create_publisher(TFMessage, topics.TF_STATIC, qos.TF_STATIC)
-        self.create_subscription(VehicleControl, topics.vehicle_control(rn), self._on_control, qos.STATE)
+        self.create_subscription(VehicleControl, topics.CONTROL, self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.session: Any = None  # SessionWorld | CarlaSessionWorld
         try:
@@ -179,7 +180,7 @@ class BridgeNode(LanternNode):
         self._try_step()
 
     def _ready_to_start(self) -> bool:
-        return self.participants <= self.ready and self.pub_odom.get_subscription_count() > 0 and self.count_publishers(topics.vehicle_control(self.p.role_name)) > 0
+        return self.participants <= self.ready and self.pub_odom.get_subscription_count() > 0 and self.count_publishers(topics.CONTROL) > 0
 
     def _watchdog(self) -> None:
         if self.finished:
@@ -218,7 +219,7 @@ class BridgeNode(LanternNode):
     def _foreign_publishers(self) -> str:
         """'foreign_publisher: N publishers on TOPIC ...' for a topic only this session's bridge (or its one agent) may publish; '' if none."""
         rn = self.p.role_name
-        for topic in (topics.odometry(rn), topics.RUN_STATUS, topics.vehicle_control(rn)):
+        for topic in (topics.odometry(rn), topics.RUN_STATUS, topics.CONTROL):
             n = self.count_publishers(topic)
             if n > 1:
                 return f"foreign_publisher: {n} publishers on {topic} (another session shares this ROS domain)"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,15 +117,32 @@ def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
     except PreflightError as exc:
         print(f"lantern run: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    carla_ports = None
+    if req.backend == "carla":  # one run per CARLA server, a Traffic Manager port of its own (App. A: a conflict is infrastructure)
+        from lantern_bridge.carla.ports import CarlaPortBusyError, lease_ports
+
+        try:
+            carla_ports = lease_ports(int(cfg.carla.get("carla_port", 2000)))
+        except CarlaPortBusyError as exc:
+            result = {"status": "infrastructure_failure", "reason": f"port conflict: {exc}", "run_id": req.run_id, "exit_code": EXIT_INFRASTRUCTURE, "failed_nodes": [], "route": req.route, "condition": req.condition, "agent": req.agent, "variant": req.variant, "bag": req.record_dir, "bag_state": "", "record": None}
+            result_path.parent.mkdir(parents=True, exist_ok=True)
+            result_path.write_text(json.dumps(result, indent=1, sort_keys=True))
+            print(f"lantern run: {result['reason']}", file=sys.stderr)
+            return EXIT_INFRASTRUCTURE
+        decls = check_run(replace(cfg, carla={**cfg.carla, "carla_tm_port": carla_ports.tm_port}), req.result_path)
     try:  # an exclusive lease on the domain, whatever the environment says, or no run
         lease = lease_session(req.domain_id, source=req.domain_source)
     except (DomainBusyError, ValueError) as exc:
+        if carla_ports is not None:
+            carla_ports.release()
         print(f"lantern run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
         end = runner.session_processes(decls, lease.domain_id) if req.processes else runner.session_in_process(decls, lease.domain_id)
     finally:
         lease.release()
+        if carla_ports is not None:
+            carla_ports.release()
     code = end.code
     record = None
     if eval_out.is_file():

@@ -113,7 +113,7 @@ class SessionConfig:
             raise ValueError(f"storage must be 'mcap' or 'sqlite3', got {self.storage!r}")
         if self.backend not in ("embedded", "carla"):
             raise ValueError(f"simulator backend must be 'embedded' or 'carla', got {self.backend!r}")
-        unknown = set(self.carla) - {"carla_host", "carla_port", "carla_town", "carla_timeout"}
+        unknown = set(self.carla) - {"carla_host", "carla_port", "carla_town", "carla_timeout", "carla_tm_port"}
         if unknown:
             raise ValueError(f"unknown CARLA settings {sorted(unknown)}")
 

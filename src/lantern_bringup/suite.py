@@ -35,14 +35,16 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lantern.ros.isolation import claim_domain
+from lantern.task_pool import CANCELLED, OK, LocalPool, Resources, Task, TaskPool, TaskResult
+from lantern.task_pool import Progress as _Progress
 from lantern_bringup.run import ROUTE_RESULTS
 
 ROUTE_FAILURE_CODES = {0}  # `lantern run` exits 0 when the run produced a route result (pass or fail)
@@ -60,6 +62,7 @@ class SuiteStop:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self.forced = False  # a second signal: children are killed
         self._children: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
 
@@ -79,6 +82,7 @@ class SuiteStop:
     def __call__(self, signum: int, _frame: object = None) -> None:
         """Signal handler (main thread)."""
         force = self.is_set()
+        self.forced = force
         self.signum = self.signum or signum
         with self._lock:
             children = list(self._children)
@@ -106,11 +110,19 @@ def run_child(cmd: list[str], log, timeout_s: float, stop: SuiteStop | None = No
     if stop is not None:
         stop.add(proc)
     try:
-        return proc.wait(timeout=timeout_s)
+        return proc.wait(timeout=timeout_s)  # polls (a timeout is given), so a KeyboardInterrupt is seen at once
     except subprocess.TimeoutExpired:
         _signal_group(proc, signal.SIGKILL)
         proc.wait()
         return 124
+    except KeyboardInterrupt:  # a cancelled Ray task (ray.cancel raises it in the task): the child ends its session as on Ctrl-C
+        _signal_group(proc, signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            _signal_group(proc, signal.SIGKILL)
+            proc.wait()
+        raise
     finally:
         if stop is not None:
             stop.discard(proc)
@@ -198,39 +210,22 @@ def final_problem(run_dir: Path, result: dict | None) -> str:
     return "" if state == "complete" else f"result says {result['status']} but the bag is {state}"  # type: ignore[index]
 
 
-class Progress:
-    """One-line progress bar with an ETA from the mean wall time of the runs done so far."""
-
-    def __init__(self, total: int, stream=sys.stderr) -> None:  # noqa: ANN001
-        self.total, self.done, self.failed, self.stream = total, 0, 0, stream
-        self.t0 = time.monotonic()
-        self.lock = threading.Lock()
-        self.tty = hasattr(stream, "isatty") and stream.isatty()
+class Progress(_Progress):
+    """The suite's progress line (``lantern.task_pool.Progress``), fed with run outcomes."""
 
     def update(self, outcome: RunOutcome) -> None:
-        with self.lock:
-            self.done += 1
-            self.failed += outcome.status == "infrastructure_failure"
-            elapsed = time.monotonic() - self.t0
-            eta = elapsed / self.done * (self.total - self.done)
-            width = 30
-            fill = int(width * self.done / max(1, self.total))
-            line = f"[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total} runs  {elapsed:5.0f}s elapsed  ETA {eta:5.0f}s  infra failures {self.failed}  last: {outcome.job.run_id} {outcome.status}{' (resumed)' if outcome.skipped else ''}"
-            self.stream.write(("\r" + line) if self.tty else (line + "\n"))
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
+        self.tick(f"{outcome.job.run_id} {outcome.status}{' (resumed)' if outcome.skipped else ''}", outcome.status == "infrastructure_failure")
 
 
 Command = Callable[[RunJob, Path, int], list[str]]
 
 
-def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, timeout_s: float = 900.0, stop: SuiteStop | None = None, pass_fds: Sequence[int] = ()) -> RunOutcome:
+def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, timeout_s: float = 900.0, stop: SuiteStop | None = None, pass_fds: Sequence[int] = (), attempts_done: int = 0) -> RunOutcome:
     """Run one job to a final verdict: resume, retry infrastructure failures, keep every attempt.
 
-    A stop request (``stop``) ends it without a retry: ``not_started`` before its
+    ``attempts_done``: attempts an earlier call already spent on this job (the Ray
+    path runs one attempt per task and counts them in the driver); at most
+    ``1 + max_retries`` attempts in all. A stop request (``stop``) ends it without a retry: ``not_started`` before its
     first attempt, ``interrupted`` when it cut a running attempt (whose directory,
     not final, is run again on resume).
     """
@@ -243,7 +238,7 @@ def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, time
         if not problem:
             return RunOutcome(job, prev["status"], 0, skipped=True, result=prev)
         print(f"suite: {job.run_id}: {problem}; running it again (the old directory goes under attempts/)", file=sys.stderr)
-    attempts = 0
+    attempts = attempts_done
     reason = ""
     t0 = time.monotonic()
     while attempts <= max_retries:
@@ -274,23 +269,32 @@ def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int 
     """Run every job (resuming finished ones) and write ``suite_status.json``; see the module doc.
 
     The output directory's lock is held for the whole call and inherited by every child.
+    Runs go through ``lantern.task_pool.LocalPool`` (threads, each starting its `lantern run`).
     """
     lock = lock_out_dir(out)
     progress = progress or Progress(len(jobs))
-    results: list[RunOutcome] = []
+    by_id = {j.run_id: j for j in jobs}
+    done: dict[str, RunOutcome] = {}
 
-    def one(job: RunJob) -> RunOutcome:
-        o = execute(job, out, command, max_retries, timeout_s, stop, (lock,))
+    def on_done(r: TaskResult) -> None:
+        o = r.value if r.status == OK else RunOutcome(by_id[r.key], "not_started" if r.status == CANCELLED else "infrastructure_failure", 0, reason=r.error)
+        done[r.key] = o
         if o.status != "not_started":
             progress.update(o)
-        return o
 
     try:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            results = list(pool.map(one, jobs))
+        tasks = [Task(j.run_id, execute, (j, out, command, max_retries, timeout_s, stop, (lock,))) for j in jobs]
+        LocalPool(workers).run(tasks, on_done, stop)
     finally:
         os.close(lock)
     progress.close()
+    results = [done[j.run_id] for j in jobs]
+    write_status(out, results, stop)
+    return results
+
+
+def write_status(out: Path, results: Sequence[RunOutcome], stop: SuiteStop | None) -> None:
+    """``suite_status.json``: what the suite's runs came to (the same file whichever engine ran them)."""
     summary = {
         "runs": len(results),
         "completed": sum(o.status == "completed" for o in results),
@@ -305,6 +309,218 @@ def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int 
         "not_started": [o.job.run_id for o in results if o.status == "not_started"],
     }
     (out / "suite_status.json").write_text(json.dumps(summary, indent=2))
+
+
+# -- the suite on Ray -----------------------------------------------------------------------------
+
+RUN_LOCKS = ".run-locks"  # out/.run-locks/<run_id>.lock: the run directory's writer (a task and its `lantern run`)
+#: GPUs a run declares by default, per agent backend (the rest declare none): a VLM on a GPU node.
+GPU_AGENTS = {"vlm": 1.0, "simlingo": 1.0}
+
+
+def run_resources(agent: str, agent_options: dict, simulator: str = "embedded", cpus: float = 1.0, gpus: float | None = None) -> Resources:
+    """What one run holds on its Ray node: ``cpus``; a GPU for VLM agents (unless ``device`` is cpu, or
+    ``gpus`` says otherwise); one ``carla_server`` custom resource with ``--simulator carla`` (a node
+    advertises as many as it runs servers, so runs never share one)."""
+    if gpus is None:
+        gpus = 0.0 if str(agent_options.get("device", "")).startswith("cpu") else GPU_AGENTS.get(agent, 0.0)
+    return Resources(cpus, gpus, (("carla_server", 1.0),) if simulator == "carla" else ())
+
+
+def _lock_run(out: Path, run_id: str, wait_s: float = 60.0) -> int:
+    """Exclusive lock of one run directory (an fd for ``pass_fds``): the `lantern run` of a task whose
+    worker was killed still holds it until it has closed its session, so the next attempt waits for it."""
+    d = out / RUN_LOCKS
+    d.mkdir(parents=True, exist_ok=True)
+    fd = os.open(d / f"{run_id}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return fd  # a holder that outlived a minute is gone for good in practice; go on without it
+            time.sleep(0.1)
+
+
+def _pack(run_dir: Path) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        tar.add(run_dir, arcname=run_dir.name)
+    return buf.getvalue()
+
+
+def ray_run_task(job: RunJob, out: str, command: Command, attempt: int, timeout_s: float, marker: str) -> tuple[RunOutcome, bytes | None]:
+    """One attempt of one run, as a Ray task: ``(outcome, None)`` when the task's node sees the driver's
+    output directory (``marker`` there: a shared filesystem), else ``(outcome, tar of the run directory)``
+    from a scratch directory on the node, which the driver unpacks into its own output directory."""
+    outp = Path(out)
+    shared = bool(marker) and (outp / marker).is_file()
+    root = outp if shared else Path(tempfile.mkdtemp(prefix=f"lantern-ray-{job.run_id}-"))
+    stop = SuiteStop()
+    watch = threading.Thread(target=_watch_cancel, args=(stop,), daemon=True)
+    watch.start()
+    try:
+        fd = _lock_run(root, job.run_id)
+        try:  # exactly one attempt, numbered attempt+1: the driver counts attempts and decides on retries
+            outcome = execute(job, root, command, max_retries=attempt, timeout_s=timeout_s, stop=stop, pass_fds=(fd,), attempts_done=attempt)
+        finally:
+            os.close(fd)
+            stop.done = True
+        return outcome, (None if shared else _pack(root / "runs" / job.run_id))
+    finally:
+        if not shared:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _watch_cancel(stop: SuiteStop) -> None:
+    """The driver's stop request stops this task's run as a suite's Ctrl-C does: SIGINT to the child,
+    which closes its bag and records the interruption. Polled: neither the cancel's KeyboardInterrupt
+    nor ``is_canceled()`` reaches a task blocked on its child (Ray 2.52.1, measured), so the pool's flag
+    actor (``lantern.task_pool.task_stop``) carries the request."""
+    from lantern.task_pool import task_stop
+
+    flag = task_stop()
+    while not getattr(stop, "done", False):
+        if flag is not None and flag.is_set():
+            stop(signal.SIGINT)
+            return
+        time.sleep(0.1)
+
+
+def _keep_attempt(out: Path, run_id: str, attempt: int) -> Path:
+    """Move ``runs/<run_id>`` (an attempt that is not final) under ``attempts/``, as ``execute`` does."""
+    keep = out / "attempts" / f"{run_id}.{time.strftime('%Y%m%dT%H%M%S')}.{attempt}"
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    run_dir = out / "runs" / run_id
+    if run_dir.exists():
+        shutil.move(str(run_dir), str(keep))
+    else:
+        keep.mkdir()
+    return keep
+
+
+def _unpack(out: Path, job: RunJob, blob: bytes, attempt: int) -> None:
+    import io
+    import tarfile
+
+    run_dir = out / "runs" / job.run_id
+    if run_dir.exists():  # an older attempt of a resumed suite: kept, as execute keeps it
+        _keep_attempt(out, job.run_id, attempt)
+    with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
+        tar.extractall(run_dir.parent, filter="data")
+    res = read_result(run_dir)
+    if res and res.get("bag"):  # the node's scratch path -> where the bag now is
+        res["bag"] = str(run_dir / "bag")
+        (run_dir / "result.json").write_text(json.dumps(res, indent=1, sort_keys=True))
+
+
+def run_suite_ray(jobs: Sequence[RunJob], out: Path, command: Command, resources: Resources = Resources(), max_retries: int = 3, timeout_s: float = 900.0, progress: Progress | None = None, stop: SuiteStop | None = None, pool: TaskPool | None = None, shared_fs: bool | None = None) -> list[RunOutcome]:
+    """``run_suite`` with every attempt of every run a Ray task (``lantern.task_pool.RayPool``).
+
+    Same policy as the local pool: finished runs are resumed (checked here, in the
+    driver), each infrastructure failure is one attempt (kept under ``attempts/``),
+    retried at most ``max_retries`` times; a task whose worker or node died is such
+    an attempt too (``ray_error.txt`` in its directory says what Ray reported), never
+    a pass. A stop cancels the tasks: runs in flight end their sessions (not final,
+    run again on resume), queued ones never start. ``shared_fs``: None = detect per
+    task (a marker file the driver writes into ``out``), False = always ship the run
+    directory back through Ray.
+    """
+    from lantern.task_pool import RayPool
+
+    pool = pool or RayPool()
+    lock = lock_out_dir(out)
+    progress = progress or Progress(len(jobs))
+    marker = ""
+    if shared_fs is not False:
+        marker = f".shared-fs-{os.getpid()}-{time.monotonic_ns()}"
+        (out / marker).write_text("written by the suite's driver; a Ray task that sees it writes here directly\n")
+    by_id = {j.run_id: j for j in jobs}
+    done: dict[str, RunOutcome] = {}
+    attempts: dict[str, int] = {}
+    t0: dict[str, float] = {}
+    t0_wall: dict[str, float] = {}
+
+    def task(job: RunJob) -> Task:
+        return Task(job.run_id, ray_run_task, (job, str(out), command, attempts.get(job.run_id, 0), timeout_s, marker), resources)
+
+    def finish(o: RunOutcome) -> None:
+        done[o.job.run_id] = o
+        if o.status != "not_started":
+            progress.update(o)
+
+    def on_done(r: TaskResult) -> list[Task]:
+        job = by_id[r.key]
+        o, blob = r.value if r.status == OK else (None, None)
+        if blob is not None:
+            _unpack(out, job, blob, o.attempts)  # type: ignore[union-attr]
+        stopping = stop is not None and stop.is_set()
+        if r.status == CANCELLED or (stopping and (o is None or o.status not in (*ROUTE_RESULTS, "truncated"))):
+            # a stop reached it (a Ctrl-C in a terminal may also hit a local Ray's workers): not final, never retried
+            log = out / "runs" / job.run_id / "log.txt"  # Ray does not say whether a cancelled task had begun; its log does
+            began = r.started or (log.is_file() and log.stat().st_mtime >= t0_wall[job.run_id])
+            finish(RunOutcome(job, "interrupted" if began else "not_started", attempts.get(job.run_id, 0), reason=f"suite stopped by signal {stop.signum if stop else '?'}: {r.error or (o.reason if o else '')}"))
+            return []
+        if o is not None:
+            attempts[job.run_id] = o.attempts
+            if o.status == "infrastructure_failure" and o.attempts <= max_retries:
+                return [task(job)]  # the next attempt moves this one under attempts/
+            o.wall_s = time.monotonic() - t0[job.run_id]
+            finish(o)
+            return []
+        # the task raised or its worker/node died: an infrastructure-failure attempt like any other
+        n = attempts[job.run_id] = attempts.get(job.run_id, 0) + 1
+        reason = f"Ray task {r.status}: {r.error}"
+        print(f"suite: {job.run_id}: attempt {n}: {reason}", file=sys.stderr)
+        fd = _lock_run(out, job.run_id)  # shared filesystem: the killed worker's `lantern run` closes its session first
+        try:
+            run_dir = out / "runs" / job.run_id
+            if not marker:  # nothing of it came back: its record is all that is kept
+                run_dir = _keep_attempt(out, job.run_id, n)
+            run_dir.mkdir(parents=True, exist_ok=True)
+            (run_dir / "ray_error.txt").write_text(reason + "\n")
+            if n <= max_retries:
+                return [task(job)]
+            run_dir = out / "runs" / job.run_id
+            run_dir.mkdir(parents=True, exist_ok=True)
+            final = {"status": "infrastructure_failure", "reason": reason, "attempts": n, "run_id": job.run_id, **{k: v for k, v in asdict(job).items() if k != "run_id"}}
+            (run_dir / "result.json").write_text(json.dumps(final, indent=2))
+        finally:
+            os.close(fd)
+        finish(RunOutcome(job, "infrastructure_failure", n, reason=reason, wall_s=time.monotonic() - t0[job.run_id], result=final))
+        return []
+
+    try:
+        tasks = []
+        for job in jobs:
+            run_dir = out / "runs" / job.run_id
+            prev = read_result(run_dir)
+            if is_final(prev):
+                problem = final_problem(run_dir, prev)
+                if not problem:
+                    finish(RunOutcome(job, prev["status"], 0, skipped=True, result=prev))  # type: ignore[index]
+                    continue
+                print(f"suite: {job.run_id}: {problem}; running it again (the old directory goes under attempts/)", file=sys.stderr)
+            t0[job.run_id] = time.monotonic()
+            t0_wall[job.run_id] = time.time() - 1.0  # compared with file times only (coarse clocks: a second's slack)
+            tasks.append(task(job))
+        pool.run(tasks, on_done, stop)
+        if stop is not None and stop.is_set():  # a killed task's `lantern run` closes its session on PDEATHSIG: wait for it
+            for o in done.values():
+                if o.status == "interrupted":
+                    os.close(_lock_run(out, o.job.run_id, wait_s=30))
+    finally:
+        os.close(lock)
+        if marker:
+            (out / marker).unlink(missing_ok=True)
+    progress.close()
+    results = [done.get(j.run_id) or RunOutcome(j, "not_started", 0) for j in jobs]
+    write_status(out, results, stop)
     return results
 
 
@@ -332,20 +548,37 @@ def suite_pairs(families: Sequence[str] | None = None, pairs_per_family: int | N
     return out
 
 
-def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str = "", faults: str = "", camera: bool | None = None, extra: Sequence[str] = ()) -> Command:
-    """How a suite worker starts one run: `lantern run` in its own process and ROS domain."""
+@dataclass(frozen=True)
+class RunCommand:
+    """How a suite worker starts one run: `lantern run` in its own process and ROS domain.
 
-    def command(job: RunJob, run_dir: Path, domain: int) -> list[str]:
-        cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(domain), "run", "--route", job.route, "--condition", job.condition, "--agent", agent, "--agent-options", json.dumps(agent_options), "--variant", variant, "--run-id", job.run_id, "--record", str(run_dir / "bag"), "--result", str(run_dir / "result.json")]
-        if v2x:
-            cmd += ["--v2x", v2x]
-        if faults:
-            cmd += ["--faults", faults]
-        if camera is not None:
-            cmd.append("--camera" if camera else "--no-camera")
-        return cmd + list(extra)
+    A plain dataclass, not a closure, so a Ray task (or a spawned process) can carry it;
+    the interpreter is the worker's own (``sys.executable`` where the run starts).
+    """
 
-    return command
+    agent: str
+    agent_options: tuple[tuple[str, str], ...] = ()  # (key, JSON value): hashable and picklable
+    variant: str = "full"
+    v2x: str = ""
+    faults: str = ""
+    camera: bool | None = None
+    extra: tuple[str, ...] = ()
+
+    def __call__(self, job: RunJob, run_dir: Path, domain: int) -> list[str]:
+        options = {k: json.loads(v) for k, v in self.agent_options}
+        cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(domain), "run", "--route", job.route, "--condition", job.condition, "--agent", self.agent, "--agent-options", json.dumps(options), "--variant", self.variant, "--run-id", job.run_id, "--record", str(run_dir / "bag"), "--result", str(run_dir / "result.json")]
+        if self.v2x:
+            cmd += ["--v2x", self.v2x]
+        if self.faults:
+            cmd += ["--faults", self.faults]
+        if self.camera is not None:
+            cmd.append("--camera" if self.camera else "--no-camera")
+        return cmd + list(self.extra)
+
+
+def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str = "", faults: str = "", camera: bool | None = None, extra: Sequence[str] = ()) -> RunCommand:
+    """The suite's `lantern run` command for these settings (see RunCommand)."""
+    return RunCommand(agent, tuple((k, json.dumps(v, sort_keys=True)) for k, v in sorted(agent_options.items())), variant, v2x, faults, camera, tuple(extra))
 
 
 def suite_main(argv: Sequence[str] | None = None) -> int:
@@ -353,11 +586,13 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
 
     from lantern.cli_args import ArgumentParser, json_object, number
     from lantern_bringup.preflight import PreflightError, check_suite
+    from lantern_bringup.route_dir import RouteDirError, route_dir_pairs
     from lantern_bringup.session import SessionConfig
 
     ap = ArgumentParser(prog="lantern suite", description="Paired closed-loop suite: Route A with and without the warning, and Route B, per pair; then CUS tables and plots.")
     ap.add_argument("--families", nargs="*", default=None, help="families to run (default: all six)")
     ap.add_argument("--pairs", type=number(int, ge=1), default=None, help="pairs per family (default: all 20)")
+    ap.add_argument("--routes", default=None, metavar="DIR", help="run the route files under DIR (e.g. your CARLA routes) instead of the frozen suite: each Route A file paired with a Route B file of its family (route_dir.py)")
     ap.add_argument("--agent", default="onboard")
     ap.add_argument("--agent-options", type=json_object, default={}, metavar="JSON")
     ap.add_argument("--variant", default="full")
@@ -365,33 +600,76 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--faults", default="")
     ap.add_argument("--params-file", action="append", metavar="FILE", help="ROS 2 parameter file for every run (see lantern run --params-file); repeatable")
     ap.add_argument("--camera", action=argparse.BooleanOptionalAction, default=False, help="render and record the camera (default: only if the agent needs images)")
-    ap.add_argument("--workers", type=number(int, ge=1), default=1)
+    ap.add_argument("--workers", type=number(int, ge=1), default=None, help="runs at once on this machine (default 1; not with --ray)")
+    ap.add_argument("--max-frames", type=number(int, ge=1), default=None, help="cut every run after this many frames (truncated runs are not scored; for smoke tests)")
+    ap.add_argument("--simulator", choices=["embedded", "carla"], default="embedded", help="simulator backend of every run (carla: docs/carla.md; with --ray each run holds one 'carla_server' resource)")
+    ap.add_argument("--carla-host", default=None)
+    ap.add_argument("--carla-port", type=number(int, ge=1, le=65535), default=None)
+    ap.add_argument("--carla-town", default=None)
+    ray = ap.add_argument_group("Ray (docs/scale.md)")
+    ray.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS", help="run every run as a Ray task on the cluster at ADDRESS (e.g. 10.0.0.5:6379; no ADDRESS: $RAY_ADDRESS, else a new local Ray)")
+    ray.add_argument("--ray-no-shared-fs", action="store_true", help="ship each run's directory back through Ray instead of writing into --out from the worker node (default: detected per run)")
+    ray.add_argument("--ray-cpus", type=number(float, gt=0), default=1.0, help="CPUs each run holds on its Ray node")
+    ray.add_argument("--ray-gpus", type=number(float, ge=0), default=None, help="GPUs each run holds (default: 1 for the vlm and simlingo agents unless their device is cpu, else 0)")
     ap.add_argument("--out", required=True, help="output directory (runs/, attempts/, scores/); rerun to resume")
     ap.add_argument("--max-retries", type=number(int, ge=0), default=3, help="retries of a run that failed for infrastructure reasons")
     ap.add_argument("--timeout", type=number(float, gt=0), default=600.0, help="wall seconds per run attempt")
     a = ap.parse_args(argv)
+    if a.ray is None:
+        given = [f for f, v in (("--ray-no-shared-fs", a.ray_no_shared_fs), ("--ray-cpus", a.ray_cpus != 1.0), ("--ray-gpus", a.ray_gpus is not None)) if v]
+        if given:
+            print(f"lantern suite: {given[0]}: only with --ray", file=sys.stderr)
+            return 2
+    elif a.workers is not None:
+        print("lantern suite: --workers: not with --ray (Ray runs as many runs at once as the cluster's resources allow; see --ray-cpus)", file=sys.stderr)
+        return 2
     params_files = tuple(str(Path(f).absolute()) for f in a.params_file or ())
     faults = str(Path(a.faults).absolute()) if a.faults and Path(a.faults).is_file() else a.faults
     try:  # everything the runs share, once, before the first run
         try:
-            pairs = suite_pairs(a.families, a.pairs)
+            pairs = suite_pairs(a.families, a.pairs) if a.routes is None else route_dir_pairs(a.routes, a.families, a.pairs)
+        except RouteDirError as exc:
+            raise PreflightError("--routes", str(exc)) from None
         except ValueError as exc:
             raise PreflightError("--families", str(exc)) from None
-        cfg = SessionConfig(agent=a.agent, agent_options=a.agent_options, variant=a.variant, v2x=a.v2x, faults=faults, camera=True if a.camera else None, params_files=params_files)
+        carla = {k: v for k, v in (("carla_host", a.carla_host), ("carla_port", a.carla_port), ("carla_town", a.carla_town)) if v is not None}
+        cfg = SessionConfig(agent=a.agent, agent_options=a.agent_options, variant=a.variant, v2x=a.v2x, faults=faults, camera=True if a.camera else None, params_files=params_files, max_frames=a.max_frames, backend=a.simulator, carla=carla)
         check_suite(cfg, [r for _, _, ra, rb in pairs for r in (ra, rb)], a.out)
     except PreflightError as exc:
         print(f"lantern suite: {exc}", file=sys.stderr)
         return 2
     out = Path(a.out)
     jobs = plan_jobs(pairs)
-    print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, {a.workers} worker(s) -> {out}", file=sys.stderr)
-    t0 = time.monotonic()
     camera = True if a.camera else None  # None: `lantern run` decides from the agent's needs
     extra = [x for f in params_files for x in ("--params-file", f)]
+    if a.max_frames is not None:
+        extra += ["--max-frames", str(a.max_frames)]
+    if a.simulator != "embedded":
+        extra += ["--simulator", a.simulator, *[x for k, v in carla.items() for x in (f"--{k.replace('_', '-')}", str(v))]]
+    command = run_command(a.agent, a.agent_options, a.variant, a.v2x, faults, camera, extra)
+    pool = None
+    if a.ray is not None:  # connect first: a wrong address is one line before anything runs, and Ray's own handlers come before ours
+        from lantern.task_pool import RayPool, RayUnavailable, ray_init
+
+        try:
+            ray_mod = ray_init(a.ray or None)
+        except RayUnavailable as exc:
+            print(f"lantern suite: --ray: {exc}", file=sys.stderr)
+            return 2
+        pool = RayPool(a.ray or None, grace_s=30.0)
+        res = run_resources(a.agent, a.agent_options, a.simulator, a.ray_cpus, a.ray_gpus)
+        nodes = [n for n in ray_mod.nodes() if n.get("Alive")]
+        print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, on Ray ({len(nodes)} node(s), {ray_mod.cluster_resources().get('CPU', 0):g} CPUs; each run holds {res.ray_options()}) -> {out}", file=sys.stderr)
+    else:
+        print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, {a.workers or 1} worker(s) -> {out}", file=sys.stderr)
+    t0 = time.monotonic()
     stop = SuiteStop()
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        outcomes = run_suite(jobs, out, run_command(a.agent, a.agent_options, a.variant, a.v2x, faults, camera, extra), a.workers, a.max_retries, a.timeout, stop=stop)
+        if pool is not None:
+            outcomes = run_suite_ray(jobs, out, command, res, a.max_retries, a.timeout, stop=stop, pool=pool, shared_fs=False if a.ray_no_shared_fs else None)
+        else:
+            outcomes = run_suite(jobs, out, command, a.workers or 1, a.max_retries, a.timeout, stop=stop)
     except BlockingIOError as exc:  # the directory's lock: another suite, or a killed one's runs still exiting
         print(f"lantern suite: --out: {exc}", file=sys.stderr)
         return 2

@@ -55,7 +55,7 @@ def contract_topics(role_name: str) -> dict[str, tuple[str, object]]:
         topics.speedometer(role_name): ("std_msgs/msg/Float32", qos.STATE),
         topics.camera_image(role_name): ("sensor_msgs/msg/Image", qos.SENSOR_PUB),
         topics.camera_info(role_name): ("sensor_msgs/msg/CameraInfo", qos.SENSOR_PUB),
-        topics.vehicle_control(role_name): ("lantern_msgs/msg/VehicleControl", qos.STATE),
+        topics.CONTROL: ("lantern_msgs/msg/VehicleControl", qos.STATE),
         topics.ROUTE: ("nav_msgs/msg/Path", qos.LATCHED),
         topics.NAV_COMMAND: ("lantern_msgs/msg/NavigationCommand", qos.STATE),
         topics.HAZARD_NOTICE: ("lantern_msgs/msg/HazardNotice", qos.STATE),
@@ -89,6 +89,7 @@ class RecorderParams:
     metadata_json: str = param("{}", "Run metadata (JSON object) stored in the bag's custom data 'lantern'.")
     drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before the bag is closed.", ge=0.0)
     drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which the bag is closed even if messages still arrive.", ge=0.0)
+    ready_topics: list[str] = param(["odometry", "control", "warning"], "Per-frame topics (odometry | control | warning | a full topic name) whose publishers this recorder must have matched before it tells the bridge it is ready: a frame sent before discovery completes would be lost from the bag.")
 
 
 def camera_period_frames(p: RecorderParams) -> int:
@@ -136,11 +137,31 @@ class RecorderNode(LanternNode):
         for topic, (tname, q) in contract_topics(p.role_name).items():
             self._declared_qos[topic] = q
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
-        self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
-        # Wall-clock timer (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
+        named = {"odometry": self.odom_topic, "control": topics.CONTROL, "warning": topics.WARNING}
+        wanted = [named.get(t, t) for t in p.ready_topics]
+        self._waiting = [sub for sub in self._subs if sub.topic_name in wanted]
+        unknown = sorted(set(wanted) - {sub.topic_name for sub in self._subs})
+        if unknown:
+            raise ValueError(f"parameter ready_topics: {unknown} are not recorded topics")
+        self._ready_sent = False
+        # Wall-clock timers (use_sim_time is on and /clock stops with the run): readiness and the drain, never a result. (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
         from rclpy.clock import Clock, ClockType
 
         self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
+        self._ready_timer = self.create_timer(0.02, self._announce_ready, clock=Clock(clock_type=ClockType.STEADY_TIME))
+        self._announce_ready()
+
+    def _announce_ready(self) -> None:
+        """Ready (the bridge starts frame 0) once every ``ready_topics`` subscription has matched a publisher.
+
+        Under load DDS discovery can take seconds; a recorder that declared itself
+        ready at once lost every warning of a short run (seen: 0 of 60 recorded).
+        Until then the bridge waits, and names this recorder if it never gets ready."""
+        if self._ready_sent or any(sub.get_publisher_count() == 0 for sub in self._waiting):
+            return
+        self._ready_sent = True
+        self._ready_timer.cancel()
+        self.ack.publish(lockstep.make_ack(self.p.sync_name, 0, lockstep.time_msg(0), ready=True))
 
     def _marker(self, closed_by: str) -> dict:
         p: RecorderParams = self.p

@@ -137,6 +137,11 @@ class TopicPlan:
     msgtype: str
     count: int  # messages at or after the start offset
     qos: QosChoice
+    out_topic: str = ""  # where it is published: ``topic``, except lantern's control in a bag older than /lantern/control
+
+    def __post_init__(self) -> None:
+        if not self.out_topic:
+            object.__setattr__(self, "out_topic", self.topic)
 
 
 @dataclass
@@ -207,7 +212,8 @@ def make_plan(bag: Path, *, start_offset_s: float = 0.0, topics: Sequence[str] =
         if topic not in types:
             continue
         offered = [q for c in conns if c.topic == topic for q in (getattr(c.ext, "offered_qos_profiles", None) or [])]
-        p.topics[topic] = TopicPlan(topic, types[topic], counts[topic], choose_qos(offered, declared.get(topic)))
+        out = topic_names.current_topic(topic, types[topic])  # an old bag's control goes out where nodes listen today
+        p.topics[topic] = TopicPlan(topic, types[topic], counts[topic], choose_qos(offered, declared.get(out)), out)
     return p
 
 
@@ -251,7 +257,7 @@ class ReplayNode(LanternNode):
         declared = {t: prof for t, (_n, prof) in contract_topics("hero").items()}
         # the CLI hands over the plan it checked (the bag is read once for that); a bare node checks its own
         self.plan = plan if plan is not None else make_plan(Path(p.bag), start_offset_s=p.start_offset_s, topics=p.topics, wait_for=p.wait_for, declared=declared)
-        self.pubs = {t: self.create_publisher(ros_type(tp.msgtype), t, _rclpy_qos(tp.qos)) for t, tp in self.plan.topics.items()}
+        self.pubs = {t: self.create_publisher(ros_type(tp.msgtype), tp.out_topic, _rclpy_qos(tp.qos)) for t, tp in self.plan.topics.items()}
         self.clock_pub = None
         if p.clock:
             from rosgraph_msgs.msg import Clock as ClockMsg
@@ -381,7 +387,7 @@ def replay_main(argv: Sequence[str] | None = None) -> int:
         print(f"replaying {p.bag}: {p.n_messages} message(s) on {len(p.topics)} topic(s), {(p.end_ns - p.begin_ns) / NS:.3f} bag s, "
               f"rate {a.rate:g}{' (as fast as possible)' if a.rate == 0 else ''}{', loop' if a.loop else ''}, ROS domain {lease.domain_id}")
         for tp in p.topics.values():
-            print(f"  {tp.topic} [{tp.msgtype}] {tp.count} msg, {tp.qos.reliability.lower()} {tp.qos.durability.lower()} depth {tp.qos.depth} ({tp.qos.source})")
+            print(f"  {tp.topic}{'' if tp.out_topic == tp.topic else ' -> ' + tp.out_topic} [{tp.msgtype}] {tp.count} msg, {tp.qos.reliability.lower()} {tp.qos.durability.lower()} depth {tp.qos.depth} ({tp.qos.source})")
         if a.wait_for:
             print(f"  waiting for subscribers of {' '.join(a.wait_for)}")
         sys.stdout.flush()

@@ -207,9 +207,9 @@ class TelemetryBuilder:
         from lantern_eval import fastcdr
 
         self._fast = {
-            self.odom_topic: (fastcdr.odometry, self._odom_row),
-            topics.NAV_COMMAND: (fastcdr.nav_command, self._nav_row),
-            topics.GROUND_TRUTH_ACTORS: (fastcdr.actors, self._actors_rows),
+            self.odom_topic: (fastcdr.OdometryDecoder(), self._odom_row),
+            topics.NAV_COMMAND: (fastcdr.NavCommandDecoder(), self._nav_row),
+            topics.GROUND_TRUTH_ACTORS: (fastcdr.ActorsDecoder(), self._actors_arr),
             topics.WARNING: (fastcdr.warning, self._on_warning),
         }
         #: The False Brake corridor is only needed for Route B (or when the kind is not known yet).
@@ -222,6 +222,8 @@ class TelemetryBuilder:
         self._hazard_ids: set[str] = set()  # every actor that ever had role "hazard"
         self._ego_ids: set[str] = set()
         self._corridor: dict[int, tuple] = {}
+        self._plan_layout: tuple | None = None  # the actor list _plan was made for (the decoder reuses the object)
+        self._plan: tuple[list, list] = ([], [])
         self._events: dict[tuple, Event] = {}
         self._warn_rows: dict[int, bool] = {}
         self._status: FinalStatus | None = None
@@ -326,6 +328,34 @@ class TelemetryBuilder:
             if role != "ego" and self._want_corridor:
                 others.append((cls, role, row))
         self._corridor[t] = (ego, others)  # turned into the ego frame in build(), only for Route B
+
+    def _actors_arr(self, t: int, layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> None:
+        """``_actors_rows`` for ``fastcdr.ActorsDecoder`` output: the per-actor role logic runs once per
+        actor list, not once per frame (same rows, same order, same first-wins dedupe by stamp)."""
+        if t in self._gt_seen:
+            return
+        self._gt_seen.add(t)
+        if layout is not self._plan_layout:
+            tracks, others = [], []
+            for j, (aid, role, cls) in enumerate(layout):
+                if role == "hazard":
+                    self._hazard_ids.add(aid)
+                if role != "background":
+                    tracks.append((16 * j, self._tracks.setdefault(aid, _Track(cls)), role == "ego"))
+                    if role == "ego":
+                        self._ego_ids.add(aid)
+                if role != "ego" and self._want_corridor:
+                    others.append((16 * j, cls, role))
+            self._plan_layout, self._plan = layout, (tracks, others)
+        tracks, others = self._plan
+        ego = None
+        for o, tr, is_ego in tracks:
+            row = flat[o : o + 10] + flat[o + 13 : o + 16]  # pose 7, linear velocity 3, extent 3
+            tr.t.append(t)
+            tr.rows.append(row)
+            if is_ego:
+                ego = row
+        self._corridor[t] = (ego, [(cls, role, flat[o : o + 10] + flat[o + 13 : o + 16]) for o, cls, role in others])
 
     def _on_event(self, m: Any) -> None:
         ev = Event(int(m.type), stamp_ns(m.header.stamp) / NS, int(m.frame), float(m.route_distance), str(m.detail), str(m.other_actor))

@@ -25,8 +25,11 @@ from typing import Any
 import numpy as np
 
 from lantern_bridge.carla import frames
+from lantern_bridge.carla.checks import StopLine, StopLineRules, governing_s
 from lantern_bridge.carla.connection import CarlaConnection, ConnectionConfig
-from lantern_bridge.carla.scenario import CarlaScenario
+from lantern_bridge.carla.scenario import CarlaScenario, StepFacts, scenario_route
+from lantern_bridge.carla.scenario_world import CarlaScenarioWorld, Placement
+from lantern_bridge.carla.traffic import BackgroundTraffic, TrafficConfig
 from lantern_bridge.carla.visibility import CameraPose, CBox, actor_box, visible
 from lantern_bridge.world.render import CameraSpec
 from lantern_bridge.world.roads import Polyline
@@ -36,8 +39,12 @@ COLLISION_REPEAT = 5.0  # s without contact before the same actor is reported ag
 COMMAND_DIST = 30.0  # m before a turn where LEFT/RIGHT replaces LANE_FOLLOW (as the embedded Route)
 
 
+STOP_SIGN_TYPE = "206"  # OpenDRIVE signal type of a stop sign (CARLA landmarks)
+
+
 class CarlaInfrastructureError(RuntimeError):
-    """The server did not deliver what a frame needs (e.g. no camera image for the tick): never a route result."""
+    """The server did not deliver what a frame needs (no camera image for the tick, the server lost mid-run,
+    a scenario actor it would not spawn): never a route result; the suite retries it (App. A)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,9 @@ class CarlaSessionConfig:
     blocked_time: float = 90.0
     route_deviation: float = 15.0
     signal_perception_range: float = 60.0  # m: signals governing the route this far ahead are "perceived" (HD map + SPaT)
+    tm_port: int = 8000  # Traffic Manager port (leased per run: ports.py)
+    background_vehicles: int = 0  # Traffic Manager vehicles (App. C)
+    safeguards: bool = True  # App. C corridor filter and entry-lane spawn suppression
 
     @classmethod
     def from_params(cls, p: Any) -> CarlaSessionConfig:
@@ -66,7 +76,8 @@ class CarlaSessionConfig:
                    dt=float(g("fixed_delta_seconds", 0.05)), route_file=g("route_file", ""), role_name=g("role_name", "hero"),
                    camera_width=int(g("camera_width", 640)), camera_height=int(g("camera_height", 320)), camera_fov=float(g("camera_fov", 110.0)),
                    anti_deadlock=bool(g("anti_deadlock", True)), blocked_time=float(g("blocked_time", 90.0)), route_deviation=float(g("route_deviation", 15.0)),
-                   signal_perception_range=float(g("signal_perception_range", 60.0)))
+                   signal_perception_range=float(g("signal_perception_range", 60.0)), tm_port=int(g("carla_tm_port", 8000)),
+                   background_vehicles=int(g("background_vehicles", 0)))
 
 
 # -- the small views the bridge node reads ----------------------------------------------------
@@ -131,7 +142,7 @@ def _class_of(type_id: str) -> str | None:
 class CarlaSessionWorld:
     """One run on a CARLA server (see the module docstring); ``close()`` destroys its actors and restores settings."""
 
-    def __init__(self, conn: CarlaConnection, spec: Any, cfg: CarlaSessionConfig) -> None:
+    def __init__(self, conn: CarlaConnection, spec: Any, cfg: CarlaSessionConfig, scenario_spec: Any = None, placement: Placement | None = None) -> None:
         self.conn = conn
         self.carla = conn.carla
         self.cw = conn.world
@@ -153,13 +164,30 @@ class CarlaSessionWorld:
         self.tick_frame = -1  # the server's frame number of the current frame
         self.sensors: list[Any] = []
         self.ego: Any = None
-        self.scenario = CarlaScenario(spec, self.carla, self.cw, cfg.anti_deadlock)
+        self._deviated = False
+        self._outside = False
+        self.rules = StopLineRules(cfg.signal_perception_range)
+        sspec = scenario_spec if scenario_spec is not None else spec
+        self.seam = CarlaScenarioWorld(self.carla, self.cw, RouteView(sspec.polyline), cfg.dt, self._camera_pose, lambda: actor_box(self.ego),
+                                       traffic_manager=conn.traffic_manager, tm_port=cfg.tm_port, placement=placement or Placement())
+        self.traffic = BackgroundTraffic(self.carla, self.cw, conn.traffic_manager, TrafficConfig(cfg.background_vehicles, cfg.tm_port))
+        self.seam.background = self.traffic.alive
+        self.scenario = CarlaScenario(sspec, self.seam, cfg.anti_deadlock, cfg.safeguards)
+        self._start_events: list[Any] = []
         self._previous_weather: Any = None
         try:
             self._apply_weather()
             self._spawn_ego()
-            self.scenario.setup()
+            x, y, yaw = spec.polyline.point_at(0.0)
+            self.seam.set_ego(x, y, yaw, 0.0)
+            self._start_events = self.scenario.setup()  # ROUTE_START; family actors spawned; safeguards requested
+            self._spawn_traffic()
             self._tick()  # frame 0: first image and states
+        except RuntimeError as exc:
+            self.close()
+            if isinstance(exc, CarlaInfrastructureError):
+                raise
+            raise CarlaInfrastructureError(f"{self.route_id}: scenario setup on the CARLA server failed: {exc}") from exc
         except Exception:
             self.close()
             raise
@@ -205,6 +233,16 @@ class CarlaSessionWorld:
         self.camera_sensor = camera
         self.sensors = [camera, col, lane]
 
+    def _spawn_traffic(self) -> None:
+        """Background vehicles (traffic.py); the ego entry lane is skipped when the controller suppressed it."""
+        entry = None
+        if self.seam.suppressed_lanes:
+            x, y, _ = self.spec.polyline.point_at(0.0)
+            cx, cy, _ = frames.location_to_carla(x, y)
+            wp = self.cw.get_map().get_waypoint(self.carla.Location(x=cx, y=cy, z=0.0))
+            entry = (int(wp.road_id), int(wp.lane_id)) if wp is not None else None
+        self.traffic.spawn(self.ego.get_location(), entry)
+
     def _on_collision(self, ev: Any) -> None:
         with self._lock:
             self._collisions.append(ev)
@@ -215,9 +253,12 @@ class CarlaSessionWorld:
 
     # -- per frame -------------------------------------------------------------------------------
     def _tick(self) -> None:
-        frame = self.cw.tick()
-        if not isinstance(frame, int):  # some versions return None: read the snapshot
-            frame = self.cw.get_snapshot().frame
+        try:
+            frame = self.cw.tick()
+            if not isinstance(frame, int):  # some versions return None: read the snapshot
+                frame = self.cw.get_snapshot().frame
+        except RuntimeError as exc:  # RPC time-out / connection reset: the server crashed or is gone
+            raise CarlaInfrastructureError(f"CARLA server {self.cfg.host}:{self.cfg.port} lost at server frame {self.tick_frame + 1} ({exc})") from exc
         self.tick_frame = frame
         self._image = self._wait_image(frame)
         self._read_ego()
@@ -254,27 +295,35 @@ class CarlaSessionWorld:
         m.max_progress = max(m.max_progress, m.progress)
 
     def start(self) -> list[EventRecord]:
-        w = self.world
-        return [EventRecord(_event_name(ev.type), ev.detail, ev.other_actor) for ev in self.scenario.protocol.start(w.frame, w.time, w.monitor.max_progress)]
+        """The controller's opening events (ROUTE_START first, as the embedded SessionWorld)."""
+        events = [EventRecord(_event_name(ev.type), ev.detail, ev.other_actor) for ev in self._start_events]
+        if not any(e.type == "ROUTE_START" for e in events):
+            events.insert(0, EventRecord("ROUTE_START"))
+        return events
 
     def step(self, throttle: float, steer: float, brake: float, hand_brake: bool = False, reverse: bool = False) -> StepOutput:
         c, w = self.carla, self.world
         for name, v in (("throttle", throttle), ("steer", steer), ("brake", brake)):
             if not math.isfinite(float(v)):
                 raise ValueError(f"control {name} is not finite: {v}")
-        self.scenario.before_tick()
+        try:
+            self.scenario.before_tick()
+        except RuntimeError as exc:
+            raise CarlaInfrastructureError(f"CARLA server {self.cfg.host}:{self.cfg.port}: scenario actors could not be posed ({exc})") from exc
         self.ego.apply_control(c.VehicleControl(throttle=float(min(max(throttle, 0.0), 1.0)), steer=float(min(max(steer, -1.0), 1.0)), brake=float(min(max(brake, 0.0), 1.0)), hand_brake=bool(hand_brake), reverse=bool(reverse)))
         self._tick()
         w.frame += 1
         w.time = w.frame * w.dt
         out = StepOutput(result=None)
-        out.events += self._sensor_events()
+        sensor_events, contacts = self._sensor_events()
+        out.events += sensor_events
         e = w.ego
-        held = abs(e.speed) < 0.5 and (self._red_ahead(25.0) or bool(getattr(self.ego, "is_at_traffic_light", lambda: False)()))
-        hz = self.scenario.hazard
-        vis = hz is not None and self._visible(hz.actor)
+        signals = self._signals()
+        held = abs(e.speed) < 0.5 and (self._red_ahead(25.0, signals) or bool(getattr(self.ego, "is_at_traffic_light", lambda: False)()))
+        out.events += self._rule_events(signals)
         completed = w.monitor.max_progress >= w.route.length - 2.0
-        for ev in self.scenario.update(w.frame, w.time, w.dt, w.monitor.max_progress, held, vis, completed):
+        self.seam.set_ego(e.x, e.y, e.yaw, e.speed)
+        for ev in self.scenario.after_tick(w.frame, w.time, StepFacts(tuple(sorted(contacts)), held, completed)):
             name = _event_name(ev.type)
             if name == "ROUTE_END" and not ev.detail.startswith("reference_only"):
                 self._route_end_sent = True
@@ -286,13 +335,60 @@ class CarlaSessionWorld:
                 self._route_end_sent = True
             out.outcome = ("completed", "")
         elif abs(self._lateral) > self.cfg.route_deviation:
+            if not self._deviated:
+                out.events.append(EventRecord("INFRACTION", f"route_deviation:{abs(self._lateral):.1f}m"))
+                self._deviated = True
             out.outcome = ("route_failure", "route_deviation")
         elif self._stopped_time >= self.cfg.blocked_time:
             out.events.append(EventRecord("TIMEOUT", "agent_blocked"))
             out.outcome = ("route_failure", "agent_blocked")
         return out
 
-    def _sensor_events(self) -> list[EventRecord]:
+    def _rule_events(self, signals: list[tuple[ActorRecord, float | None]]) -> list[EventRecord]:
+        """Red light, stop sign, STOP_CONTEXT (checks.py) and outside-route-lanes onset, from the CARLA map."""
+        front = self.world.monitor.max_progress + self.ego.bounding_box.extent.x
+        lines = [StopLine(r.id, d + front, "light", r.actor_class.rsplit("/", 1)[-1]) for r, d in signals if d is not None]
+        lines += [StopLine(sid, s, "stop_sign") for sid, s in self._stop_signs()]
+        res = self.rules.update(front, self.world.ego.speed, lines)
+        out = [EventRecord("INFRACTION", d, o) for d, o in res.infractions]
+        out += [EventRecord("STOP_CONTEXT", d, o) for d, o in res.stop_context]
+        outside = self._outside_route_lanes()
+        if outside and not self._outside:
+            out.append(EventRecord("INFRACTION", "outside_route_lanes:opposite_or_offroad"))
+        self._outside = outside
+        return out
+
+    def _stop_signs(self) -> list[tuple[str, float]]:
+        """(landmark id, route position of its stop point) of the stop signs governing the route (cached: static map)."""
+        if not hasattr(self, "_stop_sign_cache"):
+            found: list[tuple[str, float]] = []
+            cmap = self.cw.get_map()
+            line = self.spec.polyline
+            for lm in cmap.get_all_landmarks_of_type(STOP_SIGN_TYPE):
+                wp = lm.waypoint
+                loc = wp.transform.location
+                px, py, _ = frames.location_from_carla(loc.x, loc.y)
+                s = governing_s(px, py, frames.yaw_from_carla(wp.transform.rotation.yaw), float(wp.lane_width), line, lambda u: line.point_at(u)[2])
+                if s is not None:
+                    found.append((f"stop_sign_{lm.id}", s))
+            self._stop_sign_cache = found
+        return self._stop_sign_cache
+
+    def _outside_route_lanes(self) -> bool:
+        """Off the drivable lanes, or on a lane of the opposite direction (outside junctions): the map's own lanes."""
+        if abs(self._lateral) <= float(self.spec.layout.lane_width) / 2:
+            return False
+        loc = self.ego.get_location()
+        wp = self.cw.get_map().get_waypoint(loc, project_to_road=False)
+        if wp is None:
+            return True
+        if bool(getattr(wp, "is_junction", False)):
+            return False
+        lane_yaw = frames.yaw_from_carla(wp.transform.rotation.yaw)
+        s = self.world.monitor.progress
+        return abs(math.remainder(lane_yaw - self.spec.polyline.point_at(s)[2], 2 * math.pi)) > math.pi / 2
+
+    def _sensor_events(self) -> tuple[list[EventRecord], set[str]]:
         with self._lock:
             cols = [ev for ev in self._collisions if ev.frame <= self.tick_frame]
             invs = [ev for ev in self._invasions if ev.frame <= self.tick_frame]
@@ -301,9 +397,12 @@ class CarlaSessionWorld:
         out: list[EventRecord] = []
         t = self.world.time
         ids = self._lantern_ids()
+        contacts: set[str] = set()
         for ev in cols:
             other = ev.other_actor
             oid = int(other.id)
+            if oid in ids:
+                contacts.add(ids[oid][0])
             last = self._last_contact.get(oid)
             self._last_contact[oid] = t
             if last is not None and t - last < COLLISION_REPEAT:
@@ -314,7 +413,7 @@ class CarlaSessionWorld:
         for ev in invs:
             kinds = sorted({str(getattr(m, "type", "")).rsplit(".", 1)[-1].lower() for m in ev.crossed_lane_markings})
             out.append(EventRecord("INFRACTION", "lane_invasion:" + "|".join(k for k in kinds if k)))
-        return out
+        return out, contacts
 
     def _signals(self) -> list[tuple[ActorRecord, float | None]]:
         """Traffic lights as (record, distance from the front bumper to their stop line along the route, or None
@@ -344,11 +443,11 @@ class CarlaSessionWorld:
             out.append((rec, ahead))
         return out
 
-    def _red_ahead(self, max_dist: float) -> bool:
-        return any(d is not None and -0.5 <= d <= max_dist and r.actor_class.endswith(("/red", "/yellow")) for r, d in self._signals())
+    def _red_ahead(self, max_dist: float, signals: list[tuple[ActorRecord, float | None]]) -> bool:
+        return any(d is not None and -0.5 <= d <= max_dist and r.actor_class.endswith(("/red", "/yellow")) for r, d in signals)
 
     def _lantern_ids(self) -> dict[int, tuple[str, str]]:
-        ids = {int(sa.actor.id): (sa.lantern_id, sa.role) for sa in self.scenario.actors}
+        ids = self.seam.carla_ids()
         ids[int(self.ego.id)] = (self.cfg.role_name, "ego")
         return ids
 
@@ -356,9 +455,6 @@ class CarlaSessionWorld:
         tf = self.camera_sensor.get_transform()
         cam = self.world.camera
         return CameraPose(tf.location.x, tf.location.y, tf.location.z, tf.rotation.yaw, cam.hfov_deg, cam.vfov_deg, cam.near)
-
-    def _visible(self, actor: Any) -> bool:
-        return visible(self.cw, self.carla, self._camera_pose(), actor_box(actor), actor_box(self.ego))
 
     def image(self, frame: int) -> np.ndarray:
         """The camera image of the current frame (the one matched to the last tick)."""
@@ -378,7 +474,7 @@ class CarlaSessionWorld:
             if cls is None or a.id == self.ego.id:
                 continue
             lid, role = ids.get(int(a.id), (str(a.id), "background"))
-            rec = self._record(a, lid, role, cls)
+            rec = self._record(a, lid, role, cls, self.seam.scripted_velocity(int(a.id)))
             gt.append(rec)
             if visible(self.cw, self.carla, cam, actor_box(a), ego_box):
                 vis.append(rec)
@@ -390,11 +486,13 @@ class CarlaSessionWorld:
         return gt, vis
 
     @staticmethod
-    def _record(a: Any, lid: str, role: str, cls: str) -> ActorRecord:
+    def _record(a: Any, lid: str, role: str, cls: str, scripted: tuple[float, float] | None = None) -> ActorRecord:
         tf, v, av = a.get_transform(), a.get_velocity(), a.get_angular_velocity()
         b = actor_box(a)
         x, y, z = frames.location_from_carla(b.x, b.y, b.z)
         vx, vy, _ = frames.velocity_from_carla(v.x, v.y, v.z)
+        if scripted is not None:  # kinematic scenario actor: the velocity its script commands
+            vx, vy = scripted
         return ActorRecord(lid, role, cls, x, y, z, frames.yaw_from_carla(tf.rotation.yaw), vx, vy, frames.yaw_rate_from_carla(av.z), frames.extent_from_carla(b.ex, b.ey, b.ez))
 
     def close(self) -> None:
@@ -407,6 +505,7 @@ class CarlaSessionWorld:
                 pass
         self.sensors = []
         self.scenario.destroy()
+        self.traffic.destroy()
         if self.ego is not None:
             try:
                 self.ego.destroy()
@@ -428,13 +527,11 @@ def build(cfg: CarlaSessionConfig) -> CarlaSessionWorld:
     """Connect, load the town (``cfg.town``, else the route file's town when it is a CARLA map), spawn, return the session."""
     if not cfg.route_file:
         raise ValueError("simulator 'carla' needs a route_file (the embedded fallback routes do not exist on CARLA maps)")
-    from lantern_bridge.scenario.route_xml import read_route_for_carla
-
-    spec = read_route_for_carla(cfg.route_file)  # an authors' CARLA route: its own waypoints and town
+    spec, scenario_spec, placement = scenario_route(cfg.route_file)  # an authors' CARLA route: its own waypoints and town
     town = cfg.town or (spec.town if _is_carla_town(spec.town) else "")
-    conn = CarlaConnection(ConnectionConfig(cfg.host, cfg.port, cfg.timeout, town, cfg.dt)).open()
+    conn = CarlaConnection(ConnectionConfig(cfg.host, cfg.port, cfg.timeout, town, cfg.dt, cfg.tm_port)).open()
     try:
-        return CarlaSessionWorld(conn, spec, cfg)
+        return CarlaSessionWorld(conn, spec, cfg, scenario_spec, placement)
     except Exception:
         conn.close()
         raise

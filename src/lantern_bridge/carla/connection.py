@@ -16,8 +16,8 @@ from typing import Any
 
 INSTALL_HINT = (
     "the CARLA backend needs the `carla` Python client, which is not installed in this environment: "
-    "install the wheel that matches your CARLA server version exactly, e.g. `pip install carla==0.9.15` "
-    "for a 0.9.15 server, or `pip install <CARLA_ROOT>/PythonAPI/carla/dist/carla-<version>-<python>.whl`; "
+    "install the wheel that matches your CARLA server version exactly, e.g. `pip install carla==0.9.16` "
+    "for a 0.9.16 server (PyPI has cp311/cp312 wheels), or `pip install <CARLA_ROOT>/PythonAPI/carla/dist/carla-<version>-<python>.whl`; "
     "or run with simulator:=embedded"
 )
 

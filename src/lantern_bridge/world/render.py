@@ -4,10 +4,22 @@ Per frame the ground costs a handful of vectorised numpy operations: the
 camera-frame ground point of every pixel below the horizon is precomputed
 once (pitch 0, flat ground), so a frame only rotates/translates those points,
 turns them into integer texel indices and gathers the texture (the mip level
-is fixed per row). Haze and wet-road sheen are per-row constants fused into
-one multiply-add. Boxes are drawn with Pillow as flat-shaded polygons,
-farthest first, back faces culled and clipped at the near plane, so an actor
-behind a bus is really hidden by the bus's pixels.
+is fixed per row). Haze and wet-road sheen are per-row constants: for the
+full-resolution level (most rows) they are baked into a per-row colour table
+of the texture's few paint colours, so a pixel is two gathers (palette index,
+then the row's blended colour as one packed RGBX word) and no float math;
+the coarse far rows are gathered as packed words and blended. The frame is
+assembled as RGBX words, the layout Pillow keeps RGB images in, so handing it
+to Pillow is a plain copy. Boxes are drawn with Pillow as flat-shaded
+polygons, farthest first, back faces culled and clipped at the near plane, so
+an actor behind a bus is really hidden by the bus's pixels; culling,
+projection, shading and the polygon coordinates are computed for all boxes
+at once and Pillow's polygon fill is called directly.
+
+Every step reproduces the earlier per-pixel float pipeline bit for bit (same
+float32 operations in the same order, only hoisted or precomputed):
+tests/test_world_render_golden.py compares frames against hashes of the
+reference renderer.
 """
 
 from __future__ import annotations
@@ -109,7 +121,6 @@ class Renderer:
             if i == len(lev) or lev[i] != lev[start]:
                 self.row_groups.append((start, i, int(lev[start])))
                 start = i
-        self.flat = [texture.flat(k) for k in range(len(texture.levels))]
         self.inv_res = [1.0 / (texture.res * 2**k) for k in range(len(texture.levels))]
         self.shape = [lv.shape[:2] for lv in texture.levels]
         # haze and wet sheen: ground * k_row + c_row
@@ -127,6 +138,28 @@ class Renderer:
         t = np.clip(np.arange(self.ground_row0) / max(1, cy), 0, 1)[:, None] ** 1.5
         sky = (top[None] * (1 - t) + hor[None] * t) * max(weather.light, 0.55)
         self.sky = np.repeat(sky[:, None, :], W, axis=1).clip(0, 255).astype(np.uint8)
+        self.sky32 = _pack_rgbx(self.sky)
+        # level 0 through its palette: per ground row, the row's paint colours after haze and sheen
+        self.index0 = texture.index0.reshape(-1) if texture.index0 is not None else None
+        # packed RGBX copies of the levels gathered directly (one 4-byte gather per pixel instead of a
+        # 3-byte row gather); level 0 goes through its palette when it has one, so no copy of it is made
+        self.flat32 = [None if k == 0 and texture.palette0 is not None and self.index0 is not None else _pack_rgbx(lv).reshape(-1)
+                       for k, lv in enumerate(texture.levels)]
+        self.row_table: np.ndarray | None = None
+        if texture.palette0 is not None and self.index0 is not None:
+            pal = texture.palette0  # (P, 3) uint8
+            n_rows = len(d)
+            table = np.repeat(pal[None], n_rows, axis=0)  # (rows, P, 3)
+            nb = self.blend_rows
+            if nb:  # exactly the per-pixel blend of ground(): uint8 * float32 + float32, truncated to uint8
+                table[:nb] = (pal[None] * self.k_row[:nb] + self.c_row[:nb]).astype(np.uint8)
+            self.row_table = _pack_rgbx(table).reshape(-1)
+            self.row_base = (np.arange(n_rows, dtype=np.int32) * np.int32(pal.shape[0]))[:, None]
+        self._frame = np.empty((H, W), np.uint32)  # reused by render(): Pillow copies it, nothing keeps a view
+        self._frame[: self.ground_row0] = self.sky32
+        # per row group: float32 scratch, int32 column / row (then flat) indices, palette indices, table indices
+        self._bufs = [(np.empty((e - a0, W), np.float32), np.empty((e - a0, W), np.int32), np.empty((e - a0, W), np.int32),
+                       np.empty((e - a0, W), np.uint8), np.empty((e - a0, W), np.int32)) for a0, e, _ in self.row_groups]
         # lighting of box faces
         alt = math.radians(max(weather.sun_altitude, 5.0))
         az = math.radians(225.0)  # sun from the south-west
@@ -135,23 +168,49 @@ class Renderer:
 
     # -- ground -------------------------------------------------------------------------
     def ground(self, cam_x: float, cam_y: float, yaw: float, out: np.ndarray) -> None:
+        """Fill the ground rows of ``out``, an (H, W) uint32 frame of packed RGBX words."""
         c, s = math.cos(yaw), math.sin(yaw)
         r0 = self.ground_row0
-        for a, b, k in self.row_groups:
-            X, Y = self.Xf[a:b], self.Yl[a:b]
+        nb = self.blend_rows
+        for g, (a, b, k) in enumerate(self.row_groups):
+            # The texel coordinate is (t0 + cX) - sY in float32, as the reference computed it pixel by pixel;
+            # X is constant along a row, so t0 + cX is one float32 per row (same values, a fraction of the work).
+            # Every full-size step writes into this group's preallocated buffers (no fresh pages per frame).
+            X, Y = self.Xf[a:b, :1], self.Yl[a:b]
             inv = self.inv_res[k]
             h, w = self.shape[k]
-            ix = ((cam_x - self.tex.x0) * inv + (c * inv) * X - (s * inv) * Y).astype(np.int32)
-            iy = ((cam_y - self.tex.y0) * inv + (s * inv) * X + (c * inv) * Y).astype(np.int32)
-            np.clip(ix, 0, w - 1, out=ix)
-            np.clip(iy, 0, h - 1, out=iy)
+            fbuf, ix, iy, pidx, comb = self._bufs[g]
+            row_x = (cam_x - self.tex.x0) * inv + (c * inv) * X
+            row_y = (cam_y - self.tex.y0) * inv + (s * inv) * X
+            np.multiply(Y, s * inv, out=fbuf)
+            np.subtract(row_x, fbuf, out=fbuf)
+            np.copyto(ix, fbuf, casting="unsafe")  # float32 -> int32 truncates, as astype does
+            np.multiply(Y, c * inv, out=fbuf)
+            np.add(row_y, fbuf, out=fbuf)
+            np.copyto(iy, fbuf, casting="unsafe")
+            # along a row both indices are monotonic in the column (Yl is, float rounding is monotonic),
+            # so the row's two end columns bound it: clip only groups that leave the texture
+            ends = ix[:, :: max(1, ix.shape[1] - 1)]  # first and last column
+            if ends.min() < 0 or ends.max() > w - 1:
+                np.clip(ix, 0, w - 1, out=ix)
+            ends = iy[:, :: max(1, iy.shape[1] - 1)]
+            if ends.min() < 0 or ends.max() > h - 1:
+                np.clip(iy, 0, h - 1, out=iy)
             iy *= w
             iy += ix
-            out[r0 + a : r0 + b] = self.flat[k].take(iy, axis=0)
-        nb = self.blend_rows  # haze grows with distance: the rows to blend are the first (farthest) ones
-        if nb:
-            far = out[r0 : r0 + nb]
-            far[...] = far * self.k_row[:nb] + self.c_row[:nb]
+            dst = out[r0 + a : r0 + b]
+            if k == 0 and self.row_table is not None:
+                self.index0.take(iy, out=pidx, mode="clip")
+                np.add(pidx, self.row_base[a:b], out=comb)
+                self.row_table.take(comb, out=dst, mode="clip")
+                continue
+            flat = self.flat32[k]
+            assert flat is not None
+            flat.take(iy, out=dst, mode="clip")
+            if a < nb:  # haze grows with distance: the rows to blend are the first (farthest) ones
+                e = min(b, nb)
+                far = dst[: e - a].view(np.uint8).reshape(e - a, -1, 4)[..., :3]
+                far[...] = far * self.k_row[a:e] + self.c_row[a:e]
 
     # -- boxes --------------------------------------------------------------------------
     def boxes(self, img: Image.Image, cam: tuple[float, float, float, float], items: list[Drawable]) -> None:
@@ -208,25 +267,28 @@ class Renderer:
         col = np.minimum(255.0, base[:, None, :] * (k * shade[:, None])[:, :, None] * tint[None, None, :])
         col = col * (1.0 - haze)[:, None, None] + self.fog[None, None, :] * haze[:, None, None]
         col = col.astype(np.int64)
-        draw = ImageDraw.Draw(img)
-        face_ids = [ids for ids, _ in _FACES]
-        Xl, Ul, Vl, fl = X.tolist(), U.tolist(), V.tolist(), front.tolist()
-        for j in range(len(idx)):
-            xs = Xl[j]
-            if max(xs) < near:
-                continue
-            us, vs, fj = Ul[j], Vl[j], fl[j]
-            for q, ids in enumerate(face_ids):
-                if not fj[q]:
+        # faces to fill, in drawing order (box far to near, then face order): front-facing faces of boxes
+        # with some corner in front of the near plane; a face with a corner behind it is clipped first
+        fids = np.array([ids for ids, _ in _FACES])  # (5, 4)
+        fx = X[:, fids]  # (K, 5, 4)
+        draw_face = front & (X.max(axis=1) >= near)[:, None]
+        clip_face = fx.min(axis=2) < near
+        js, qs = np.nonzero(draw_face)
+        if js.size == 0:
+            return
+        # flat polygon coordinates [u0, v0, u1, v1, ...] of every face (the same floats as per-corner tuples)
+        xy = np.stack([U[:, fids], V[:, fids]], axis=3).reshape(len(idx), len(_FACES), 8)
+        core = ImageDraw.Draw(img).draw  # Pillow's C drawing object: what ImageDraw.polygon(fill=...) calls
+        draw_polygon, draw_ink = core.draw_polygon, core.draw_ink
+        cols = list(map(tuple, col[js, qs].tolist()))
+        polys = xy[js, qs].tolist()
+        for j, q, c, pts, clip in zip(js.tolist(), qs.tolist(), cols, polys, clip_face[js, qs].tolist()):
+            if clip:
+                poly = _clip_near([(X[j, i], Y[j, i], Z[j, i]) for i in _FACES[q][0]], near)
+                if len(poly) < 3:
                     continue
-                if min(xs[i] for i in ids) < near:
-                    poly = _clip_near([(X[j, i], Y[j, i], Z[j, i]) for i in ids], near)
-                    if len(poly) < 3:
-                        continue
-                    pts = [(pcx - f * py / px, pcy - f * pz / px) for px, py, pz in poly]
-                else:
-                    pts = [(us[i], vs[i]) for i in ids]
-                draw.polygon(pts, fill=tuple(col[j, q]))
+                pts = [(pcx - f * py / px, pcy - f * pz / px) for px, py, pz in poly]
+            draw_polygon(pts, draw_ink(c), 1)
 
     def rain(self, img: Image.Image, frame: int) -> None:
         n = int(self.weather.precipitation * 2.4 * self.cam.width / 640)
@@ -237,20 +299,26 @@ class Renderer:
         xs = rng.uniform(0, W, n)
         ys = rng.uniform(0, H, n)
         ln = rng.uniform(0.03, 0.07, n) * H
-        draw = ImageDraw.Draw(img)
-        col = tuple(int(v) for v in np.clip(np.array(self.weather.fog_color) * 1.1, 0, 255))
-        for x, y, L in zip(xs, ys, ln):
-            draw.line([(x, y), (x - 0.15 * L, y + L)], fill=col, width=1)
+        core = ImageDraw.Draw(img).draw
+        ink = core.draw_ink(tuple(int(v) for v in np.clip(np.array(self.weather.fog_color) * 1.1, 0, 255)))
+        for x, y, L in zip(xs.tolist(), ys.tolist(), ln.tolist()):
+            core.draw_lines((x, y, x - 0.15 * L, y + L), ink, 1)
 
     def render(self, cam: tuple[float, float, float, float], items: list[Drawable], frame: int = 0) -> np.ndarray:
         W, H = self.cam.width, self.cam.height
-        out = np.empty((H, W, 3), np.uint8)
-        out[: self.ground_row0] = self.sky
+        out = self._frame  # packed RGBX words; the sky rows never change, the ground rows are all rewritten
         self.ground(cam[0], cam[1], cam[3], out)
-        img = Image.fromarray(out)
+        img = Image.frombytes("RGB", (W, H), out, "raw", "RGBX")
         self.boxes(img, cam, items)
         self.rain(img, frame)
         return np.asarray(img)
+
+
+def _pack_rgbx(rgb: np.ndarray) -> np.ndarray:
+    """(..., 3) uint8 -> (...) uint32 words whose bytes in memory are R, G, B, 0 (any byte order)."""
+    out = np.zeros((*rgb.shape[:-1], 4), np.uint8)
+    out[..., :3] = rgb
+    return out.view(np.uint32)[..., 0]
 
 
 def _clip_near(poly: list[tuple[float, float, float]], near: float) -> list[tuple[float, float, float]]:

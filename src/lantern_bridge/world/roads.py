@@ -41,7 +41,7 @@ class Polyline:
 
     def point_at(self, s: float) -> tuple[float, float, float]:
         """(x, y, yaw) at arc length s; beyond the ends the first/last segment is extended."""
-        i = int(np.clip(np.searchsorted(self.s, s, side="right") - 1, 0, len(self.seg_len) - 1))
+        i = min(max(int(np.searchsorted(self.s, s, side="right")) - 1, 0), len(self.seg_len) - 1)  # (np.clip on a scalar costs ~4 us)
         d = self.seg_dir[i]
         p = self.points[i] + d * (s - self.s[i])
         return float(p[0]), float(p[1]), math.atan2(d[1], d[0])

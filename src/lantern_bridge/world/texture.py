@@ -4,6 +4,12 @@ Drawing the ground once (0.1 m/texel) and looking it up per pixel is what
 makes a CPU perspective camera fast: per frame the renderer only maps pixel
 rows to ground points. Coarser copies (2x, 4x, ...) are used for far rows so
 lane dashes do not alias into noise.
+
+The full-resolution level is painted a second time as palette indices (an
+"L" image, the same polygons, so the same coverage): the level has only the
+handful of paint colours, and a renderer that gathers one-byte indices and
+looks the colour up in a per-row table gets the haze and wet sheen for free
+(the blend is precomputed per row and colour) instead of blending every pixel.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ class MapTexture:
     x0: float
     y0: float
     res: float
+    index0: np.ndarray | None = None  # level 0 as palette indices (H_0, W_0) uint8: levels[0] == palette0[index0]
+    palette0: np.ndarray | None = None  # (n, 3) uint8, the weather-baked paint colours
 
     def flat(self, k: int) -> np.ndarray:
         return self.levels[k].reshape(-1, 3)
@@ -44,12 +52,19 @@ class _Painter:
         self.h = int(math.ceil((y1 - self.y0) / res))
         self.img = Image.new("RGB", (self.w, self.h), VERGE)
         self.draw = ImageDraw.Draw(self.img)
+        self.colors: list[tuple[int, int, int]] = [VERGE]  # palette index -> paint colour
+        self.index = Image.new("L", (self.w, self.h), 0)
+        self.index_draw = ImageDraw.Draw(self.index)
 
     def px(self, p: np.ndarray) -> tuple[float, float]:
         return ((float(p[0]) - self.x0) / self.res, (float(p[1]) - self.y0) / self.res)
 
     def quad(self, pts: list[np.ndarray], color: tuple[int, int, int]) -> None:
-        self.draw.polygon([self.px(p) for p in pts], fill=color)
+        xy = [self.px(p) for p in pts]
+        self.draw.polygon(xy, fill=color)
+        if color not in self.colors:
+            self.colors.append(color)
+        self.index_draw.polygon(xy, fill=self.colors.index(color))
 
     def strip(self, a: np.ndarray, b: np.ndarray, lat0: float, lat1: float, along: np.ndarray, right: np.ndarray, color: tuple[int, int, int]) -> None:
         """Rectangle between distances a..b along ``along`` and lateral offsets lat0..lat1 along ``right``."""
@@ -88,7 +103,6 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
     n, w = road.lanes_per_direction, road.lane_width
     half = n * w
     sw = road.sidewalk_width
-    j = road.junction_half
     # sidewalks (under everything), then the carriageway, then markings
     for arm in road.arms.values():
         if arm.path is not None:
@@ -179,7 +193,10 @@ def paint(road: RoadMap, weather: WeatherProfile, res: float = 0.1, n_levels: in
     for _ in range(1, n_levels):
         img = img.reduce(2)  # 2x2 box filter
         levels.append(np.asarray(img))
-    return MapTexture(levels, p.x0, p.y0, res)
+    lut_arr = np.array(lut, np.int64).reshape(3, 256)
+    pal = np.array(p.colors, np.int64)
+    palette0 = np.stack([lut_arr[ch][pal[:, ch]] for ch in range(3)], axis=1).astype(np.uint8)
+    return MapTexture(levels, p.x0, p.y0, res, np.asarray(p.index), palette0)
 
 
 __all__ = ["MapTexture", "paint"]

@@ -85,6 +85,63 @@ def _may_be_in_view(parts: list[Box], cam: tuple[float, float, float, float], hf
     return False
 
 
+def sample_points_many(boxes: list[Box], shrink: float = 0.9) -> np.ndarray:
+    """``box_sample_points`` of many boxes at once, (14 * len(boxes), 3), bit-identical to calling it per box.
+
+    Same float operations in the same order as ``Box.corners2d`` / ``corners3d`` and the face centres
+    of ``box_sample_points``, only over arrays; cos and sin come from ``math`` per box, as there.
+    """
+    n = len(boxes)
+    x = np.array([b.x for b in boxes], float)
+    y = np.array([b.y for b in boxes], float)
+    c = np.array([math.cos(b.yaw) for b in boxes], float)
+    s = np.array([math.sin(b.yaw) for b in boxes], float)
+    hl = np.array([b.hl for b in boxes], float) * shrink
+    hw = np.array([b.hw for b in boxes], float) * shrink
+    hh0 = np.array([b.hh for b in boxes], float)
+    hh = hh0 * shrink
+    z = np.array([b.z for b in boxes], float) + hh0 * (1 - shrink)
+    top = z + 2.0 * hh
+    zc = z + hh
+    ax, ay = c * hl, s * hl
+    bx, by = -s * hw, c * hw
+    out = np.empty((n, 14, 3))
+    out[:, 0, 0], out[:, 0, 1], out[:, 0, 2] = x, y, zc
+    cx = (x + ax + bx, x - ax + bx, x - ax - bx, x + ax - bx)
+    cy = (y + ay + by, y - ay + by, y - ay - by, y + ay - by)
+    for i in range(4):
+        out[:, 1 + i, 0], out[:, 1 + i, 1], out[:, 1 + i, 2] = cx[i], cy[i], z
+        out[:, 5 + i, 0], out[:, 5 + i, 1], out[:, 5 + i, 2] = cx[i], cy[i], top
+    faces = ((x + c * hl, y + s * hl), (x - c * hl, y - s * hl), (x - s * hw, y + c * hw), (x + s * hw, y - c * hw))
+    for i, (fx, fy) in enumerate(faces):
+        out[:, 9 + i, 0], out[:, 9 + i, 1], out[:, 9 + i, 2] = fx, fy, zc
+    out[:, 13, 0], out[:, 13, 1], out[:, 13, 2] = x, y, top
+    return out.reshape(n * 14, 3)
+
+
+def _in_wedge(occ: np.ndarray, owner: np.ndarray, cam: tuple[float, float, float, float], hfov_deg: float, samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The occluder columns a sight line to one of ``samples`` can cross (the others cannot hit: dropped).
+
+    Every sample is inside the horizontal field of view, so every segment camera -> sample lies in
+    the wedge |lateral| <= tan(hfov/2) * forward and within the farthest sample's distance. A box whose
+    bounding circle (plus 0.5 m) misses that region cannot be crossed; dropping its column leaves every
+    other (segment, box) test, and so every answer, exactly as before, with fewer columns to test.
+    """
+    if occ.shape[0] == 0:
+        return occ, owner
+    cx, cy, _, yaw = cam
+    c, s = math.cos(yaw), math.sin(yaw)
+    th = math.tan(math.radians(hfov_deg) / 2.0)
+    dx, dy = occ[:, 0] - cx, occ[:, 1] - cy
+    fwd = c * dx + s * dy
+    lat = -s * dx + c * dy
+    r = np.hypot(occ[:, 3], occ[:, 4]) + 0.5
+    rk = r * math.sqrt(1.0 + th * th)  # distance to an edge line of the wedge, scaled like lat - th * fwd
+    reach = float(np.hypot(samples[:, 0] - cx, samples[:, 1] - cy).max())
+    keep = (fwd > -r) & (lat - th * fwd <= rk) & (-lat - th * fwd <= rk) & (np.hypot(dx, dy) - r <= reach)
+    return occ[keep], owner[keep]
+
+
 def visible_many(groups: list[list[Box]], occ: np.ndarray, col_owner: np.ndarray, cam: tuple[float, float, float, float], hfov_deg: float = 110.0, vfov_deg: float = 70.0, near: float = 0.3, max_range: float = 150.0) -> list[bool]:
     """``visible`` for many targets at once: group g's own boxes are the columns with ``col_owner == g``.
 
@@ -94,16 +151,26 @@ def visible_many(groups: list[list[Box]], occ: np.ndarray, col_owner: np.ndarray
     result = [False] * len(groups)
     samples: list[np.ndarray] = []
     owners: list[int] = []
+    # the sample points of every candidate target, stacked once and frustum-tested in one call
+    cand: list[tuple[int, int]] = []  # (group, number of sample points)
+    cand_parts: list[Box] = []
     for g, parts in enumerate(groups):
-        if not _may_be_in_view(parts, cam, hfov_deg, max_range):
-            continue
-        pts = np.vstack([box_sample_points(b) for b in parts])
-        pts = pts[frustum_mask(pts, cam, hfov_deg, vfov_deg, near, max_range)]
-        if pts.shape[0]:
-            samples.append(pts)
-            owners.append(g)
+        if _may_be_in_view(parts, cam, hfov_deg, max_range):
+            cand_parts.extend(parts)
+            cand.append((g, 14 * len(parts)))
+    if cand:
+        allp = sample_points_many(cand_parts)
+        inside = frustum_mask(allp, cam, hfov_deg, vfov_deg, near, max_range)
+        k = 0
+        for g, n in cand:
+            pts = allp[k : k + n][inside[k : k + n]]
+            k += n
+            if pts.shape[0]:
+                samples.append(pts)
+                owners.append(g)
     if not samples:
         return result
+    occ, col_owner = _in_wedge(occ, col_owner, cam, hfov_deg, np.vstack(samples))
     origin = np.array([cam[:3]], float)
     first = np.vstack([p[:1] for p in samples])
     own = np.array(owners)

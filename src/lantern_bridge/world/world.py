@@ -67,6 +67,7 @@ class World:
         self.background_target = int(background_vehicles)
         self.monitor = EventMonitor(self.route, self.bicycle.p.half_length, self.bicycle.p.half_width, monitor)
         self._renderer: Renderer | None = None
+        self._props_cache: dict[tuple[str, ...], list[tuple[Box, tuple[int, int, int], float]]] = {}
         self._scenery = _scenery(self.road, layout.seed) if scenery else []
         self._scenery_arr = boxes_array([b for b, _, _ in self._scenery])
         self.last_result: StepResult | None = None
@@ -220,11 +221,20 @@ class World:
         return self.camera.pose(self.ego.x, self.ego.y, self.ego.yaw)
 
     def _props(self) -> list[tuple[Box, tuple[int, int, int], float]]:
-        """Traffic-light poles, heads and the lit lamp, coloured by the current phase."""
+        """Traffic-light poles, heads and the lit lamp, coloured by the current phase.
+
+        Drawn and ray-tested every frame but changing only with the phases: built once per
+        combination of light states (the boxes are immutable; callers never mutate the list)."""
+        states = tuple(lt.state(self.time) for lt in self.road.lights.values())
+        cached = self._props_cache.get(states)
+        if cached is None:
+            cached = self._props_cache[states] = self._build_props(states)
+        return cached
+
+    def _build_props(self, states: tuple[str, ...]) -> list[tuple[Box, tuple[int, int, int], float]]:
         out = []
-        for lt in self.road.lights.values():
+        for lt, st in zip(self.road.lights.values(), states):
             hx, hy, hyaw = lt.head
-            st = lt.state(self.time)
             out.append((Box(hx, hy, 0.0, 0.1, 0.1, 1.9), (60, 60, 62), 1.0))
             out.append((Box(hx, hy, hyaw, 0.2, 0.22, 0.5, 3.0), (35, 35, 38), 1.0))
             z = {"red": 3.7, "yellow": 3.35, "green": 3.0}[st]
