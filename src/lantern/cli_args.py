@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 #: Exit code of a usage or configuration mistake (nothing was started).
@@ -62,3 +63,16 @@ def json_object(text: str) -> dict[str, Any]:
 
 def _json_kind(value: Any) -> str:
     return {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(type(value), "null")
+
+
+def writable_dir(path: Path, what: str) -> str | None:
+    """None when ``path`` is (or could be made) a writable directory, else the one-line error naming ``what``
+    (tried for real: root ignores mode bits)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".lantern_write_probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        return f"{what} {path}: not writable ({e.strerror or e})"
+    return None

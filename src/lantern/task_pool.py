@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 #: TaskResult.status values.
@@ -325,13 +325,14 @@ class Progress:
     """
 
     total: int
-    stream: Any = field(default=sys.stderr)
+    stream: Any = None  # None: sys.stderr as it is when the bar is made (not at import: a test may have swapped it)
     unit: str = "runs"
     done: int = 0
     failed: int = 0
     clock: Callable[[], float] = time.monotonic  # wall time only feeds the display, never a result
 
     def __post_init__(self) -> None:
+        self.stream = self.stream if self.stream is not None else sys.stderr
         self.t0 = self.clock()
         self.lock = threading.Lock()
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()

@@ -1,4 +1,4 @@
-"""`lantern` command line: doctor, run, suite, score, report, replay, validate, keys.
+"""`lantern` command line: doctor, run, suite, score, report, replay, validate, keys, v2x.
 
 A user's mistake is one line on stderr naming the input, and exit code 2,
 before anything starts: argument values are checked by the parser
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
         ("suite", "lantern_bringup.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
         ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
-        ("v2x", "lantern_v2x.cli:main", "LAST-V2X paired tests: lantern v2x run SCENARIO | suite CORPUS_DIR|--corpus NAME --out DIR"),
+        ("v2x", "lantern_v2x.cli:main", "LAST-V2X: lantern v2x run SCENARIO | suite CORPUS_DIR|--corpus NAME --out DIR | study NAME | synthesize PROMPT | test PROMPTS_FILE | minimize SCENARIO | replay WITNESS"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)
         p.set_defaults(fn=_delegate(target), delegated=True)

@@ -178,7 +178,7 @@ def generate(cfg: SyntheticConfig) -> list[tuple[str, str, int, Any]]:
             a = 2.0 if v < cfg.v0 else 0.0
         ctrl = VehicleControl(frame=frame, throttle=max(0.0, a / 3.0), brake=max(0.0, -a / 8.0))
         ctrl.header.stamp = stamp
-        out.append((topics.vehicle_control(), "lantern_msgs/msg/VehicleControl", t_ns, ctrl))
+        out.append((topics.CONTROL, "lantern_msgs/msg/VehicleControl", t_ns, ctrl))
         # step
         v_new = max(0.0, min(cfg.v0, v + a * cfg.dt))
         x += 0.5 * (v + v_new) * cfg.dt

@@ -54,6 +54,9 @@ class InformationState:
     vehicles: tuple[VehicleInfo, ...] = ()
     map_known: bool = False
     source: str = "messages"  # "messages" | "ground_truth"
+    # the ego's own onboard sensing (radar/camera range, exact, age 0), identical for both egos:
+    # what an application falls back to when its V2X stream is stale (e.g. FCW -> onboard range only)
+    sensed: tuple[VehicleInfo, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
 
