@@ -29,6 +29,15 @@ def test_synthesize_prints_and_writes_spec_verdict_and_program(tmp_path: Path, c
     assert prog.application == "rlvw" and [f.op for f in prog.faults] == ["freeze"]
 
 
+def test_synthesize_names_the_parse_error_when_nothing_parses(capsys: pytest.CaptureFixture[str]) -> None:
+    """No specification, so no check ran: the verdict line says why (the parser's error), not '0/0 checks'."""
+    rc = v2x_main(["synthesize", "Freeze the SPaT as we approach"])
+    out = capsys.readouterr().out
+    assert rc == 1
+    assert "verdict: Gated (the prompt did not parse in 3 attempt(s): offline parse: no known situation" in out
+    assert "checks passed" not in out
+
+
 def test_test_minimize_replay_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     prompts = tmp_path / "prompts.yaml"
     prompts.write_text(f"prompts:\n- id: freeze\n  prompt: '{FREEZE_PROMPT}'\n")

@@ -227,7 +227,11 @@ def synthesize_main(argv: Sequence[str]) -> int:
             print("spec S:")
             print(dump_spec(c.spec), end="")
         failed = [ch for ch in r.verdict if not ch.get("passed")]
-        print(f"verdict: {'feasible' if r.compiled else 'Gated'} ({len(r.verdict) - len(failed)}/{len(r.verdict)} checks passed)")
+        if c.spec is None:  # nothing parsed: no check ran; say why, from the last attempt
+            last = r.attempts[-1] if r.attempts else {}
+            print(f"verdict: Gated (the prompt did not parse in {len(r.attempts)} attempt(s): {last.get('error') or 'no specification'})")
+        else:
+            print(f"verdict: {'feasible' if r.compiled else 'Gated'} ({len(r.verdict) - len(failed)}/{len(r.verdict)} checks passed)")
         for ch in failed:
             print(f"  FAILED {ch.get('family')}/{ch.get('name')}: {ch.get('message')}")
         if r.grounding and "failure" in r.grounding:
