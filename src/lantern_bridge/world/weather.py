@@ -24,8 +24,15 @@ class WeatherProfile:
     sun_altitude: float  # degrees
 
     @property
+    def night(self) -> bool:
+        """Sun below the horizon (only the App. B open-loop extension has such profiles)."""
+        return self.sun_altitude < 0.0
+
+    @property
     def light(self) -> float:
-        """Overall light level in (0, 1]: sun height, dimmed by clouds and rain."""
+        """Overall light level in (0, 1]: sun height, dimmed by clouds and rain; street-lit night is dim."""
+        if self.night:
+            return max(0.12, 0.3 * (1.0 - 0.25 * self.cloudiness / 100.0) * (1.0 - 0.3 * self.precipitation / 100.0))
         sun = max(0.05, math.sin(math.radians(max(self.sun_altitude, 0.0))))
         direct = min(1.0, 0.35 + 0.9 * sun)
         return max(0.25, direct * (1.0 - 0.25 * self.cloudiness / 100.0) * (1.0 - 0.2 * self.precipitation / 100.0))
@@ -37,7 +44,9 @@ class WeatherProfile:
 
     @property
     def tint(self) -> tuple[float, float, float]:
-        """Colour multiplier: warm at low sun, bluish-grey in rain."""
+        """Colour multiplier: warm at low sun, bluish-grey in rain, sodium-lamp orange at night."""
+        if self.night:
+            return (1.05, 0.9, 0.7)
         if self.sun_altitude < 15.0:
             return (1.08, 0.86, 0.72)
         if self.precipitation > 10.0:
@@ -53,6 +62,9 @@ class WeatherProfile:
     def sky(self) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """Sky colour at the zenith and at the horizon."""
         c = self.cloudiness / 100.0
+        if self.night:
+            dark = (20, 22, 30) if self.precipitation > 10 else (12, 16, 34)
+            return dark, (40, 38, 48)
         if self.sun_altitude < 15.0:
             top, hor = (70, 80, 130), (235, 150, 95)
         else:
@@ -76,6 +88,16 @@ PROFILES: dict[str, WeatherProfile] = {
     "dusk": WeatherProfile("dusk", 40, 0, 10, 2, 8),
 }
 
+#: The App. B controlled environmental extension of the OPEN-LOOP data (never used by the closed-loop
+#: suite, hence the ``ext_`` prefix: cloudy and wet day carry other numbers than the closed-loop ones).
+EXTENSION_PROFILES: dict[str, WeatherProfile] = {
+    "ext_cloudy_day": WeatherProfile("ext_cloudy_day", 80, 0, 0, 5, 35),
+    "ext_wet_day": WeatherProfile("ext_wet_day", 75, 35, 70, 10, 30),
+    "ext_sunset": WeatherProfile("ext_sunset", 35, 0, 0, 5, 8),
+    "ext_clear_night": WeatherProfile("ext_clear_night", 10, 0, 0, 5, -20),
+    "ext_rainy_night": WeatherProfile("ext_rainy_night", 90, 35, 80, 15, -15),
+}
+
 _ALIASES = {
     "clear": "clear_day", "clearday": "clear_day", "clearnoon": "clear_day",
     "cloudy": "cloudy_day", "cloudyday": "cloudy_day", "cloudynoon": "cloudy_day",
@@ -90,10 +112,12 @@ def weather_profile(name: str) -> WeatherProfile:
     key = name.strip().lower()
     if key in PROFILES:
         return PROFILES[key]
+    if key in EXTENSION_PROFILES:
+        return EXTENSION_PROFILES[key]
     compact = key.replace("_", "").replace("-", "").replace(" ", "")
     if compact in _ALIASES:
         return PROFILES[_ALIASES[compact]]
-    raise WorldError(f"unknown weather {name!r}; known: {sorted(PROFILES)}")
+    raise WorldError(f"unknown weather {name!r}; known: {sorted(PROFILES) + sorted(EXTENSION_PROFILES)}")
 
 
 #: Scales of the nearest-profile distance: the CARLA 0-100 parameters by 100, the sun altitude by 90 degrees.

@@ -1,0 +1,55 @@
+"""Inference time of one `learned` model step on one thread (goal <= 30 ms), split into its parts.
+
+A step = resize (the bridge's 640x320 camera to the policy's 320x160) + EfficientNet-Lite0 +
+MiniLM (a new warning text; a repeated one is a memo lookup) + the fusion head. The head is
+randomly initialised here (its cost does not depend on its values), so no dataset is needed.
+
+    .venv/bin/python benchmarks/bench_learned_step.py [--steps 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from lantern_agent.backends.base import Observation, WarningInput
+from lantern_agent.backends.learned import LearnedBackend
+from lantern_agent.learned.model import Policy, PolicyConfig, save_policy
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=30)
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        torch.manual_seed(0)
+        save_policy(Policy(PolicyConfig()), Path(d), {"dataset_hash": "bench", "seed": 0})
+        be = LearnedBackend(model_dir=d, torch_threads=1)
+        img = np.random.default_rng(0).integers(0, 256, (320, 640, 3), dtype=np.uint8)
+
+        def obs(i: int, warned: bool, fresh_text: bool) -> Observation:
+            w = WarningInput(text=f"Pedestrian may emerge ahead at ({20 - 0.1 * i if fresh_text else 20:.1f}, 1.5).", template_id="t", family="pedestrian_emergence",
+                             position_ego=(20.0, 1.5), age=0.1, notice_id=1) if warned else None
+            return Observation(frame=0, t=0.0, image=img, speed=6.0, pose=(0.0, 0.0, 0.0), route=np.zeros((0, 2)), command=4,
+                               target_point_ego=(15.0, 0.0), distance_to_maneuver=-1.0, warning=w, actors=None)
+
+        for name, warned, fresh in (("no warning (empty text, memoised)", False, False), ("warning, repeated text", True, False), ("warning, new text every step", True, True)):
+            be.reset()
+            for i in range(3):
+                be.plan(obs(1000 + i, warned, fresh))
+            ts = []
+            for i in range(a.steps):
+                be.reset()
+                t0 = time.perf_counter()
+                be.plan(obs(i, warned, fresh))
+                ts.append((time.perf_counter() - t0) * 1e3)
+            print(f"{name:38s} median {np.median(ts):6.1f} ms  p90 {np.percentile(ts, 90):6.1f} ms  (n={a.steps}, 1 thread)")
+
+
+if __name__ == "__main__":
+    main()

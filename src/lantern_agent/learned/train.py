@@ -1,0 +1,231 @@
+"""Training the fusion head on cached encoder features (Sec. 4.1 of the LANTERN paper, scaled to a CPU).
+
+What follows the paper: horizon-crossing frames excluded (the cache leaves
+them out); a mixture of Route A samples of the warning condition and Route B
+controls in their natural proportions; AdamW with a OneCycle schedule;
+validation-loss checkpoint selection. What differs, and why: only the small
+head trains (the encoders are frozen and cached), so the learning rate is a
+head's (1e-3), not a full VLM fine-tune's 1.5e-6, and a default run takes
+minutes. ``no_warning_samples`` drops every warning-bearing sample: the
+analogue of the paper's zero-shot row (a model that never saw a warning).
+
+Deterministic: the seed fixes initialisation, the per-epoch shuffles
+(``seed + epoch``) and dropout; the split is a hash of sequence ids. Resume:
+``train_state.pt`` is written after every epoch (weights, optimizer,
+schedule, RNG, history); a rerun with the same data and config continues
+after the last finished epoch and ends where an uninterrupted run ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from lantern_agent.learned import data as ds
+from lantern_agent.learned.cache import FeatureCache, build_cache, first_image_size
+from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
+from lantern_agent.learned.model import TRAIN_STATE, Policy, PolicyConfig, save_policy
+
+
+class TrainError(ValueError):
+    """A user-side problem with the training inputs (the message names it)."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the trained weights (recorded in the manifest; resume requires equality)."""
+
+    epochs: int = 8
+    batch_size: int = 64
+    lr: float = 1e-3
+    weight_decay: float = 0.01
+    seed: int = 0
+    val_fraction: float = 0.1
+    no_warning_samples: bool = False
+    threads: int = 1
+
+
+@dataclass
+class Selection:
+    """Row indices of the cache used for training and validation."""
+
+    train: np.ndarray
+    val: np.ndarray
+    counts: dict[str, int]
+
+
+def _h(s: str) -> str:
+    return hashlib.sha256(s.encode()).hexdigest()
+
+
+def select_rows(cache: FeatureCache, cfg: TrainConfig) -> Selection:
+    """The training mixture and its sequence-level validation split."""
+    kind = np.asarray(cache.route_kind)
+    cond = np.asarray(cache.condition)
+    usable = (kind == "B") | ((kind == "A") & (cond == "warning"))
+    if cfg.no_warning_samples:
+        usable &= ~cache.warning_active
+    idx = np.nonzero(usable)[0]
+    if len(idx) == 0:
+        raise TrainError("no usable sample: the mixture needs Route A rows of the warning condition or Route B rows")
+    seq = np.asarray(cache.sequence_id)
+    val_seqs: set[str] = set()
+    for k in ("A", "B"):
+        seqs = sorted({s for s in seq[idx][kind[idx] == k]}, key=_h)
+        if len(seqs) >= 2:
+            n = max(1, int(round(cfg.val_fraction * len(seqs))))
+            val_seqs.update(seqs[:n])
+    if not val_seqs:
+        raise TrainError(f"need at least 2 sequences of one route kind for a validation split, got {len(set(seq[idx]))}")
+    is_val = np.array([s in val_seqs for s in seq[idx]])
+    train, val = idx[~is_val], idx[is_val]
+    counts = {
+        "train_samples": int(len(train)), "val_samples": int(len(val)),
+        "train_route_a": int((kind[train] == "A").sum()), "train_route_b": int((kind[train] == "B").sum()),
+        "train_warning_samples": int(cache.warning_active[train].sum()),
+        "val_sequences": len(val_seqs), "train_sequences": len(set(seq[train])),
+    }
+    return Selection(train=train, val=val, counts=counts)
+
+
+def _tensors(cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+    img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
+    order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
+    img = img[torch.from_numpy(order)]
+    txt = torch.from_numpy(cache.text[cache.text_index[rows]])
+    num = torch.from_numpy(cache.numeric[rows])
+    wp = torch.from_numpy(cache.waypoints[rows])
+    return img, txt, num, wp
+
+
+def evaluate(model: Policy, data: tuple[torch.Tensor, ...], batch: int = 512) -> tuple[float, float]:
+    """(mean L1 loss, mean displacement error in m) over a set."""
+    model.eval()
+    img, txt, num, wp = data
+    l1 = ade = 0.0
+    with torch.inference_mode():
+        for s in range(0, len(wp), batch):
+            p = model(img[s : s + batch], txt[s : s + batch], num[s : s + batch])
+            l1 += float(torch.nn.functional.l1_loss(p, wp[s : s + batch], reduction="sum")) / 20.0
+            ade += float(torch.linalg.norm(p - wp[s : s + batch], dim=-1).mean(-1).sum())
+    n = max(1, len(wp))
+    return l1 / n, ade / n
+
+
+def git_commit() -> str:
+    """The source commit (``+dirty`` when the tree has changes); ``unknown`` outside a git checkout."""
+    from lantern.paths import ROOT
+
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head + ("+dirty" if dirty else "")) if head else "unknown"
+
+
+def _progress(total: int, desc: str, quiet: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="batch" if "epoch" in desc else "row", file=sys.stderr, disable=quiet, leave=False, dynamic_ncols=True)
+
+
+def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_base: Path | None = None, quiet: bool = False,
+          log: Callable[[str], None] = lambda s: print(s, file=sys.stderr), stop_after_epoch: int | None = None) -> dict[str, Any]:
+    """Train into ``out_dir``; returns the manifest. ``stop_after_epoch`` simulates an interruption (tests)."""
+    torch.set_num_threads(cfg.threads)
+    out = Path(out_dir)
+    info = ds.open_dataset(data_dir)
+    state_path = out / TRAIN_STATE
+    state: dict[str, Any] | None = None
+    if state_path.is_file():
+        state = torch.load(str(state_path), map_location="cpu", weights_only=False)
+        if state["config"] != asdict(cfg) or state["dataset_hash"] != info.dataset_hash:
+            raise TrainError(f"{out} holds a training run of another dataset or configuration ({state_path}); choose another --out")
+        log(f"resuming {out} after epoch {state['epoch'] + 1}/{cfg.epochs}")
+
+    t0 = time.perf_counter()
+    size = first_image_size(info)
+    image_net, text_enc = load_image_encoder(), TextEncoder()
+    n_rows = ds.row_count(info)
+    bar = _progress(n_rows, "encoding (cache)", quiet)
+    cache, built = build_cache(info, image_net, text_enc, size, base=cache_base, progress=bar.update)
+    bar.close()
+    t_cache = time.perf_counter() - t0
+    log(f"feature cache: {len(cache)} rows ({'built' if built else 'reused'} in {t_cache:.1f} s)")
+
+    sel = select_rows(cache, cfg)
+    tr, va = _tensors(cache, sel.train), _tensors(cache, sel.val)
+    torch.manual_seed(cfg.seed)
+    model = Policy(PolicyConfig(image_width=size[0], image_height=size[1]))
+    steps_per_epoch = max(1, (len(sel.train) + cfg.batch_size - 1) // cfg.batch_size)
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch)
+    history: list[dict[str, float]] = []
+    best_val, best_epoch, start = float("inf"), -1, 0
+    if state is not None:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["scheduler"])
+        torch.set_rng_state(state["rng"])
+        history, best_val, best_epoch, start = state["history"], state["best_val"], state["best_epoch"], state["epoch"] + 1
+
+    base_manifest = {
+        "dataset_hash": info.dataset_hash, "dataset": str(info.root), "seed": cfg.seed, "commit": git_commit(),
+        "config": asdict(cfg), "encoders": {**EncoderIdentity.current().__dict__, "image_pool": list(EncoderIdentity.current().image_pool)},
+        "counts": sel.counts, "cache": cache.key,
+    }
+    t1 = time.perf_counter()
+    for epoch in range(start, cfg.epochs):
+        model.train()
+        g = torch.Generator().manual_seed(cfg.seed * 1000 + epoch)
+        perm = torch.randperm(len(sel.train), generator=g)
+        total, n = 0.0, 0
+        bar = _progress(steps_per_epoch, f"epoch {epoch + 1}/{cfg.epochs}", quiet)
+        for s in range(0, len(perm), cfg.batch_size):
+            b = perm[s : s + cfg.batch_size]
+            pred = model(tr[0][b], tr[1][b], tr[2][b])
+            loss = torch.nn.functional.l1_loss(pred, tr[3][b])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(b)
+            n += len(b)
+            bar.update(1)
+            bar.set_postfix(loss=f"{total / n:.3f}")
+        bar.close()
+        val_l1, val_ade = evaluate(model, va)
+        history.append({"epoch": epoch + 1, "train_l1": total / max(1, n), "val_l1": val_l1, "val_ade_m": val_ade, "lr_end": float(sched.get_last_lr()[0])})
+        log(f"epoch {epoch + 1}/{cfg.epochs}: train L1 {total / max(1, n):.4f} m, val L1 {val_l1:.4f} m, val ADE {val_ade:.3f} m")
+        if val_l1 < best_val:
+            best_val, best_epoch = val_l1, epoch
+            save_policy(model, out, {**base_manifest, "best_epoch": epoch + 1, "best_val_l1": val_l1, "history": history})
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / (TRAIN_STATE + ".tmp")
+        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
+                    "epoch": epoch, "history": history, "best_val": best_val, "best_epoch": best_epoch,
+                    "config": asdict(cfg), "dataset_hash": info.dataset_hash}, str(tmp))
+        tmp.replace(state_path)
+        if stop_after_epoch is not None and epoch + 1 >= stop_after_epoch and epoch + 1 < cfg.epochs:
+            log(f"stopped after epoch {epoch + 1} (resumable)")
+            break
+    t_train = time.perf_counter() - t1
+    mpath = out / "manifest.json"
+    doc = json.loads(mpath.read_text())
+    doc["history"] = history  # the full curve, also past the selected epoch
+    doc["finished"] = len(history) >= cfg.epochs
+    doc.setdefault("wall_s", {})
+    doc["wall_s"] = {"feature_cache": round(t_cache, 2), "training": round(t_train, 2)}
+    mpath.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    return doc

@@ -1,0 +1,106 @@
+"""`lantern dataset collect --out DIR [--size N] [--workers N] [--camera WxH]` and `lantern dataset card DIR`.
+
+Lives in the top layer because collection joins two capability packages: the
+simulator side (``lantern_bridge.dataset``: routes, expert, acceptance,
+shards) and the warning server's template library, which renders the exact
+warning text an agent would read (``<FRONT_CAR_POS>`` grounded at the hazard's
+ego-frame position). Neither may import the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from lantern.cli_args import ArgumentParser, number, writable_dir
+
+
+@lru_cache(maxsize=1)
+def _library():  # noqa: ANN202
+    from lantern_warning_server.templates import TemplateLibrary
+
+    return TemplateLibrary.load()
+
+
+def render_warning(family: str, position: tuple[float, float] | None) -> tuple[str, str]:
+    """(rendered text, template id) of the family's canonical (Table 2) warning, as the RSU emits it."""
+    lib = _library()
+    t = lib.canonical(family)
+    if t is None:
+        return "", ""
+    if t.has_position and position is None:
+        return "", t.id  # acceptance rejects an active warning without text
+    return lib.render(t, position).text, t.id
+
+
+def _camera(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit() or not (16 <= int(w) <= 4096 and 16 <= int(h) <= 4096):
+        raise argparse.ArgumentTypeError(f"must be WIDTHxHEIGHT with both in 16..4096, got {text!r}")
+    return int(w), int(h)
+
+
+def cmd_collect(argv: list[str]) -> int:
+    from lantern_bridge.dataset.collect import CollectSettings, collect
+    from lantern_bridge.dataset.card import write_card
+
+    ap = ArgumentParser(prog="lantern dataset collect", description="Collect the open-loop dataset (docs/dataset.md).")
+    ap.add_argument("--out", required=True, help="new or empty output directory")
+    ap.add_argument("--size", type=number(int, ge=1), default=600, help="accepted sequences (Route A and B count separately; default 600)")
+    ap.add_argument("--workers", type=number(int, ge=1, le=64), default=2, help="rollout processes (default 2)")
+    ap.add_argument("--camera", type=_camera, default=(320, 160), help="front camera WIDTHxHEIGHT (default 320x160)")
+    ap.add_argument("--seed", type=number(int, ge=0), default=None, help="candidate seed (default: the open-loop seed)")
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        print(f"lantern dataset collect: --out {out}: exists and is not an empty directory", file=sys.stderr)
+        return 2
+    problem = writable_dir(out, "--out")
+    if problem:
+        print(f"lantern dataset collect: {problem}", file=sys.stderr)
+        return 2
+    settings = CollectSettings(size=a.size, camera=a.camera, **({"seed": a.seed} if a.seed is not None else {}))
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rcollect: {done}/{total} accepted sequences", end="", file=sys.stderr, flush=True)
+
+    res = collect(out, settings, render_warning, a.workers, progress)
+    wall = time.perf_counter() - t0
+    write_card(out)
+    print(file=sys.stderr)
+    print(f"{out}: {res.manifest['counts']['sequences']} sequences, {res.samples} samples, {len(res.rejected)} rejected, "
+          f"{wall:.1f} s ({res.samples / wall:.1f} samples/s), hash {res.manifest['dataset_hash'][:12]}")
+    return 0
+
+
+def cmd_card(argv: list[str]) -> int:
+    from lantern_bridge.dataset.card import CardError, write_card
+
+    ap = ArgumentParser(prog="lantern dataset card", description="(Re)write card.md and plots/ of a dataset directory.")
+    ap.add_argument("dir")
+    a = ap.parse_args(argv)
+    try:
+        print(write_card(Path(a.dir)))
+    except CardError as exc:
+        print(f"lantern dataset card: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cmds = {"collect": cmd_collect, "card": cmd_card}
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S]\n  card DIR")
+        return 0
+    if not argv:
+        print("lantern dataset: an action is required: collect or card", file=sys.stderr)
+        return 2
+    if argv[0] not in cmds:
+        print(f"lantern dataset: unknown action {argv[0]!r}; expected one of {sorted(cmds)}", file=sys.stderr)
+        return 2
+    return cmds[argv[0]](argv[1:])

@@ -1,0 +1,87 @@
+"""`lantern train` on a tiny synthetic dataset in the shard contract: selection, loss, resume, manifest, CLI errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from learned_synth import write_dataset
+from lantern_agent.learned.cache import build_cache
+from lantern_agent.learned.cli import main as train_main
+from lantern_agent.learned.data import open_dataset
+from lantern_agent.learned.encoders import TextEncoder, load_image_encoder
+from lantern_agent.learned.train import TrainConfig, select_rows, train
+
+CFG = TrainConfig(epochs=6, batch_size=16, lr=3e-3, seed=3)
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, Path]:
+    root = tmp_path_factory.mktemp("learned_data")
+    expected = write_dataset(root / "data")
+    return root / "data", expected, root / "cache"
+
+
+def test_shards_open_with_plain_pyarrow(dataset):
+    data, expected, _ = dataset
+    n = sum(pq.ParquetFile(p).metadata.num_rows for p in sorted((data / "shards").glob("*.parquet")))
+    assert n == expected["rows"]
+
+
+def test_selection_follows_the_mixture_rules(dataset):
+    data, exp, cache_dir = dataset
+    cache, _ = build_cache(open_dataset(data), load_image_encoder(), TextEncoder(), (96, 48), base=cache_dir)
+    assert len(cache) == exp["rows"] - exp["crossing"]  # horizon-crossing rows never enter the cache
+    sel = select_rows(cache, CFG)
+    c = sel.counts
+    assert c["train_samples"] + c["val_samples"] == exp["b_rows"] + exp["a_warning_rows_usable"]  # Route A no-warning rows dropped
+    assert set(sel.train).isdisjoint(sel.val)
+    zs = select_rows(cache, TrainConfig(no_warning_samples=True)).counts
+    assert zs["train_samples"] + zs["val_samples"] == exp["b_rows"] + exp["a_warning_rows_usable"] - exp["warning_rows_usable"]
+    assert zs["train_warning_samples"] == 0
+
+
+def test_training_reduces_loss_and_writes_the_manifest(dataset, tmp_path):
+    data, _, cache_dir = dataset
+    doc = train(data, tmp_path / "ckpt", CFG, cache_base=cache_dir, quiet=True, log=lambda s: None)
+    hist = doc["history"]
+    assert len(hist) == CFG.epochs and doc["finished"]
+    assert hist[-1]["train_l1"] < 0.5 * hist[0]["train_l1"]
+    assert min(h["val_l1"] for h in hist) < hist[0]["val_l1"]
+    assert doc["best_val_l1"] == min(h["val_l1"] for h in hist)  # validation-loss selection
+    man = json.loads((tmp_path / "ckpt" / "manifest.json").read_text())
+    assert man["dataset_hash"] == open_dataset(data).dataset_hash and man["seed"] == 3 and man["commit"]
+    assert man["config"]["epochs"] == 6 and man["policy"]["image_width"] == 96
+
+
+def test_interrupted_training_resumes_to_the_same_weights(dataset, tmp_path):
+    data, _, cache_dir = dataset
+    cfg = TrainConfig(epochs=3, batch_size=16, lr=3e-3, seed=5)
+    train(data, tmp_path / "full", cfg, cache_base=cache_dir, quiet=True, log=lambda s: None)
+    part = train(data, tmp_path / "part", cfg, cache_base=cache_dir, quiet=True, log=lambda s: None, stop_after_epoch=1)
+    assert not part["finished"]
+    done = train(data, tmp_path / "part", cfg, cache_base=cache_dir, quiet=True, log=lambda s: None)
+    assert done["finished"] and [h["val_l1"] for h in done["history"]] == pytest.approx([h["val_l1"] for h in json.loads((tmp_path / "full" / "manifest.json").read_text())["history"]])
+    a, b = load_file(str(tmp_path / "full" / "policy.safetensors")), load_file(str(tmp_path / "part" / "policy.safetensors"))
+    assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_cli_errors_are_one_line(dataset, tmp_path, capsys):
+    data, _, _ = dataset
+    assert train_main(["--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "x.txt").write_text("x")
+    assert train_main(["--data", str(data), "--out", str(tmp_path / "other")]) == 2
+    assert "not a lantern training output" in capsys.readouterr().err
+    bad = tmp_path / "bad"
+    (bad / "shards").mkdir(parents=True)
+    pq.write_table(pq.read_table(next((data / "shards").glob("*.parquet"))).drop(["waypoints"]), bad / "shards" / "shard-00000.parquet")
+    (bad / "manifest.json").write_text(json.dumps({"version": 1}))
+    assert train_main(["--data", str(bad), "--out", str(tmp_path / "o2")]) == 2
+    assert "missing column(s) ['waypoints']" in capsys.readouterr().err
