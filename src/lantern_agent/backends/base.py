@@ -126,11 +126,6 @@ class Backend(abc.ABC):
         Backends that construct cheaply override it to construct themselves (every
         value checked); heavy ones check values and files without loading weights.
         """
-        import inspect
+        from lantern_agent.backends.options import bound_options
 
-        from lantern_agent.errors import ConfigError
-
-        try:
-            inspect.signature(cls).bind(**options)
-        except TypeError as e:
-            raise ConfigError(f"{cls.name} backend: bad options {sorted(options)}: {e}") from None
+        bound_options(cls, options)

@@ -20,7 +20,6 @@ Why it looks like this:
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from lantern_agent.backends.base import NUM_WAYPOINTS, WAYPOINT_DT, Backend, Observation, Plan
+from lantern_agent.backends.options import bound_options
 from lantern_agent.errors import BackendLoadError, ConfigError
 from lantern_agent.geometry import ego_to_map, map_to_ego
 
@@ -126,12 +126,7 @@ class LearnedBackend(Backend):
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
         """Option values, the checkpoint's manifest and the encoder packages; no weights loaded."""
-        try:
-            bound = inspect.signature(cls).bind(**options)
-        except TypeError as e:
-            raise ConfigError(f"learned backend: bad options {sorted(options)}: {e}") from None
-        bound.apply_defaults()
-        a = bound.arguments
+        a = bound_options(cls, options)
         _check_values(a["torch_threads"], a["model_period_frames"])
         from lantern_agent.learned.encoders import image_weights_path, text_zip_path
         from lantern_agent.learned.model import CheckpointError, read_manifest

@@ -34,3 +34,16 @@ def split(options: dict[str, Any], spec: type) -> tuple[dict[str, Any], dict[str
     """(options that are fields of ``spec``, the rest)."""
     names = {f.name for f in dataclasses.fields(spec)}
     return {k: v for k, v in options.items() if k in names}, {k: v for k, v in options.items() if k not in names}
+
+
+def bound_options(cls: type, options: dict[str, Any]) -> dict[str, Any]:
+    """The constructor's arguments for ``options``, defaults applied, without constructing (so without loading a
+    model); ConfigError naming the backend when a keyword is unknown or missing."""
+    import inspect
+
+    try:
+        bound = inspect.signature(cls).bind(**options)
+    except TypeError as e:
+        raise ConfigError(f"{getattr(cls, 'name', cls.__name__)} backend: bad options {sorted(options)}: {e}") from None
+    bound.apply_defaults()
+    return dict(bound.arguments)

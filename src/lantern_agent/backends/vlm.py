@@ -25,7 +25,6 @@ Why it looks like this:
 
 from __future__ import annotations
 
-import inspect
 import json
 import logging
 import os
@@ -40,6 +39,7 @@ import torch
 from torch import nn
 
 from lantern_agent.backends.base import NUM_WAYPOINTS, Backend, Observation, Plan, WarningInput
+from lantern_agent.backends.options import bound_options
 from lantern_agent.errors import BackendLoadError, ConfigError
 
 log = logging.getLogger(__name__)
@@ -518,12 +518,7 @@ class VlmBackend(Backend):
     @classmethod
     def check_options(cls, options: dict[str, Any]) -> None:
         """Option values and the checkpoint's files (config.json and head config parse), no weights loaded."""
-        try:
-            bound = inspect.signature(cls).bind(**options)
-        except TypeError as e:
-            raise ConfigError(f"vlm backend: bad options {sorted(options)}: {e}") from None
-        bound.apply_defaults()
-        a = bound.arguments
+        a = bound_options(cls, options)
         _check_option_values(a["mode"], a["torch_threads"], a["dtype"], a["max_new_tokens"], a["processor"])
         d = check_checkpoint_dir(a["model_dir"], a["mode"])
         try:
