@@ -76,3 +76,10 @@ def writable_dir(path: Path, what: str) -> str | None:
     except OSError as e:
         return f"{what} {path}: not writable ({e.strerror or e})"
     return None
+
+
+def writable_file(path: Path, what: str) -> str | None:
+    """None when a file can be written at ``path`` (not a directory; its folder writable), else the one-line error."""
+    if path.is_dir():
+        return f"{what} {path}: is a directory"
+    return writable_dir(path.parent, what)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir
+from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir, writable_file
 from lantern_v2x.scenario import ScenarioError, ScenarioSpec, load_scenario
 from lantern_v2x.trace import RunSummary, StreamCounts, Trace, dumps, summary_from_dict
 
@@ -38,12 +38,6 @@ def summary_line(s: RunSummary) -> str:
             f"red_light={_fmt(g.red_light_entry_time if g else None)}  divergences={s.divergence_count} ({s.divergence_duration:.2f} s) aoi_mean={_fmt(s.aoi_mean)} impact={_fmt(s.information_impact)}")
 
 
-def _writable_file(path: Path, what: str) -> str | None:
-    if path.exists() and path.is_dir():
-        return f"{what} {path}: is a directory"
-    return writable_dir(path.parent, what)
-
-
 def run_main(argv: Sequence[str]) -> int:
     ap = ArgumentParser(prog="lantern v2x run", description="One paired execution (message-driven ego + ground-truth shadow) of a scenario file.")
     ap.add_argument("scenario", help="scenario YAML file")
@@ -59,7 +53,7 @@ def run_main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     for opt, val in (("--out", a.out), ("--plot", a.plot)):
         if val:
-            err = _writable_file(Path(val), opt)
+            err = writable_file(Path(val), opt)
             if err:
                 print(f"{prog}: {err}", file=sys.stderr)
                 return EXIT_USAGE

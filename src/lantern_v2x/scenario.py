@@ -260,20 +260,27 @@ class ScenarioSpec(_Strict):
     def _cross(self) -> ScenarioSpec:
         if self.launch >= self.duration:
             raise ValueError(f"launch: {self.launch:g} s leaves no run after it (duration {self.duration:g} s)")
-        ids = [v.id for v in self.vehicles]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        if dup:
-            raise ValueError(f"vehicles: duplicate id(s) {dup}")
-        if "ego" in ids:
-            raise ValueError("vehicles: id 'ego' is reserved")
-        for i, f in enumerate(self.faults):
-            if f.window.anchor == "zone_entry" and f.window.vehicle not in ids:
-                raise ValueError(f"faults[{i}].window.vehicle: no vehicle {f.window.vehicle!r} (have {ids})")
-            if f.stream == "bsm" and f.target and f.target not in ids:
-                raise ValueError(f"faults[{i}].target: no vehicle {f.target!r} (have {ids})")
+        check_vehicle_references([v.id for v in self.vehicles], self.faults)
         if self.layout.kind == "junction3" and any(v.role == "crossing_left" for v in self.vehicles) and self.ego.maneuver == "straight":
             raise ValueError("vehicles: a junction3 straight route has no north arm, so no 'crossing_left' vehicle")
         return self
+
+
+def check_vehicle_references(ids: list[str], faults: Any) -> None:
+    """Vehicle ids are unique and not 'ego'; every vehicle a fault names (zone-entry anchor, BSM target) exists.
+
+    Shared by the scenario file and the synthesis specification S, whose faults carry the same
+    ``window.anchor`` / ``window.vehicle`` / ``stream`` / ``target`` fields. ValueError names the field."""
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise ValueError(f"vehicles: duplicate id(s) {dup}")
+    if "ego" in ids:
+        raise ValueError("vehicles: id 'ego' is reserved")
+    for i, f in enumerate(faults):
+        if f.window.anchor == "zone_entry" and f.window.vehicle not in ids:
+            raise ValueError(f"faults[{i}].window.vehicle: no vehicle {f.window.vehicle!r} (have {ids})")
+        if f.stream == "bsm" and f.target and f.target not in ids:
+            raise ValueError(f"faults[{i}].target: no vehicle {f.target!r} (have {ids})")
 
 
 def _field_path(loc: tuple[Any, ...]) -> str:

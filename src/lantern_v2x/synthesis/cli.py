@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir
+from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir, writable_file
 
 PARSERS = ("offline", "endpoint", "local")
 #: exit code of ``replay`` when the witness runs but its admission does not reproduce (not a usage mistake)
@@ -138,30 +138,21 @@ def _writable_dir(path: Path, what: str) -> None:
 
 
 def _writable_file(path: Path, what: str) -> None:
-    if path.is_dir():
-        raise UsageError(f"{what} {path}: is a directory")
-    _writable_dir(path.parent, what)
+    err = writable_file(path, what)
+    if err:
+        raise UsageError(err)
 
 
 def load_prompts(path: Path) -> list[tuple[str, str]]:
     """A prompts file: YAML (a list of {id, prompt, ...} or of strings, or {prompts: [...]}) or text (one prompt per line)."""
+    from lantern import yaml_errors
+
     try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise UsageError(f"{path}: prompts file not found") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a prompts file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read prompts file: {e}") from None
+        text = yaml_errors.read_user_text(path, "prompts file")
+        data = yaml_errors.parse_user_yaml(text, path) if path.suffix in (".yaml", ".yml", ".json") else None
+    except yaml_errors.UserFileError as e:
+        raise UsageError(str(e)) from None
     if path.suffix in (".yaml", ".yml", ".json"):
-        import yaml
-
-        from lantern import yaml_errors
-
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            raise UsageError(f"{path}: {yaml_errors.describe(e)}") from None
         if isinstance(data, dict) and "prompts" in data:
             data = data["prompts"]
         if not isinstance(data, list):

@@ -25,6 +25,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from lantern_v2x.scenario import check_vehicle_references
 from lantern_warning_server.faults import OPERATORS
 
 APPLICATIONS = ("rlvw", "glosa", "ima", "lta", "fcw", "eebl")
@@ -246,17 +247,8 @@ class ScenarioSpec(_Strict):
 
     @model_validator(mode="after")
     def _cross(self) -> ScenarioSpec:
-        ids = [v.id for v in self.vehicles]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        if dup:
-            raise ValueError(f"vehicles: duplicate id(s) {dup}")
-        if "ego" in ids:
-            raise ValueError("vehicles: id 'ego' is reserved")
+        check_vehicle_references([v.id for v in self.vehicles], self.faults)
         for i, f in enumerate(self.faults):
-            if f.window.anchor == "zone_entry" and f.window.vehicle not in ids:
-                raise ValueError(f"faults[{i}].window.vehicle: no vehicle {f.window.vehicle!r} (have {ids})")
-            if f.stream == "bsm" and f.target and f.target not in ids:
-                raise ValueError(f"faults[{i}].target: no vehicle {f.target!r} (have {ids})")
             if f.stream != "bsm" and f.target:
                 raise ValueError(f"faults[{i}].target: only BSM faults name a vehicle (stream {f.stream!r})")
         return self
