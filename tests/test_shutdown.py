@@ -68,14 +68,29 @@ def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, r
 
     from lantern_eval.bag_reader import summarize
 
+    import rclpy
+    from nav_msgs.msg import Odometry
+    from rclpy.executors import SingleThreadedExecutor
+
+    from lantern import topics
+    from lantern.ros import qos
+
+    # The built-in route runs ~680 frames in a few seconds, so a listener that discovers the session late can
+    # miss the whole run. It is created before the session starts, and the agent is held (SIGSTOP; the bridge
+    # waits in lockstep) until the listener sees the odometry publisher; then the kill lands mid-run.
+    frames: list[int] = []
+    listener = rclpy.create_node("crash_test_listener", context=rclpy_context)
+    listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.append(m.header.stamp.nanosec), qos.STATE)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(listener)
     bag, result = tmp_path / "bag", tmp_path / "result.json"
     cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--record", str(bag), "--result", str(result)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         agent_pid = None
         while time.monotonic() < deadline and agent_pid is None:
-            time.sleep(0.1)
+            time.sleep(0.05)
             for c in open(f"/proc/{p.pid}/task/{p.pid}/children").read().split():
                 try:
                     if "lantern-agent" in open(f"/proc/{c}/cmdline").read():
@@ -83,29 +98,20 @@ def test_crashed_node_is_an_infrastructure_failure_and_loses_nothing(tmp_path, r
                 except OSError:
                     pass
         assert agent_pid is not None
-        # kill only once frames are flowing (the built-in route runs ~680 frames): listen on DDS
-        import rclpy
-        from nav_msgs.msg import Odometry
-        from rclpy.executors import SingleThreadedExecutor
-
-        from lantern import topics
-        from lantern.ros import qos
-
-        frames: list[int] = []
-        listener = rclpy.create_node("crash_test_listener", context=rclpy_context)
-        listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.append(m.header.stamp.nanosec), qos.STATE)
-        ex = SingleThreadedExecutor(context=rclpy_context)
-        ex.add_node(listener)
+        os.kill(agent_pid, signal.SIGSTOP)
+        while time.monotonic() < deadline and listener.count_publishers(topics.odometry()) == 0:
+            ex.spin_once(timeout_sec=0.05)
+        os.kill(agent_pid, signal.SIGCONT)
         while time.monotonic() < deadline and len(frames) < 20:
             ex.spin_once(timeout_sec=0.05)
-        ex.shutdown()
-        listener.destroy_node()
         assert len(frames) >= 20, "no frames flowed"
         os.kill(agent_pid, signal.SIGKILL)
         out, _ = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
             p.kill()
+        ex.shutdown()
+        listener.destroy_node()
     assert p.returncode == 3, out
     res = json.loads(result.read_text())
     assert res["status"] == "infrastructure_failure", res
