@@ -50,6 +50,18 @@ def number(kind: type, *, ge: float | None = None, gt: float | None = None, le: 
     return convert
 
 
+def image_size(lo: int = 16, hi: int = 4096) -> Callable[[str], tuple[int, int]]:
+    """argparse ``type=`` converter for ``WIDTHxHEIGHT`` with both sides in [lo, hi]."""
+
+    def convert(text: str) -> tuple[int, int]:
+        w, sep, h = text.lower().partition("x")
+        if not sep or not w.isdigit() or not h.isdigit() or not (lo <= int(w) <= hi and lo <= int(h) <= hi):
+            raise argparse.ArgumentTypeError(f"must be WIDTHxHEIGHT with both in {lo}..{hi}, got {text!r}")
+        return int(w), int(h)
+
+    return convert
+
+
 def json_object(text: str) -> dict[str, Any]:
     """argparse ``type=`` converter for ``--agent-options``: a JSON object."""
     try:

@@ -9,13 +9,12 @@ ego-frame position). Neither may import the other.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from functools import lru_cache
 from pathlib import Path
 
-from lantern.cli_args import ArgumentParser, number, writable_dir
+from lantern.cli_args import ArgumentParser, image_size, number, writable_dir
 
 
 @lru_cache(maxsize=1)
@@ -36,13 +35,6 @@ def render_warning(family: str, position: tuple[float, float] | None) -> tuple[s
     return lib.render(t, position).text, t.id
 
 
-def _camera(text: str) -> tuple[int, int]:
-    w, sep, h = text.lower().partition("x")
-    if not sep or not w.isdigit() or not h.isdigit() or not (16 <= int(w) <= 4096 and 16 <= int(h) <= 4096):
-        raise argparse.ArgumentTypeError(f"must be WIDTHxHEIGHT with both in 16..4096, got {text!r}")
-    return int(w), int(h)
-
-
 def cmd_collect(argv: list[str]) -> int:
     from lantern_bridge.dataset.collect import CollectSettings, collect
     from lantern_bridge.dataset.card import write_card
@@ -51,7 +43,7 @@ def cmd_collect(argv: list[str]) -> int:
     ap.add_argument("--out", required=True, help="new or empty output directory")
     ap.add_argument("--size", type=number(int, ge=1), default=600, help="accepted sequences (Route A and B count separately; default 600)")
     ap.add_argument("--workers", type=number(int, ge=1, le=64), default=2, help="rollout processes (default 2)")
-    ap.add_argument("--camera", type=_camera, default=(320, 160), help="front camera WIDTHxHEIGHT (default 320x160)")
+    ap.add_argument("--camera", type=image_size(), default=(320, 160), help="front camera WIDTHxHEIGHT (default 320x160)")
     ap.add_argument("--seed", type=number(int, ge=0), default=None, help="candidate seed (default: the open-loop seed)")
     a = ap.parse_args(argv)
     out = Path(a.out)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from lantern.cli_args import EXIT_USAGE, ArgumentParser, number
+from lantern.cli_args import EXIT_USAGE, ArgumentParser, image_size, number
 
 EXIT_INFRA = 3
 
@@ -29,6 +29,7 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--seed", type=number(int, ge=0), default=0)
     ap.add_argument("--val-fraction", type=number(float, gt=0, le=0.5), default=0.1, help="share of sequences (per route kind) held out for checkpoint selection")
     ap.add_argument("--no-warning-samples", action="store_true", help="train without any warning-bearing sample (the paper's zero-shot analogue)")
+    ap.add_argument("--image-size", type=image_size(32, 1024), default=(256, 128), metavar="WxH", help="policy input size; dataset images are resized to it (default 256x128: the 30 ms step budget)")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
-                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads)
+                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=a.image_size)
     try:
         doc = train(a.data, out, cfg, cache_base=Path(a.cache_dir).expanduser() if a.cache_dir else None, quiet=a.quiet)
     except (DatasetError, TrainError, CheckpointError) as e:

@@ -252,25 +252,23 @@ class TextEncoder:
 
     def encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
         """(N, 384) float32 embeddings."""
-        out = np.zeros((len(texts), TEXT_FEATURES), dtype=np.float32)
-        todo = [i for i, t in enumerate(texts) if t not in self.memo]
-        uniq = list(dict.fromkeys(texts[i] for i in todo))
+        found = {t: self.memo[t] for t in texts if t in self.memo}
+        uniq = [t for t in dict.fromkeys(texts) if t not in found]
         for s in range(0, len(uniq), batch_size):
             chunk = uniq[s : s + batch_size]
             tok = self.tokenizer(chunk, padding=True, truncation=True, max_length=128, return_tensors="pt")
             with torch.inference_mode():
                 h = self.model(**tok).last_hidden_state
             m = tok["attention_mask"].unsqueeze(-1).float()
-            emb = F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1.0), dim=-1).numpy()
-            for t, e in zip(chunk, emb):
-                self.memo[t] = e.astype(np.float32)
-                if len(self.memo) > self.memo_size:
-                    self.memo.popitem(last=False)
+            emb = F.normalize((h * m).sum(1) / m.sum(1).clamp(min=1.0), dim=-1).numpy().astype(np.float32)
+            found.update(zip(chunk, emb))
+        for t in uniq:
+            self.memo[t] = found[t]
+            if len(self.memo) > self.memo_size:
+                self.memo.popitem(last=False)
+        out = np.zeros((len(texts), TEXT_FEATURES), dtype=np.float32)
         for i, t in enumerate(texts):
-            e = self.memo.get(t)
-            if e is None:  # evicted within this call (more unique strings than the memo holds)
-                e = self.encode([t])[0]
-            out[i] = e
+            out[i] = found[t]
         return out
 
 
