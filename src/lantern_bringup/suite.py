@@ -581,6 +581,72 @@ def run_command(agent: str, agent_options: dict, variant: str = "full", v2x: str
     return RunCommand(agent, tuple((k, json.dumps(v, sort_keys=True)) for k, v in sorted(agent_options.items())), variant, v2x, faults, camera, tuple(extra))
 
 
+#: Variants that change only what the RSU broadcasts on Route A: Route A without the warning and Route B
+#: (the RSU sends nothing there) are the same runs as the full protocol's, so ``--controls-from`` may reuse them.
+WARNING_ONLY_VARIANTS = ("late_onset", "beyond_termination", "noisy_position", "paraphrase", "free_form")
+COMMAND_FILE = "suite_command.json"
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """argparse ``type=`` for ``--shard K/N``: 0 <= K < N."""
+    import argparse
+
+    k, sep, n = text.partition("/")
+    if not sep or not k.isdigit() or not n.isdigit() or not 0 <= int(k) < int(n):
+        raise argparse.ArgumentTypeError(f"must be K/N with 0 <= K < N, e.g. 0/3, got {text!r}")
+    return int(k), int(n)
+
+
+def _rsu_only(params_file: str) -> bool:
+    """True when a parameter file sets only RSU parameters and does not make the RSU warn on Route B."""
+    from lantern.ros.params import read_param_file
+
+    doc = {k.lstrip("/"): v for k, v in read_param_file(params_file).items()}  # checked by preflight already
+    return set(doc) <= {"lantern_rsu"} and not doc.get("lantern_rsu", {}).get("warn_on_reference_events")
+
+
+def link_controls(jobs: Sequence[RunJob], out: Path, base: Path, command: RunCommand) -> list[RunJob]:
+    """Link the finished Route A no-warning and Route B runs of ``base`` into ``out/runs``; return the jobs left.
+
+    ``base`` must be a suite of the same command with the full protocol, and this suite's variant one of
+    ``WARNING_ONLY_VARIANTS`` with at most RSU-only extra parameter files: those change the warning and nothing
+    else, so the controls are the same runs. A control that is not final in ``base`` runs here. Raises
+    ValueError (one line) when ``base`` does not qualify.
+    """
+    try:
+        theirs = json.loads((base / COMMAND_FILE).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{base}: no readable {COMMAND_FILE} (a suite directory written by this version): {exc}") from None
+    mine = json.loads(json.dumps(asdict(command)))
+    if command.variant not in WARNING_ONLY_VARIANTS:
+        raise ValueError(f"variant {command.variant!r} changes more than the Route A warning; controls can be reused for {', '.join(WARNING_ONLY_VARIANTS)}")
+    if theirs.get("variant") != "full":
+        raise ValueError(f"{base} ran variant {theirs.get('variant')!r}; the controls must come from the full protocol")
+    extra_mine, extra_theirs = list(mine.pop("extra")), list(theirs.pop("extra", []))
+    for d in (mine, theirs):
+        d.pop("variant", None)
+    if mine != theirs:
+        diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+        raise ValueError(f"{base} was run with other settings ({', '.join(diff)}); the controls must come from the same agent and options")
+    added = [x for x in extra_mine if x not in extra_theirs]
+    files = [added[i + 1] for i, x in enumerate(added[:-1]) if x == "--params-file"]
+    if [x for x in added if x != "--params-file" and x not in files] or [x for x in extra_theirs if x not in extra_mine]:
+        raise ValueError(f"{base} was run with other run arguments ({' '.join(extra_theirs) or 'none'}); only RSU parameter files may be added")
+    for f in files:
+        if not _rsu_only(f):
+            raise ValueError(f"--params-file {f} sets more than RSU parameters (or warns on Route B); the controls would differ")
+    left = []
+    for j in jobs:
+        src = base / "runs" / j.run_id
+        dst = out / "runs" / j.run_id
+        if j.condition == "no-warning" and not dst.exists() and not final_problem(src, read_result(src)):
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.symlink_to(src.resolve(), target_is_directory=True)
+        if not (dst.is_symlink() and j.condition == "no-warning"):
+            left.append(j)
+    return left
+
+
 def suite_main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
@@ -611,6 +677,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     ray.add_argument("--ray-no-shared-fs", action="store_true", help="ship each run's directory back through Ray instead of writing into --out from the worker node (default: detected per run)")
     ray.add_argument("--ray-cpus", type=number(float, gt=0), default=1.0, help="CPUs each run holds on its Ray node")
     ray.add_argument("--ray-gpus", type=number(float, ge=0), default=None, help="GPUs each run holds (default: 1 for the vlm and simlingo agents unless their device is cpu, else 0)")
+    ap.add_argument("--shard", type=parse_shard, default=None, metavar="K/N", help="only every N-th selected pair, from the K-th (0-based, in family and pair order): disjoint subsets, e.g. 0/3 1/3 2/3")
+    ap.add_argument("--controls-from", default=None, metavar="SUITE_DIR", help=f"take the Route A no-warning and Route B runs from this finished full-protocol suite of the same agent and run only the warning runs (variants {', '.join(WARNING_ONLY_VARIANTS)}; extra parameter files may only set RSU parameters)")
     ap.add_argument("--out", required=True, help="output directory (runs/, attempts/, scores/); rerun to resume")
     ap.add_argument("--max-retries", type=number(int, ge=0), default=3, help="retries of a run that failed for infrastructure reasons")
     ap.add_argument("--timeout", type=number(float, gt=0), default=600.0, help="wall seconds per run attempt")
@@ -628,6 +696,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     try:  # everything the runs share, once, before the first run
         try:
             pairs = suite_pairs(a.families, a.pairs) if a.routes is None else route_dir_pairs(a.routes, a.families, a.pairs)
+            if a.shard is not None:
+                pairs = pairs[a.shard[0] :: a.shard[1]]
         except RouteDirError as exc:
             raise PreflightError("--routes", str(exc)) from None
         except ValueError as exc:
@@ -647,6 +717,16 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     if a.simulator != "embedded":
         extra += ["--simulator", a.simulator, *[x for k, v in carla.items() for x in (f"--{k.replace('_', '-')}", str(v))]]
     command = run_command(a.agent, a.agent_options, a.variant, a.v2x, faults, camera, extra)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / COMMAND_FILE).write_text(json.dumps(asdict(command), indent=1) + "\n")
+    all_jobs = jobs
+    if a.controls_from is not None:
+        try:
+            jobs = link_controls(jobs, out, Path(a.controls_from), command)
+        except ValueError as exc:
+            print(f"lantern suite: --controls-from: {exc}", file=sys.stderr)
+            return 2
+        print(f"suite: {len(all_jobs) - len(jobs)} control runs linked from {a.controls_from}", file=sys.stderr)
     pool = None
     if a.ray is not None:  # connect first: a wrong address is one line before anything runs, and Ray's own handlers come before ours
         from lantern.task_pool import RayPool, RayUnavailable, ray_init
@@ -682,7 +762,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
         done = len(outcomes) - sum(counts.values())
         print(f"lantern suite: stopped by {signal.Signals(stop.signum).name}: {done} of {len(outcomes)} runs finished, {counts['interrupted']} interrupted (not retried), {counts['not_started']} not started; status in {out / 'suite_status.json'}; rerun the same command to resume", file=sys.stderr)
         return 128 + int(stop.signum)  # type: ignore[arg-type]
-    return report_suite(out, outcomes, wall)
+    linked = [RunOutcome(j, read_result(out / "runs" / j.run_id)["status"], 0, skipped=True) for j in all_jobs if j not in jobs]  # type: ignore[index]
+    return report_suite(out, linked + list(outcomes), wall)
 
 
 def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> int:
