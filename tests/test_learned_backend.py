@@ -50,6 +50,20 @@ def test_model_runs_every_fifth_frame_and_the_warning_changes_the_plan(ckpt):
     assert np.array_equal(be.plan(_obs(0, 0.0, w, img)).waypoints, warned)  # deterministic
 
 
+def test_a_run_without_a_warning_never_loads_minilm_and_drives_the_same(ckpt):
+    from lantern_agent.learned.encoders import TextEncoder
+    from lantern_agent.learned.model import EMPTY_TEXT_FILE
+
+    assert (ckpt / EMPTY_TEXT_FILE).is_file()
+    img = np.full((H, W, 3), 120, dtype=np.uint8)
+    be = load_backend("learned", model_dir=str(ckpt))
+    stored = be.plan(_obs(0, 0.0, None, img)).waypoints
+    assert be._text_encoder is None  # the empty text came from the checkpoint
+    be._empty_text = TextEncoder().encode([""])[0]  # what MiniLM gives now: the same input, so the same plan
+    be.reset()
+    assert np.allclose(be.plan(_obs(0, 0.0, None, img)).waypoints, stored, atol=1e-5)
+
+
 def test_bad_options_are_named_without_loading_weights(ckpt, tmp_path):
     with pytest.raises(AgentError, match="model_dir' is required"):
         check_options("learned", {})

@@ -97,8 +97,8 @@ class LearnedBackend(Backend):
         _check_values(torch_threads, model_period_frames)
         import torch
 
-        from lantern_agent.learned.encoders import TextEncoder, load_image_encoder
-        from lantern_agent.learned.model import CheckpointError, load_policy
+        from lantern_agent.learned.encoders import load_image_encoder
+        from lantern_agent.learned.model import EMPTY_TEXT_FILE, CheckpointError, load_policy
 
         torch.set_num_threads(int(torch_threads))
         self.period = int(model_period_frames)
@@ -110,7 +110,12 @@ class LearnedBackend(Backend):
         self.model_dir = d
         self.image_size = (self.policy.cfg.image_width, self.policy.cfg.image_height)
         self.image_net = load_image_encoder()
-        self.text_encoder = TextEncoder()
+        # MiniLM loads on the first warning text: the empty text (no warning) comes from the checkpoint, where
+        # training stored the same encoder's output for it, so a run without a warning never pays for
+        # importing transformers and loading MiniLM (about 2 s per run here).
+        self._text_encoder: Any = None
+        empty = d / EMPTY_TEXT_FILE
+        self._empty_text = np.load(empty).astype(np.float32) if empty.is_file() else None
         self.stats = LearnedStats()
         self._last: tuple[np.ndarray, tuple[float, float, float], float] | None = None
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
@@ -142,6 +147,16 @@ class LearnedBackend(Backend):
         self._last = None
         self.stats = LearnedStats()
 
+    def encode_text(self, text: str) -> np.ndarray:
+        """(1, 384) embedding of the model's text input (the stored one for the empty text)."""
+        if text == "" and self._empty_text is not None:
+            return self._empty_text[None]
+        if self._text_encoder is None:
+            from lantern_agent.learned.encoders import TextEncoder
+
+            self._text_encoder = TextEncoder()
+        return self._text_encoder.encode([text])
+
     def infer(self, obs: Observation) -> np.ndarray:
         """One model step: (10, 2) ego-frame waypoints from this observation."""
         import torch
@@ -158,7 +173,7 @@ class LearnedBackend(Backend):
             img = resize_to(img, self.image_size)
         text, num = observation_inputs(obs)
         feats = image_features(self.image_net, [img])
-        txt = torch.from_numpy(self.text_encoder.encode([text]))
+        txt = torch.from_numpy(self.encode_text(text))
         with torch.inference_mode():
             wp = self.policy(feats, txt, torch.from_numpy(num)[None])[0]
         return wp.double().numpy()

@@ -5,7 +5,8 @@ Why it looks like this:
 * Any ``AutoModelForImageTextToText`` checkpoint can drive, by one of two
   output paths (option ``mode``):
   ``regression``: a small torch MLP (``waypoint_head.safetensors`` +
-  ``waypoint_head.json`` in the same directory) maps the decoder's last hidden
+  ``waypoint_head.json`` in the same directory, or in ``head_dir``: a
+  ``lantern train --backbone vlm`` output) maps the decoder's last hidden
   state to 10x2 waypoints; one forward pass per step, no decoding.
   ``text``: ``generate()`` then a tolerant parser reads ``[(x, y), ...]``;
   malformed output yields a stop plan and a counted parse failure, never a crash.
@@ -235,8 +236,22 @@ _TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json")
 _IMAGE_PROC_FILES = ("processor_config.json", "preprocessor_config.json")
 
 
-def check_checkpoint_dir(model_dir: str | os.PathLike | None, mode: str) -> Path:
-    """Fail early, naming the path and the missing part, before transformers gives a vaguer error."""
+def check_head_dir(head_dir: str | os.PathLike) -> Path:
+    """A separate directory holding the regression head (``lantern train --backbone vlm`` output)."""
+    d = Path(head_dir).expanduser()
+    if not d.is_dir():
+        raise VlmCheckpointError(f"vlm head directory {d} " + ("is not a directory" if d.exists() else "does not exist"))
+    missing = [f for f in (HEAD_WEIGHTS, HEAD_CONFIG) if not (d / f).is_file()]
+    if missing:
+        raise VlmCheckpointError(f"vlm head directory {d} is incomplete: missing " + ", ".join(missing))
+    return d
+
+
+def check_checkpoint_dir(model_dir: str | os.PathLike | None, mode: str, head_in_model_dir: bool = True) -> Path:
+    """Fail early, naming the path and the missing part, before transformers gives a vaguer error.
+
+    ``head_in_model_dir=False``: the regression head comes from ``head_dir`` (checked by ``check_head_dir``).
+    """
     if model_dir in (None, ""):
         raise VlmCheckpointError("vlm backend: option 'model_dir' is required (a local checkpoint directory)")
     d = Path(model_dir).expanduser()
@@ -253,7 +268,7 @@ def check_checkpoint_dir(model_dir: str | os.PathLike | None, mode: str) -> Path
         missing.append("tokenizer (one of " + ", ".join(_TOKENIZER_FILES) + ")")
     if not any((d / f).is_file() for f in _IMAGE_PROC_FILES):
         missing.append("image processor config (one of " + ", ".join(_IMAGE_PROC_FILES) + ")")
-    if mode == "regression":
+    if mode == "regression" and head_in_model_dir:
         for f in (HEAD_WEIGHTS, HEAD_CONFIG):
             if not (d / f).is_file():
                 missing.append(f"{f} (regression head; or use mode='text')")
@@ -444,10 +459,15 @@ class VlmStats:
     notes: list[str] = field(default_factory=list)
 
 
-def _check_option_values(mode: Any, torch_threads: Any, dtype: Any, max_new_tokens: Any, processor: Any) -> None:
+def _check_option_values(mode: Any, torch_threads: Any, dtype: Any, max_new_tokens: Any, processor: Any, head_dir: Any = None) -> None:
     """The scalar options' values (ConfigError naming the option), before anything is loaded."""
     if mode not in ("regression", "text"):
         raise ConfigError(f"vlm backend option 'mode' must be 'regression' or 'text', got {mode!r}")
+    if head_dir is not None:
+        if not isinstance(head_dir, str) or not head_dir:
+            raise ConfigError(f"vlm backend option 'head_dir' must be a directory path, got {head_dir!r}")
+        if mode != "regression":
+            raise ConfigError("vlm backend option 'head_dir' applies to mode='regression' only")
     if processor not in ("auto", "manual"):
         raise ConfigError(f"vlm backend option 'processor' must be 'auto' or 'manual', got {processor!r}")
     for name, value in (("torch_threads", torch_threads), ("max_new_tokens", max_new_tokens)):
@@ -469,6 +489,8 @@ class VlmBackend(Backend):
       max_new_tokens: generation budget in text mode (default 160: ten pairs at ~14 tokens each
         where the tokenizer splits digits).
       processor: ``auto`` (checkpoint's processor, manual fallback) or ``manual``.
+      head_dir: read the regression head from this directory instead of ``model_dir``
+        (a ``lantern train --backbone vlm`` output; the checkpoint stays read-only).
     """
 
     name = "vlm"
@@ -482,11 +504,13 @@ class VlmBackend(Backend):
         dtype: str = "float32",
         max_new_tokens: int = 160,
         processor: str = "auto",
+        head_dir: str | None = None,
     ) -> None:
-        _check_option_values(mode, torch_threads, dtype, max_new_tokens, processor)
+        _check_option_values(mode, torch_threads, dtype, max_new_tokens, processor, head_dir)
         self.mode = mode
         self.max_new_tokens = int(max_new_tokens)
-        self.model_dir = check_checkpoint_dir(model_dir, mode)
+        self.model_dir = check_checkpoint_dir(model_dir, mode, head_in_model_dir=head_dir is None)
+        self.head_dir = check_head_dir(head_dir) if head_dir is not None else self.model_dir
         self.dtype, self.dtype_note = resolve_dtype(dtype)
         torch.set_num_threads(int(torch_threads))
         self.torch_threads = int(torch_threads)
@@ -504,11 +528,11 @@ class VlmBackend(Backend):
         self.encoder = load_encoder(self.model_dir, self.config, processor)
         self.head: WaypointHead | None = None
         if mode == "regression":
-            self.head = WaypointHead.load(self.model_dir)
+            self.head = WaypointHead.load(self.head_dir)
             width = self._hidden_width()
             if width is not None and width != self.head.cfg.in_features:
                 raise VlmCheckpointError(
-                    f"{self.model_dir / HEAD_CONFIG}: in_features={self.head.cfg.in_features} but the model's hidden size is {width}"
+                    f"{self.head_dir / HEAD_CONFIG}: in_features={self.head.cfg.in_features} but the model's hidden size is {width}"
                 )
         self.stats = VlmStats(notes=[self.dtype_note])
         self.last_prompt = ""
@@ -519,8 +543,8 @@ class VlmBackend(Backend):
     def check_options(cls, options: dict[str, Any]) -> None:
         """Option values and the checkpoint's files (config.json and head config parse), no weights loaded."""
         a = bound_options(cls, options)
-        _check_option_values(a["mode"], a["torch_threads"], a["dtype"], a["max_new_tokens"], a["processor"])
-        d = check_checkpoint_dir(a["model_dir"], a["mode"])
+        _check_option_values(a["mode"], a["torch_threads"], a["dtype"], a["max_new_tokens"], a["processor"], a["head_dir"])
+        d = check_checkpoint_dir(a["model_dir"], a["mode"], head_in_model_dir=a["head_dir"] is None)
         try:
             config = json.loads((d / "config.json").read_text())
         except (OSError, ValueError) as e:
@@ -528,10 +552,15 @@ class VlmBackend(Backend):
         if not isinstance(config, dict):
             raise VlmCheckpointError(f"vlm checkpoint {d}: config.json must hold a JSON object")
         if a["mode"] == "regression":
+            hd = check_head_dir(a["head_dir"]) if a["head_dir"] is not None else d
             try:
-                HeadConfig.load(d / HEAD_CONFIG)
+                head = HeadConfig.load(hd / HEAD_CONFIG)
             except (OSError, ValueError, TypeError) as e:
-                raise VlmCheckpointError(f"{d / HEAD_CONFIG}: invalid regression-head config: {e}") from None
+                raise VlmCheckpointError(f"{hd / HEAD_CONFIG}: invalid regression-head config: {e}") from None
+            tc = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+            width = tc.get("hidden_size")
+            if isinstance(width, int) and width != head.in_features:  # a head trained on another model
+                raise VlmCheckpointError(f"{hd / HEAD_CONFIG}: in_features={head.in_features} but the model's hidden size is {width} ({d / 'config.json'})")
 
     def _hidden_width(self) -> int | None:
         tc = getattr(self.config, "text_config", None) or self.config
@@ -547,16 +576,39 @@ class VlmBackend(Backend):
         if obs.image is None:
             raise ValueError("vlm backend needs obs.image (needs_image=True): the node passed none")
         t0 = time.perf_counter()
-        question = build_prompt(obs)
-        self.last_prompt = question
-        inputs = self._cast(self.encoder.encode(np.ascontiguousarray(obs.image), question))
+        inputs = self.encode(obs)
         with torch.inference_mode():
-            plan = self._regress(inputs) if self.mode == "regression" else self._generate(inputs)
+            if self.mode == "regression":
+                assert self.head is not None
+                plan = self._regress(self.pooled_hidden(inputs, self.head.cfg.pooling))
+            else:
+                plan = self._generate(inputs)
         dt = time.perf_counter() - t0
         self.stats.steps += 1
         self.stats.last_latency_s = dt
         self.stats.total_latency_s += dt
         return plan
+
+    def encode(self, obs: Observation) -> dict[str, torch.Tensor]:
+        """The model inputs of one observation: ``build_prompt`` + the encoder (image and chat layout), cast to dtype."""
+        question = build_prompt(obs)
+        self.last_prompt = question
+        return self._cast(self.encoder.encode(np.ascontiguousarray(obs.image), question))
+
+    def pooled_hidden(self, inputs: dict[str, torch.Tensor], pooling: str) -> torch.Tensor:
+        """What the regression head reads: the decoder's last hidden state pooled ('last' token or 'mean'), (B, D) float32."""
+        h = self.hidden_state(inputs).float()
+        if pooling == "last":
+            return h[:, -1]
+        mask = inputs["attention_mask"].unsqueeze(-1).float()
+        return (h * mask).sum(1) / mask.sum(1).clamp(min=1.0)
+
+    def features(self, obs: Observation, pooling: str) -> torch.Tensor:
+        """``pooled_hidden`` of one observation, (1, D): ``lantern train --backbone vlm`` caches exactly this."""
+        if obs.image is None:
+            raise ValueError("vlm backend needs obs.image (needs_image=True)")
+        with torch.inference_mode():
+            return self.pooled_hidden(self.encode(obs), pooling)
 
     def _cast(self, inputs: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
         return {k: (v.to(self.dtype) if torch.is_tensor(v) and v.is_floating_point() else v) for k, v in inputs.items()}
@@ -571,14 +623,8 @@ class VlmBackend(Backend):
                 return h
         return self.model(**inputs, output_hidden_states=True).hidden_states[-1]
 
-    def _regress(self, inputs: dict[str, torch.Tensor]) -> Plan:
+    def _regress(self, pooled: torch.Tensor) -> Plan:
         assert self.head is not None
-        h = self.hidden_state(inputs).float()
-        if self.head.cfg.pooling == "last":
-            pooled = h[:, -1]
-        else:
-            mask = inputs["attention_mask"].unsqueeze(-1).float()
-            pooled = (h * mask).sum(1) / mask.sum(1).clamp(min=1.0)
         wp = self.head(pooled)[0, :NUM_WAYPOINTS].double().numpy()
         if wp.shape != (NUM_WAYPOINTS, 2) or not np.all(np.isfinite(wp)) or np.max(np.abs(wp)) > MAX_WAYPOINT_ABS:
             self.stats.invalid_outputs += 1
@@ -611,6 +657,7 @@ __all__ = [
     "WaypointParseError",
     "build_prompt",
     "check_checkpoint_dir",
+    "check_head_dir",
     "cpu_bf16_support",
     "format_waypoints",
     "parse_waypoints",

@@ -1,18 +1,23 @@
-"""The frozen encoders' outputs for every trainable sample of a dataset, computed once and reused.
+"""Frozen features of every trainable sample of a dataset, computed once and reused by ``lantern train``.
 
-Why: the encoders are frozen, so their outputs are pure functions of (image,
-text, weights); encoding is ~95 % of a training step's cost on this CPU.
-The cache is keyed by the dataset hash and the encoders' identity, so a new
-dataset or other weights never reuse a stale cache; it holds the rows every
-training configuration may draw from (horizon-crossing rows are left out:
-no configuration trains on them), with the metadata needed to filter them
+Why: the backbones are frozen, so their outputs are pure functions of (image,
+text, weights); computing them is ~95 % of a training step's cost on this
+CPU (the learned agent's encoders) or all of it (a VLM's decoder). A cache is
+keyed by the dataset hash and the backbone's identity, so a new dataset or
+other weights never reuse a stale cache; it holds the rows every training
+configuration may draw from (horizon-crossing rows are left out: no
+configuration trains on them), with the metadata needed to filter them
 (``--no-warning-samples`` reuses the same cache).
 
-Layout (one directory): ``image.npy`` (N, 3840) float16, ``text_index.npy``
+One builder for every backbone (``build_rows_cache``): it walks the trainable
+rows, writes the shared part (``waypoints.npy`` (N, 10, 2), ``meta.json``:
+per-row sequence id, route kind, condition, warning flag, family; the key)
+and lets a ``Featurizer`` add its arrays. Written to a temporary directory
+and renamed: an interrupted build leaves nothing half-valid.
+
+Learned agent layout: ``image.npy`` (N, 3840) float16, ``text_index.npy``
 (N,) into ``text.npy`` (U, 384) float32 + ``texts.json``, ``numeric.npy``
-(N, 13), ``waypoints.npy`` (N, 10, 2), ``meta.json`` (per-row sequence id,
-route kind, condition, warning flag, family; the key). Written to a temporary
-directory and renamed: an interrupted build leaves nothing half-valid.
+(N, 13). The ``vlm`` head's layout is in ``vlm_head.py``.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -35,16 +41,13 @@ CACHE_VERSION = 1
 #: images per encoder call: on this CPU EfficientNet-Lite0 is fastest per image at batch 4 (12.6 ms at 256x128,
 #: one thread) and slower at 32 (20.2 ms): larger batches fall out of cache.
 IMAGE_BATCH = 4
+_META_KEYS = ("sequence_id", "route_kind", "condition", "family", "warning_active")
 
 
 @dataclass
-class FeatureCache:
-    """The cached arrays (memory-mapped image features) and per-row metadata."""
+class TrainableRows:
+    """What every cache holds: the labels and the per-row metadata the training mixture is selected by."""
 
-    image: np.ndarray
-    text: np.ndarray
-    text_index: np.ndarray
-    numeric: np.ndarray
     waypoints: np.ndarray
     sequence_id: list[str]
     route_kind: list[str]
@@ -57,9 +60,31 @@ class FeatureCache:
         return len(self.sequence_id)
 
 
-def cache_dir_for(info: ds.DatasetInfo, ident: EncoderIdentity, image_size: tuple[int, int], base: Path | None = None) -> Path:
+@dataclass
+class FeatureCache(TrainableRows):
+    """The learned agent's cached encoder outputs (memory-mapped image features)."""
+
+    image: np.ndarray
+    text: np.ndarray
+    text_index: np.ndarray
+    numeric: np.ndarray
+
+
+class Featurizer(Protocol):
+    """A backbone's part of a cache: features of the kept rows of each batch, then its files."""
+
+    def add(self, batch: dict[str, list], keep: list[int]) -> None: ...
+    def write(self, tmp: Path) -> None: ...
+
+
+def cache_path(info: ds.DatasetInfo, tag: str, base: Path | None = None) -> Path:
+    """``BASE/<dataset hash>-<tag>-v<version>``: the dataset and the backbone's identity (``tag``) name a cache."""
     safe = info.dataset_hash.replace(":", "-").replace("/", "-")[:48]
-    return (base or cache_root() / "features") / f"{safe}-{ident.key()}-{image_size[0]}x{image_size[1]}-v{CACHE_VERSION}"
+    return (base or cache_root() / "features") / f"{safe}-{tag}-v{CACHE_VERSION}"
+
+
+def cache_dir_for(info: ds.DatasetInfo, ident: EncoderIdentity, image_size: tuple[int, int], base: Path | None = None) -> Path:
+    return cache_path(info, f"{ident.key()}-{image_size[0]}x{image_size[1]}", base)
 
 
 def resize_to(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -80,16 +105,96 @@ def first_image_size(info: ds.DatasetInfo) -> tuple[int, int]:
     raise ds.DatasetError(f"dataset {info.root}: no rows")
 
 
-def load_cache(path: Path) -> FeatureCache:
+def trainable_rows(info: ds.DatasetInfo, batch_size: int = 32, progress: Callable[[int], None] | None = None) -> Iterator[tuple[dict[str, list], list[int]]]:
+    """(batch, indices of its rows outside the warning-boundary horizons), in dataset order: the cache's row order."""
+    for b in ds.iter_batches(info, ds.REQUIRED_COLUMNS, batch_size=batch_size):
+        keep = [i for i, c in enumerate(b["crosses_boundary"]) if not bool(c)]
+        if progress is not None:
+            progress(len(b["crosses_boundary"]))
+        if keep:
+            yield b, keep
+
+
+def load_rows(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(``TrainableRows`` fields, the whole ``meta.json``) of a cache directory."""
     meta = json.loads((path / "meta.json").read_text())
+    rows = {k: meta[k] for k in _META_KEYS if k != "warning_active"}
+    rows |= {"warning_active": np.asarray(meta["warning_active"], dtype=bool), "waypoints": np.load(path / "waypoints.npy"), "key": meta["key"]}
+    return rows, meta
+
+
+def build_rows_cache(info: ds.DatasetInfo, path: Path, featurizer: Featurizer, meta_extra: dict[str, Any],
+                     batch_size: int = 32, progress: Callable[[int], None] | None = None) -> bool:
+    """Build the cache at ``path`` unless it exists; True when built now."""
+    if (path / "meta.json").is_file():
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=path.parent))
+    try:
+        wps: list[np.ndarray] = []
+        meta: dict[str, list] = {k: [] for k in _META_KEYS}
+        for b, keep in trainable_rows(info, batch_size, progress):
+            featurizer.add(b, keep)
+            for i in keep:
+                wps.append(ds.waypoints_of(b["waypoints"][i]))
+                meta["sequence_id"].append(str(b["sequence_id"][i]))
+                meta["route_kind"].append(str(b["route_kind"][i]))
+                meta["condition"].append(str(b["condition"][i]))
+                meta["family"].append(str(b["family"][i]))
+                meta["warning_active"].append(bool(b["warning_active"][i]))
+        if not wps:
+            raise ds.DatasetError(f"dataset {info.root}: no sample outside the warning-boundary horizons (every row has crosses_boundary)")
+        featurizer.write(tmp)
+        np.save(tmp / "waypoints.npy", np.stack(wps))
+        (tmp / "meta.json").write_text(json.dumps({**meta, "key": path.name, "dataset_hash": info.dataset_hash, **meta_extra}))
+        try:
+            os.replace(tmp, path)
+        except OSError:  # built concurrently by another process
+            if not (path / "meta.json").is_file():
+                raise
+        return True
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+class _EncoderFeaturizer:
+    """The learned agent's frozen encoders: pooled image map, sentence embedding of the warning text, numbers."""
+
+    def __init__(self, image_net: EfficientNetLite0, text_encoder: TextEncoder, image_size: tuple[int, int]) -> None:
+        self.image_net, self.text_encoder, self.image_size = image_net, text_encoder, image_size
+        self.img_chunks: list[np.ndarray] = []
+        self.texts: dict[str, int] = {}
+        self.tindex: list[int] = []
+        self.numeric: list[np.ndarray] = []
+
+    def add(self, b: dict[str, list], keep: list[int]) -> None:
+        imgs = [resize_to(ds.decode_png(b["image_png"][i]), self.image_size) for i in keep]
+        for s in range(0, len(imgs), IMAGE_BATCH):
+            self.img_chunks.append(image_features(self.image_net, imgs[s : s + IMAGE_BATCH]).numpy().astype(np.float16))
+        for i in keep:
+            active = bool(b["warning_active"][i])
+            t = warning_text(active, b["warning_text"][i] or "")
+            self.tindex.append(self.texts.setdefault(t, len(self.texts)))
+            pos = ds.pair(b["warning_pos"][i])
+            self.numeric.append(numeric_features(float(b["speed"][i]), int(b["command"][i]), ds.pair(b["target_point"][i]), active, pos))
+
+    def write(self, tmp: Path) -> None:
+        text_list = list(self.texts)
+        np.save(tmp / "image.npy", np.concatenate(self.img_chunks).reshape(-1, IMAGE_FEATURES))
+        np.save(tmp / "text.npy", self.text_encoder.encode(text_list))
+        np.save(tmp / "text_index.npy", np.asarray(self.tindex, dtype=np.int64))
+        np.save(tmp / "numeric.npy", np.stack(self.numeric))
+        (tmp / "texts.json").write_text(json.dumps(text_list))
+
+
+def load_cache(path: Path) -> FeatureCache:
+    rows, _ = load_rows(path)
     return FeatureCache(
+        **rows,
         image=np.load(path / "image.npy", mmap_mode="r"),
         text=np.load(path / "text.npy"),
         text_index=np.load(path / "text_index.npy"),
         numeric=np.load(path / "numeric.npy"),
-        waypoints=np.load(path / "waypoints.npy"),
-        sequence_id=meta["sequence_id"], route_kind=meta["route_kind"], condition=meta["condition"], family=meta["family"],
-        warning_active=np.asarray(meta["warning_active"], dtype=bool), key=meta["key"],
     )
 
 
@@ -102,56 +207,9 @@ def build_cache(
     batch_size: int = 32,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[FeatureCache, bool]:
-    """The cache of ``info`` (built now when absent). Returns (cache, built_now)."""
+    """The learned agent's cache of ``info`` (built now when absent). Returns (cache, built_now)."""
     ident = EncoderIdentity.current()
     path = cache_dir_for(info, ident, image_size, base)
-    if (path / "meta.json").is_file():
-        return load_cache(path), False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=path.parent))
-    try:
-        img_chunks: list[np.ndarray] = []
-        texts: dict[str, int] = {}
-        tindex: list[int] = []
-        numeric: list[np.ndarray] = []
-        wps: list[np.ndarray] = []
-        meta: dict[str, list] = {"sequence_id": [], "route_kind": [], "condition": [], "family": [], "warning_active": []}
-        for b in ds.iter_batches(info, ds.REQUIRED_COLUMNS, batch_size=batch_size):
-            keep = [i for i, c in enumerate(b["crosses_boundary"]) if not bool(c)]
-            if progress is not None:
-                progress(len(b["crosses_boundary"]))
-            if not keep:
-                continue
-            imgs = [resize_to(ds.decode_png(b["image_png"][i]), image_size) for i in keep]
-            for s in range(0, len(imgs), IMAGE_BATCH):
-                img_chunks.append(image_features(image_net, imgs[s : s + IMAGE_BATCH]).numpy().astype(np.float16))
-            for i in keep:
-                active = bool(b["warning_active"][i])
-                t = warning_text(active, b["warning_text"][i] or "")
-                tindex.append(texts.setdefault(t, len(texts)))
-                pos = ds.pair(b["warning_pos"][i])
-                numeric.append(numeric_features(float(b["speed"][i]), int(b["command"][i]), ds.pair(b["target_point"][i]), active, pos))
-                wps.append(ds.waypoints_of(b["waypoints"][i]))
-                meta["sequence_id"].append(str(b["sequence_id"][i]))
-                meta["route_kind"].append(str(b["route_kind"][i]))
-                meta["condition"].append(str(b["condition"][i]))
-                meta["family"].append(str(b["family"][i]))
-                meta["warning_active"].append(active)
-        if not numeric:
-            raise ds.DatasetError(f"dataset {info.root}: no sample outside the warning-boundary horizons (every row has crosses_boundary)")
-        text_list = list(texts)
-        np.save(tmp / "image.npy", np.concatenate(img_chunks).reshape(-1, IMAGE_FEATURES))
-        np.save(tmp / "text.npy", text_encoder.encode(text_list))
-        np.save(tmp / "text_index.npy", np.asarray(tindex, dtype=np.int64))
-        np.save(tmp / "numeric.npy", np.stack(numeric))
-        np.save(tmp / "waypoints.npy", np.stack(wps))
-        (tmp / "texts.json").write_text(json.dumps(text_list))
-        (tmp / "meta.json").write_text(json.dumps({**meta, "key": path.name, "dataset_hash": info.dataset_hash, "encoders": ident.__dict__ | {"image_pool": list(ident.image_pool)}}))
-        try:
-            os.replace(tmp, path)
-        except OSError:  # built concurrently by another process
-            if not (path / "meta.json").is_file():
-                raise
-        return load_cache(path), True
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    extra = {"encoders": ident.__dict__ | {"image_pool": list(ident.image_pool)}}
+    built = build_rows_cache(info, path, _EncoderFeaturizer(image_net, text_encoder, image_size), extra, batch_size, progress)
+    return load_cache(path), built

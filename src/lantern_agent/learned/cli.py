@@ -1,6 +1,7 @@
-"""``lantern train``: train the learned agent's head on a collected dataset.
+"""``lantern train``: train the learned agent's head (or the ``vlm`` backend's waypoint head) on a collected dataset.
 
     lantern train --data DIR --out CKPT_DIR [--epochs N] [--no-warning-samples] [--seed S]
+    lantern train --backbone vlm --vlm-dir HF_CKPT_DIR --data DIR --out HEAD_DIR [...]
 
 A mistake in the inputs (no dataset there, a shard without a contract column,
 an --out that holds something else) is one stderr line and exit code 2; a
@@ -9,6 +10,7 @@ missing encoder package is a broken install, exit code 3.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,10 +18,15 @@ from pathlib import Path
 from lantern.cli_args import EXIT_USAGE, ArgumentParser, image_size, number
 
 EXIT_INFRA = 3
+#: the learned policy's default input size (EfficientNet-Lite0 within the 30 ms step budget)
+LEARNED_IMAGE_SIZE = (256, 128)
 
 
 def build_parser() -> ArgumentParser:
     ap = ArgumentParser(prog="lantern train", description=__doc__)
+    ap.add_argument("--backbone", choices=("learned", "vlm"), default="learned",
+                    help="learned: the learned agent's fusion head (default); vlm: the vlm backend's waypoint head on --vlm-dir's hidden states")
+    ap.add_argument("--vlm-dir", metavar="DIR", default=None, help="--backbone vlm: the local Hugging Face checkpoint directory (read only)")
     ap.add_argument("--data", required=True, metavar="DIR", help="dataset directory (lantern dataset collect --out DIR)")
     ap.add_argument("--out", required=True, metavar="CKPT_DIR", help="checkpoint directory (created; a rerun resumes an interrupted run)")
     ap.add_argument("--epochs", type=number(int, ge=1), default=8)
@@ -29,7 +36,8 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--seed", type=number(int, ge=0), default=0)
     ap.add_argument("--val-fraction", type=number(float, gt=0, le=0.5), default=0.1, help="share of sequences (per route kind) held out for checkpoint selection")
     ap.add_argument("--no-warning-samples", action="store_true", help="train without any warning-bearing sample (the paper's zero-shot analogue)")
-    ap.add_argument("--image-size", type=image_size(32, 1024), default=(256, 128), metavar="WxH", help="policy input size; dataset images are resized to it (default 256x128: the 30 ms step budget)")
+    ap.add_argument("--image-size", type=image_size(32, 1024), default=None, metavar="WxH",
+                    help="--backbone learned: policy input size; dataset images are resized to it (default 256x128: the 30 ms step budget)")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -45,7 +53,15 @@ def _check_out(out: Path) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    a = build_parser().parse_args(argv)
+    ap = build_parser()
+    a = ap.parse_args(argv)
+    if a.backbone == "vlm" and not a.vlm_dir:
+        ap.error("--backbone vlm needs --vlm-dir DIR (a local Hugging Face checkpoint directory)")
+    if a.backbone == "learned" and a.vlm_dir:
+        ap.error("--vlm-dir applies to --backbone vlm only")
+    if a.backbone == "vlm" and a.image_size is not None:
+        ap.error("--image-size applies to --backbone learned only (the vlm's own image processor sizes its input)")
+    from lantern_agent.backends.vlm import VlmCheckpointError
     from lantern_agent.learned.data import DatasetError
     from lantern_agent.learned.encoders import EncoderUnavailableError
     from lantern_agent.learned.model import CheckpointError
@@ -56,11 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
+    size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
-                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=a.image_size)
+                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size)
     try:
-        doc = train(a.data, out, cfg, cache_base=Path(a.cache_dir).expanduser() if a.cache_dir else None, quiet=a.quiet)
-    except (DatasetError, TrainError, CheckpointError) as e:
+        source = None
+        if a.backbone == "vlm":
+            from lantern_agent.learned.vlm_head import VlmHeadSource
+
+            source = VlmHeadSource(a.vlm_dir)
+        doc = train(a.data, out, cfg, cache_base=Path(a.cache_dir).expanduser() if a.cache_dir else None, quiet=a.quiet, source=source)
+    except (DatasetError, TrainError, CheckpointError, VlmCheckpointError) as e:
         print(f"lantern train: {e}", file=sys.stderr)
         return EXIT_USAGE
     except EncoderUnavailableError as e:
@@ -69,4 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"checkpoint {out}: best epoch {doc['best_epoch']} (val L1 {doc['best_val_l1']:.4f} m), "
           f"{doc['counts']['train_samples']} train / {doc['counts']['val_samples']} val samples, "
           f"cache {doc['wall_s']['feature_cache']} s, training {doc['wall_s']['training']} s")
+    if a.backbone == "vlm":
+        opts = json.dumps({"model_dir": str(Path(a.vlm_dir).expanduser()), "head_dir": str(out)})
+        print(f"drive with: lantern run --agent vlm --agent-options '{opts}' ...")
     return 0

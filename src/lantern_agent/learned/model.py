@@ -31,6 +31,8 @@ VERSION = 1
 WEIGHTS = "policy.safetensors"
 MANIFEST = "manifest.json"
 TRAIN_STATE = "train_state.pt"
+#: MiniLM's embedding of the empty text (no active warning), stored so a run without a warning never loads MiniLM.
+EMPTY_TEXT_FILE = "empty_text.npy"
 
 
 class CheckpointError(ValueError):

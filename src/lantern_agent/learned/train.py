@@ -14,6 +14,13 @@ Deterministic: the seed fixes initialisation, the per-epoch shuffles
 ``train_state.pt`` is written after every epoch (weights, optimizer,
 schedule, RNG, history); a rerun with the same data and config continues
 after the last finished epoch and ends where an uninterrupted run ends.
+
+One loop for every head: a ``FeatureSource`` says where the frozen features
+come from (its cache), which head reads them and how the head is saved. The
+learned agent's fusion head (``LearnedSource``, the default) and the ``vlm``
+backend's waypoint head (``vlm_head.VlmHeadSource``) differ in nothing else:
+the selection, split, optimizer, schedule, seeding, resume and checkpoint
+selection below are shared.
 """
 
 from __future__ import annotations
@@ -26,15 +33,15 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
 
 from lantern_agent.learned import data as ds
-from lantern_agent.learned.cache import FeatureCache, build_cache, first_image_size
+from lantern_agent.learned.cache import FeatureCache, TrainableRows, build_cache, first_image_size
 from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
-from lantern_agent.learned.model import TRAIN_STATE, Policy, PolicyConfig, save_policy
+from lantern_agent.learned.model import EMPTY_TEXT_FILE, TRAIN_STATE, Policy, PolicyConfig, save_policy
 
 
 class TrainError(ValueError):
@@ -72,7 +79,7 @@ def _h(s: str) -> str:
     return hashlib.sha256(s.encode()).hexdigest()
 
 
-def select_rows(cache: FeatureCache, cfg: TrainConfig) -> Selection:
+def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
     """The training mixture and its sequence-level validation split."""
     kind = np.asarray(cache.route_kind)
     cond = np.asarray(cache.condition)
@@ -102,24 +109,88 @@ def select_rows(cache: FeatureCache, cfg: TrainConfig) -> Selection:
     return Selection(train=train, val=val, counts=counts)
 
 
-def _tensors(cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-    img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
-    order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
-    img = img[torch.from_numpy(order)]
-    txt = torch.from_numpy(cache.text[cache.text_index[rows]])
-    num = torch.from_numpy(cache.numeric[rows])
-    wp = torch.from_numpy(cache.waypoints[rows])
-    return img, txt, num, wp
+class FeatureSource(Protocol):
+    """What differs between the heads ``lantern train`` trains; everything else is the shared loop below."""
+
+    #: the manifest's ``backbone`` ("learned", "vlm")
+    name: str
+
+    def state_key(self) -> str:
+        """Identity of the features and head: a resumed run must match it (``train_state.pt``)."""
+        ...
+
+    def build(self, info: ds.DatasetInfo, cfg: TrainConfig, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[TrainableRows, bool]:
+        """The cache of ``info`` (built now when absent), and whether it was built now."""
+        ...
+
+    def inputs(self, cache: Any, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+        """The head's inputs for ``rows`` of the cache, in that order."""
+        ...
+
+    def make_model(self, cache: Any) -> torch.nn.Module:
+        """A fresh head (the caller seeds torch first); ``model(*inputs)`` -> (B, 10, 2) waypoints in m."""
+        ...
+
+    def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
+        """Write the head and ``manifest.json`` into ``out`` (each file atomically)."""
+        ...
+
+    def manifest(self) -> dict[str, Any]:
+        """The backbone's identity, recorded in the manifest."""
+        ...
 
 
-def evaluate(model: Policy, data: tuple[torch.Tensor, ...], batch: int = 512) -> tuple[float, float]:
-    """(mean L1 loss, mean displacement error in m) over a set."""
+class LearnedSource:
+    """The learned agent: EfficientNet-Lite0 + MiniLM features (``cache.build_cache``) -> ``Policy``."""
+
+    name = "learned"
+
+    def __init__(self) -> None:
+        self.size: tuple[int, int] | None = None
+        self.text_enc: Any = None
+
+    def state_key(self) -> str:
+        return "learned"
+
+    def build(self, info: ds.DatasetInfo, cfg: TrainConfig, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCache, bool]:
+        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
+        image_net, self.text_enc = load_image_encoder(), TextEncoder()
+        return build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
+
+    def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+        img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
+        order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
+        img = img[torch.from_numpy(order)]
+        txt = torch.from_numpy(cache.text[cache.text_index[rows]])
+        num = torch.from_numpy(cache.numeric[rows])
+        return img, txt, num
+
+    def make_model(self, cache: FeatureCache) -> Policy:
+        assert self.size is not None, "build() first"
+        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1]))
+
+    def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
+        save_policy(model, out, manifest)  # type: ignore[arg-type]
+        np.save(out / EMPTY_TEXT_FILE, self.text_enc.encode([""])[0])
+
+    def manifest(self) -> dict[str, Any]:
+        ident = EncoderIdentity.current()
+        return {"encoders": {**ident.__dict__, "image_pool": list(ident.image_pool)}}
+
+
+def _tensors(source: FeatureSource, cache: TrainableRows, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """(*head inputs, waypoints) of ``rows``."""
+    return (*source.inputs(cache, rows), torch.from_numpy(cache.waypoints[rows]))
+
+
+def evaluate(model: torch.nn.Module, data: tuple[torch.Tensor, ...], batch: int = 512) -> tuple[float, float]:
+    """(mean L1 loss, mean displacement error in m) over a set (``data`` = head inputs..., waypoints)."""
     model.eval()
-    img, txt, num, wp = data
+    *x, wp = data
     l1 = ade = 0.0
     with torch.inference_mode():
         for s in range(0, len(wp), batch):
-            p = model(img[s : s + batch], txt[s : s + batch], num[s : s + batch])
+            p = model(*(t[s : s + batch] for t in x))
             l1 += float(torch.nn.functional.l1_loss(p, wp[s : s + batch], reduction="sum")) / 20.0
             ade += float(torch.linalg.norm(p - wp[s : s + batch], dim=-1).mean(-1).sum())
     n = max(1, len(wp))
@@ -145,8 +216,13 @@ def _progress(total: int, desc: str, quiet: bool) -> Any:
 
 
 def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_base: Path | None = None, quiet: bool = False,
-          log: Callable[[str], None] = lambda s: print(s, file=sys.stderr), stop_after_epoch: int | None = None) -> dict[str, Any]:
-    """Train into ``out_dir``; returns the manifest. ``stop_after_epoch`` simulates an interruption (tests)."""
+          log: Callable[[str], None] = lambda s: print(s, file=sys.stderr), stop_after_epoch: int | None = None,
+          source: FeatureSource | None = None) -> dict[str, Any]:
+    """Train ``source``'s head (default: the learned agent's) into ``out_dir``; returns the manifest.
+
+    ``stop_after_epoch`` simulates an interruption (tests).
+    """
+    source = source if source is not None else LearnedSource()
     torch.set_num_threads(cfg.threads)
     out = Path(out_dir)
     info = ds.open_dataset(data_dir)
@@ -154,24 +230,22 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
     state: dict[str, Any] | None = None
     if state_path.is_file():
         state = torch.load(str(state_path), map_location="cpu", weights_only=False)
-        if state["config"] != asdict(cfg) or state["dataset_hash"] != info.dataset_hash:
+        if state["config"] != asdict(cfg) or state["dataset_hash"] != info.dataset_hash or state.get("source", "learned") != source.state_key():
             raise TrainError(f"{out} holds a training run of another dataset or configuration ({state_path}); choose another --out")
         log(f"resuming {out} after epoch {state['epoch'] + 1}/{cfg.epochs}")
 
     t0 = time.perf_counter()
-    size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
-    image_net, text_enc = load_image_encoder(), TextEncoder()
     n_rows = ds.row_count(info)
     bar = _progress(n_rows, "encoding (cache)", quiet)
-    cache, built = build_cache(info, image_net, text_enc, size, base=cache_base, progress=bar.update)
+    cache, built = source.build(info, cfg, cache_base, bar.update)
     bar.close()
     t_cache = time.perf_counter() - t0
     log(f"feature cache: {len(cache)} rows ({'built' if built else 'reused'} in {t_cache:.1f} s)")
 
     sel = select_rows(cache, cfg)
-    tr, va = _tensors(cache, sel.train), _tensors(cache, sel.val)
+    tr, va = _tensors(source, cache, sel.train), _tensors(source, cache, sel.val)
     torch.manual_seed(cfg.seed)
-    model = Policy(PolicyConfig(image_width=size[0], image_height=size[1]))
+    model = source.make_model(cache)
     steps_per_epoch = max(1, (len(sel.train) + cfg.batch_size - 1) // cfg.batch_size)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch)
@@ -186,8 +260,7 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
 
     base_manifest = {
         "dataset_hash": info.dataset_hash, "dataset": str(info.root), "seed": cfg.seed, "commit": git_commit(),
-        "config": asdict(cfg), "encoders": {**EncoderIdentity.current().__dict__, "image_pool": list(EncoderIdentity.current().image_pool)},
-        "counts": sel.counts, "cache": cache.key,
+        "config": asdict(cfg), "backbone": source.name, **source.manifest(), "counts": sel.counts, "cache": cache.key,
     }
     t1 = time.perf_counter()
     for epoch in range(start, cfg.epochs):
@@ -198,8 +271,8 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
         bar = _progress(steps_per_epoch, f"epoch {epoch + 1}/{cfg.epochs}", quiet)
         for s in range(0, len(perm), cfg.batch_size):
             b = perm[s : s + cfg.batch_size]
-            pred = model(tr[0][b], tr[1][b], tr[2][b])
-            loss = torch.nn.functional.l1_loss(pred, tr[3][b])
+            pred = model(*(x[b] for x in tr[:-1]))
+            loss = torch.nn.functional.l1_loss(pred, tr[-1][b])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -214,12 +287,12 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
         log(f"epoch {epoch + 1}/{cfg.epochs}: train L1 {total / max(1, n):.4f} m, val L1 {val_l1:.4f} m, val ADE {val_ade:.3f} m")
         if val_l1 < best_val:
             best_val, best_epoch = val_l1, epoch
-            save_policy(model, out, {**base_manifest, "best_epoch": epoch + 1, "best_val_l1": val_l1, "history": history})
+            source.save(model, out, {**base_manifest, "best_epoch": epoch + 1, "best_val_l1": val_l1, "history": history})
         out.mkdir(parents=True, exist_ok=True)
         tmp = out / (TRAIN_STATE + ".tmp")
         torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
                     "epoch": epoch, "history": history, "best_val": best_val, "best_epoch": best_epoch,
-                    "config": asdict(cfg), "dataset_hash": info.dataset_hash}, str(tmp))
+                    "config": asdict(cfg), "dataset_hash": info.dataset_hash, "source": source.state_key()}, str(tmp))
         tmp.replace(state_path)
         if stop_after_epoch is not None and epoch + 1 >= stop_after_epoch and epoch + 1 < cfg.epochs:
             log(f"stopped after epoch {epoch + 1} (resumable)")
