@@ -1,8 +1,11 @@
-"""Inference time of one `learned` model step on one thread (goal <= 30 ms), split into its parts.
+"""Inference time of one `learned` model step on one thread (goal <= 30 ms), and the peer it is compared with.
 
-A step = resize (the bridge's 640x320 camera to the policy's 320x160) + EfficientNet-Lite0 +
-MiniLM (a new warning text; a repeated one is a memo lookup) + the fusion head. The head is
-randomly initialised here (its cost does not depend on its values), so no dataset is needed.
+A step = resize (the bridge's 640x320 camera to the policy's input) + EfficientNet-Lite0 +
+MiniLM (a new warning text; a repeated one is a memo lookup; the empty text is stored in the
+checkpoint) + the fusion head. The policy's default input is 256x128 (`lantern train
+--image-size`); the peer in the same run is the same step at the dataset's 320x160, and the
+ratio says what the smaller input saves. The head is randomly initialised (its cost does not
+depend on its values), so no dataset is needed.
 
     .venv/bin/python benchmarks/bench_learned_step.py [--steps 30]
 """
@@ -26,9 +29,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=30)
     a = ap.parse_args()
+    medians = {}
+    for size in ((256, 128), (320, 160)):
+        medians[size] = measure(size, a.steps)
+    print(f"new-text step, 256x128 / 320x160: {medians[(256, 128)] / medians[(320, 160)]:.2f}")
+
+
+def measure(size: tuple[int, int], steps: int) -> float:
+    """Print the three cases at one policy input size; return the new-text median (ms)."""
     with tempfile.TemporaryDirectory() as d:
         torch.manual_seed(0)
-        save_policy(Policy(PolicyConfig()), Path(d), {"dataset_hash": "bench", "seed": 0})
+        save_policy(Policy(PolicyConfig(image_width=size[0], image_height=size[1])), Path(d), {"dataset_hash": "bench", "seed": 0})
         be = LearnedBackend(model_dir=d, torch_threads=1)
         img = np.random.default_rng(0).integers(0, 256, (320, 640, 3), dtype=np.uint8)
 
@@ -38,17 +49,21 @@ def main() -> None:
             return Observation(frame=0, t=0.0, image=img, speed=6.0, pose=(0.0, 0.0, 0.0), route=np.zeros((0, 2)), command=4,
                                target_point_ego=(15.0, 0.0), distance_to_maneuver=-1.0, warning=w, actors=None)
 
-        for name, warned, fresh in (("no warning (empty text, memoised)", False, False), ("warning, repeated text", True, False), ("warning, new text every step", True, True)):
+        print(f"policy input {size[0]}x{size[1]}:")
+        med = 0.0
+        for name, warned, fresh in (("no warning (empty text)", False, False), ("warning, repeated text", True, False), ("warning, new text every step", True, True)):
             be.reset()
             for i in range(3):
                 be.plan(obs(1000 + i, warned, fresh))
             ts = []
-            for i in range(a.steps):
+            for i in range(steps):
                 be.reset()
                 t0 = time.perf_counter()
                 be.plan(obs(i, warned, fresh))
                 ts.append((time.perf_counter() - t0) * 1e3)
-            print(f"{name:38s} median {np.median(ts):6.1f} ms  p90 {np.percentile(ts, 90):6.1f} ms  (n={a.steps}, 1 thread)")
+            print(f"  {name:36s} median {np.median(ts):6.1f} ms  p90 {np.percentile(ts, 90):6.1f} ms  (n={steps}, 1 thread)")
+            med = float(np.median(ts))
+        return med
 
 
 if __name__ == "__main__":

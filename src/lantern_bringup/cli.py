@@ -119,8 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
         ("sample-frames", "lantern_bridge.sample_frames:main", "save one camera frame per family as PNG"),
         ("suite", "lantern_bringup.suite:suite_main", "paired closed-loop suite with CUS tables: lantern suite --agent onboard --workers 2 --out DIR"),
         ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
-        ("train", "lantern_agent.learned.cli:main", "train the learned agent on a collected dataset: lantern train --data DIR --out CKPT_DIR [--epochs N] [--no-warning-samples]"),
+        ("train", "lantern_agent.learned.cli:main", "train the learned agent (or, --backbone vlm, a vlm waypoint head) on a collected dataset: lantern train --data DIR --out CKPT_DIR [--epochs N] [--no-warning-samples]"),
         ("dataset", "lantern_bringup.dataset_cli:main", "open-loop training data: lantern dataset collect --out DIR [--size N] [--workers N] | card DIR"),
+        ("case-study", "lantern_bringup.case_study_cli:main", "App. F / App. H case studies: lantern case-study heldout|nonactionable|nearfar --agent A --out DIR [--workers N]"),
         ("v2x", "lantern_v2x.cli:main", "LAST-V2X: lantern v2x run SCENARIO | suite CORPUS_DIR|--corpus NAME --out DIR | study NAME | synthesize PROMPT | test PROMPTS_FILE | minimize SCENARIO | replay WITNESS"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False)

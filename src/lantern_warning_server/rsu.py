@@ -244,6 +244,9 @@ class RsuEmulator:
             fwd, right = cfg.near_position if cfg.variant == "near" else cfg.far_position
             x, y = from_ego_frame(fwd, right, ego)
             z = ego.z
+        elif hz is None and cfg.variant == "non_actionable" and ego is not None:
+            # App. H runs it on hazard-free Route B: the wording has no position, the notice is anchored at the ego
+            x, y, z = ego.x, ego.y, ego.z
         else:
             if hz is None:
                 self.counters.add("no_hazard_actor")

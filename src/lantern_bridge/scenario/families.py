@@ -8,7 +8,7 @@ authors' family name (``occluded_pedestrian`` -> ``pedestrian_emergence``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -66,6 +66,17 @@ class HazardSpec:
 
 
 @dataclass(frozen=True)
+class OptionalParam:
+    """A family parameter a route may leave out (then ``default``); a route that sets it picks one of ``choices``.
+
+    Why optional: a new actor option (App. F's cyclist) must not add an element to the
+    frozen suite's files, whose bytes are hashed in its manifest."""
+
+    default: Any
+    choices: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class Family:
     """One scenario family: geometry, timing, actor parameters and Route B control."""
 
@@ -88,6 +99,7 @@ class Family:
     hazard: HazardSpec
     params: Mapping[str, Any]
     route_b: str
+    optional_params: Mapping[str, OptionalParam] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def turning(self) -> bool:
@@ -152,6 +164,16 @@ def _family(fid: str, d: Mapping[str, Any]) -> Family:
     for k, v in params.items():
         if isinstance(v, list):
             params[k] = _range(v, f"{w}.params.{k}")
+    optional: dict[str, OptionalParam] = {}
+    for k, o in (d.get("optional_params") or {}).items():
+        where = f"{FAMILIES_FILE.name}: {w}.optional_params.{k}"
+        if not isinstance(o, dict) or not isinstance(o.get("choices"), list) or not o["choices"] or "default" not in o:
+            raise FamilyTableError(f"{where}: expected {{default: V, choices: [V, ...]}}")
+        allowed = tuple(float(c) if isinstance(c, (int, float)) and not isinstance(c, bool) else c for c in o["choices"])
+        default = float(o["default"]) if isinstance(o["default"], (int, float)) and not isinstance(o["default"], bool) else o["default"]
+        if default not in allowed or k in params:
+            raise FamilyTableError(f"{where}: the default must be one of the choices and the name not a params entry")
+        optional[k] = OptionalParam(default, allowed)
     return Family(
         id=fid,
         name=str(_req(d, "name", w)),
@@ -172,6 +194,7 @@ def _family(fid: str, d: Mapping[str, Any]) -> Family:
         hazard=HazardSpec(str(_req(hz, "role", w + ".hazard")), str(_req(hz, "cls", w + ".hazard")), str(_req(hz, "size", w + ".hazard"))),
         params=MappingProxyType(params),
         route_b=str(_req(d, "route_b", w)),
+        optional_params=MappingProxyType(optional),
     )
 
 

@@ -8,7 +8,8 @@ within 1 m of the route; markers in protocol order (arm <= warning <= event
 <= conflict); warning/event lead distances and tolerances as configured for
 the family; >= 29 m of route after the conflict; route length inside the
 family's App. A range; turn direction; junction arm count >= 3 for turns;
-variant flags; family parameters present.
+variant flags; family parameters present; optional family parameters, when given, one of
+their choices.
 
 Its own module because two readers need it: ``route_xml.read_route_file``
 (what a run loads) and ``lantern_bridge.validate`` (``lantern validate``,
@@ -163,4 +164,7 @@ def check_spec(spec: RouteSpec) -> list[Failure]:
             fail(f"scenario/{k}", f"{spec.params[k]} but the {fam.name} table fixes it at {v:g}")
         elif isinstance(v, str) and spec.params[k] != v:
             fail(f"scenario/{k}", f"{spec.params[k]!r} but the {fam.name} table fixes it at {v!r}")
+    for k, opt in fam.optional_params.items():  # may be absent (default); when given, one of the table's choices
+        if k in spec.params and spec.params[k] not in opt.choices:
+            fail(f"scenario/{k}", f"{spec.params[k]!r} is not a {fam.name} choice ({', '.join(f'{c:g}' if isinstance(c, float) else str(c) for c in opt.choices)})")
     return out

@@ -309,7 +309,7 @@ def _known_scenario_child(scenario: ET.Element, tag: str, authors: frozenset[str
         fam = table().get(value(scenario, "closed_loop_family") or "")
     except ValueError:
         return True  # unknown family: an error of its own; do not guess which parameters it has
-    return tag in fam.params
+    return tag in fam.params or tag in fam.optional_params
 
 
 def read_route(path: Path | str) -> RouteSpec:

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Regenerate every number of docs/results.md (issue 10): the open-loop dataset, the two learned models, the
+# frozen-suite evaluations, the Table 6 / Table 11 variants and the App. F / H case studies, then the tables.
+#
+#   bash scripts/reproduce_results.sh [OUT]            (default OUT: out/results; resumable: rerun to continue)
+#
+# Sizes (environment): T6_PAIRS pairs per family for the Table 6 variants (default 20 = the whole suite),
+# WORKERS runs at once (default 2). Each step skips what a finished earlier call left in OUT.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$(realpath -m "${1:-$ROOT/out/results}")"
+T6_PAIRS="${T6_PAIRS:-20}"
+WORKERS="${WORKERS:-2}"
+bash "$ROOT/scripts/setup.sh"
+cd "$ROOT"
+L="$ROOT/.venv/bin/lantern"
+mkdir -p "$OUT"
+step() { echo "[reproduce $(date +%H:%M:%S)] $*" >&2; }
+
+step "dataset (600 sequences)"
+[ -f "$OUT/dataset/manifest.json" ] || "$L" dataset collect --out "$OUT/dataset" --workers "$WORKERS"
+step "models"
+"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_warning" --threads 2 --quiet
+"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_no_warning_training" --no-warning-samples --threads 2 --quiet
+W="{\"model_dir\": \"$OUT/ckpt_warning\"}"
+Z="{\"model_dir\": \"$OUT/ckpt_no_warning_training\"}"
+
+suite() { "$L" suite --workers "$WORKERS" "$@" | tail -n 12; }
+step "Table 3/4: the frozen 120-pair suite"
+suite --agent learned --agent-options "$W" --out "$OUT/suite/learned"
+suite --agent learned --agent-options "$Z" --out "$OUT/suite/learned_zs"
+suite --agent onboard --out "$OUT/suite/onboard"
+suite --agent expert --out "$OUT/suite/expert"
+
+step "Table 11 (and Table 6's held-out paraphrase row): one ambiguity level per disjoint 40-pair subset"
+shard=0
+for level in low medium high; do
+  printf 'lantern_rsu:\n  ros__parameters:\n    paraphrase_level: %s\n' "$level" > "$OUT/paraphrase_$level.yaml"
+  suite --agent learned --agent-options "$W" --variant paraphrase --params-file "$OUT/paraphrase_$level.yaml" \
+        --shard "$shard/3" --controls-from "$OUT/suite/learned" --out "$OUT/table11/$level"
+  shard=$((shard + 1))
+done
+mkdir -p "$OUT/table6"
+[ -d "$OUT/table6/paraphrase/scores" ] || "$L" score "$OUT"/table11/*/runs/*__A__warning/bag "$OUT"/suite/learned/runs/*__B/bag --out "$OUT/table6/paraphrase/scores" > /dev/null
+
+step "Table 6: protocol variants ($T6_PAIRS pairs per family)"
+for v in late_onset beyond_termination noisy_position; do
+  suite --agent learned --agent-options "$W" --variant "$v" --pairs "$T6_PAIRS" --controls-from "$OUT/suite/learned" --out "$OUT/table6/$v"
+done
+printf 'lantern_bridge:\n  ros__parameters:\n    anti_deadlock: false\n' > "$OUT/no_anti_deadlock.yaml"
+suite --agent learned --agent-options "$W" --params-file "$OUT/no_anti_deadlock.yaml" --pairs "$T6_PAIRS" --out "$OUT/table6/no_anti_deadlock"
+
+step "App. F / App. H case studies"
+for cs in heldout nonactionable nearfar; do
+  [ -f "$OUT/case_studies/$cs/table.md" ] || "$L" case-study "$cs" --agent learned --agent-options "$W" --workers "$WORKERS" --out "$OUT/case_studies/$cs" | tail -n 12
+done
+
+step "tables -> $OUT/results_tables.md"
+"$ROOT/.venv/bin/python" "$ROOT/scripts/results_tables.py" "$OUT" > "$OUT/results_tables.md"
+step "done"
