@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Set everything up (idempotent), then run the main job on the embedded simulator:
-# a quick paired suite (one pair per family; Route A with and without the warning,
-# and Route B) with the onboard agent, scored into the per-family CUS table with the
-# warning gain. Extra arguments go to `lantern suite` (e.g. --agent expert).
+# Set everything up (idempotent), then run the main job on the embedded simulator: a quick paired suite
+# (one pair per family; Route A with and without the warning, and Route B), scored into the per-family CUS
+# table with the warning gain, first with the onboard rule planner, then with the learned vision-language
+# agent (the release checkpoint in src/lantern_agent/data/learned_v1: camera + warning text, no training step).
+# Extra arguments replace that: one `lantern suite` with them (e.g. --agent expert).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"
 cd "$ROOT"
 OUT="${LANTERN_DEMO_OUT:-$ROOT/out/demo}"
 rm -rf "$OUT"
-exec "$ROOT/.venv/bin/lantern" suite --pairs 1 --agent onboard --workers "${LANTERN_WORKERS:-2}" --out "$OUT" "$@"
+SUITE=("$ROOT/.venv/bin/lantern" suite --pairs 1 --workers "${LANTERN_WORKERS:-2}")
+if [ "$#" -gt 0 ]; then
+  exec "${SUITE[@]}" --out "$OUT" "$@"
+fi
+"${SUITE[@]}" --agent onboard --out "$OUT/onboard"
+"${SUITE[@]}" --agent learned --out "$OUT/learned"

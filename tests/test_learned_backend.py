@@ -64,9 +64,20 @@ def test_a_run_without_a_warning_never_loads_minilm_and_drives_the_same(ckpt):
     assert np.allclose(be.plan(_obs(0, 0.0, None, img)).waypoints, stored, atol=1e-5)
 
 
+def test_the_release_checkpoint_is_a_lantern_train_output_with_its_provenance():
+    from lantern_agent.backends.learned import RELEASE_DIR
+    from lantern_agent.learned.model import EMPTY_TEXT_FILE, read_manifest
+
+    man = read_manifest(RELEASE_DIR)
+    assert man["finished"] and man["config"]["no_warning_samples"] is False and len(man["commit"]) >= 40
+    assert len(man["dataset_hash"]) == 64 and man["counts"]["train_sequences"] + man["counts"]["val_sequences"] == 600
+    assert (RELEASE_DIR / EMPTY_TEXT_FILE).is_file() and (RELEASE_DIR / "policy.safetensors").stat().st_size < 5_000_000
+    be = load_backend("learned")
+    assert be.model_dir == RELEASE_DIR and (be.policy.cfg.image_width, be.policy.cfg.image_height) == (256, 128)
+
+
 def test_bad_options_are_named_without_loading_weights(ckpt, tmp_path):
-    with pytest.raises(AgentError, match="model_dir' is required"):
-        check_options("learned", {})
+    check_options("learned", {})  # no model_dir: the release checkpoint
     with pytest.raises(AgentError, match="does not exist"):
         check_options("learned", {"model_dir": str(tmp_path / "none")})
     with pytest.raises(AgentError, match="model_period_frames"):

@@ -35,6 +35,10 @@ from lantern_agent.geometry import ego_to_map, map_to_ego
 
 log = logging.getLogger(__name__)
 
+#: The release checkpoint (`lantern train` on the default 600-sequence dataset; docs/results.md): the model
+#: ``model_dir`` defaults to, so the main job drives the learned agent with no training step.
+RELEASE_DIR = Path(__file__).resolve().parents[1] / "data" / "learned_v1"
+
 #: A model output beyond this (m, either axis) is not a 2.5 s plan: the backend stops instead.
 MAX_WAYPOINT_ABS = 150.0
 
@@ -86,7 +90,7 @@ def _check_values(torch_threads: Any, model_period_frames: Any) -> None:
 class LearnedBackend(Backend):
     """A ``lantern train`` checkpoint as a driving backend.
 
-    Options: ``model_dir`` (required: the checkpoint directory), ``torch_threads``
+    Options: ``model_dir`` (a `lantern train` checkpoint directory; default the release checkpoint), ``torch_threads``
     (default 1), ``model_period_frames`` (default 5: the model's 4 Hz at dt 0.05 s).
     """
 
@@ -123,7 +127,7 @@ class LearnedBackend(Backend):
     @staticmethod
     def _dir(model_dir: str | None) -> Path:
         if model_dir in (None, ""):
-            raise ConfigError("learned backend: option 'model_dir' is required (a `lantern train` checkpoint directory)")
+            return RELEASE_DIR
         if not isinstance(model_dir, str):
             raise ConfigError(f"learned backend option 'model_dir' must be a path string, got {model_dir!r}")
         return Path(model_dir).expanduser()
