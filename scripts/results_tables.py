@@ -125,6 +125,33 @@ def training(out: Path) -> str:
     return "### Training\n\n" + _table(["checkpoint", "train / val samples", "warning samples", "best epoch", "val L1 (m)", "val ADE (m)", "cache / training wall"], rows)
 
 
+def plot_training(out: Path) -> Path | None:
+    """OUT/training_curves.png: validation L1 and ADE per epoch of both models (None if none is trained)."""
+    runs = [(n, json.loads((out / n / "manifest.json").read_text())) for n in ("ckpt_warning", "ckpt_no_warning_training") if (out / n / "manifest.json").is_file()]
+    if not runs:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    for name, m in runs:
+        ep = [h["epoch"] for h in m["history"]]
+        axes[0].plot(ep, [h["train_l1"] for h in m["history"]], "--", label=f"{name} train")
+        axes[0].plot(ep, [h["val_l1"] for h in m["history"]], "-o", label=f"{name} val")
+        axes[1].plot(ep, [h["val_ade_m"] for h in m["history"]], "-o", label=name)
+    axes[0].set(xlabel="epoch", ylabel="L1 (m)", title="waypoint L1")
+    axes[1].set(xlabel="epoch", ylabel="ADE (m)", title="validation ADE")
+    for ax in axes:
+        ax.legend(fontsize=7)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = out / "training_curves.png"
+    fig.savefig(path, dpi=110)
+    return path
+
+
 def case_studies(out: Path) -> str:
     parts = []
     for name in ("heldout", "nonactionable", "nearfar"):
@@ -138,6 +165,7 @@ def main(argv: list[str]) -> int:
         print("usage: results_tables.py OUT (the output directory of scripts/reproduce_results.sh)", file=sys.stderr)
         return 2
     out = Path(argv[0])
+    plot_training(out)
     print("\n\n".join([training(out), main_tables(out), table6(out), table11(out), case_studies(out)]))
     return 0
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -34,7 +33,7 @@ from typing import Any
 from lantern_bridge.scenario.families import family
 from lantern_bridge.scenario.route_spec import RouteSpec
 from lantern_bridge.scenario.route_xml import write_route
-from lantern_bridge.scenario.suite import MANIFEST, SUITE_DIR, pair_specs, sha256_file, verify_hashes
+from lantern_bridge.scenario.suite import MANIFEST, SUITE_DIR, pair_specs, sha256_file, write_or_check
 
 HELDOUT_NAME = "heldout"
 HELDOUT_DIR = SUITE_DIR.parent / HELDOUT_NAME
@@ -86,13 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(HELDOUT_DIR))
     ap.add_argument("--check", action="store_true", help="only verify the manifest hashes")
     a = ap.parse_args(argv)
-    if not a.check:
-        m = generate(a.out)
-        print(f"wrote {len(m['files'])} route files (held-out pair {PAIR_ID}) to {a.out}")
-    fails = verify_hashes(a.out)
-    for f in fails:
-        print(f, file=sys.stderr)
-    return 1 if fails else 0
+    return write_or_check(a.out, a.check, lambda out: f"wrote {len(generate(out)['files'])} route files (held-out pair {PAIR_ID}) to {out}")
 
 
 if __name__ == "__main__":

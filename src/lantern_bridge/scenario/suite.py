@@ -20,6 +20,7 @@ import hashlib
 import json
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -220,19 +221,29 @@ def verify_hashes(suite_dir: Path | str = SUITE_DIR) -> list[Failure]:
     return fails
 
 
+def write_or_check(out: str, check: bool, write: Callable[[str], str]) -> int:
+    """A route-set generator's command: unless ``check``, ``write(out)`` (returns what it wrote, printed); then
+    verify the manifest's hashes, one line per mismatch on stderr, exit code 1 if any."""
+    if not check:
+        print(write(out))
+    fails = verify_hashes(out)
+    for f in fails:
+        print(f, file=sys.stderr)
+    return 1 if fails else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lantern_bridge.scenario.suite", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(SUITE_DIR))
     ap.add_argument("--seed", type=int, default=SUITE_SEED)
     ap.add_argument("--check", action="store_true", help="only verify the manifest hashes")
     a = ap.parse_args(argv)
-    if not a.check:
-        m = generate(a.out, a.seed)
-        print(f"wrote {len(m['files'])} route files ({len(m['pairs'])} pairs) to {a.out}")
-    fails = verify_hashes(a.out)
-    for f in fails:
-        print(f, file=sys.stderr)
-    return 1 if fails else 0
+
+    def write(out: str) -> str:
+        m = generate(out, a.seed)
+        return f"wrote {len(m['files'])} route files ({len(m['pairs'])} pairs) to {out}"
+
+    return write_or_check(a.out, a.check, write)
 
 
 if __name__ == "__main__":
