@@ -50,6 +50,16 @@ done
 printf 'lantern_bridge:\n  ros__parameters:\n    anti_deadlock: false\n' > "$OUT/no_anti_deadlock.yaml"
 suite --agent learned --agent-options "$W" --params-file "$OUT/no_anti_deadlock.yaml" --pairs "$T6_PAIRS" --out "$OUT/table6/no_anti_deadlock"
 
+# the full protocol on the same pairs, for comparison with the variant rows (scored from the suite's own bags)
+if [ ! -f "$OUT/table6/full_same_pairs/scores/summary.json" ]; then
+  bags=()
+  for d in "$OUT"/table6/late_onset/runs/*; do
+    id="$(basename "$d")"
+    case "$id" in *__A__warning) bags+=("$OUT/suite/learned/runs/$id/bag");; *__B) bags+=("$d/bag");; esac
+  done
+  "$L" score "${bags[@]}" --out "$OUT/table6/full_same_pairs/scores" > /dev/null
+fi
+
 step "App. F / App. H case studies"
 for cs in heldout nonactionable nearfar; do
   [ -f "$OUT/case_studies/$cs/table.md" ] || "$L" case-study "$cs" --agent learned --agent-options "$W" --workers "$WORKERS" --out "$OUT/case_studies/$cs" | tail -n 12

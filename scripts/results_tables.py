@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 
 #: suite directory under OUT/suite -> row label prefix
-MAIN = (("learned", "learned (warning-trained)"), ("learned_zs", "learned (no warning training)"), ("onboard", "onboard"), ("expert", "expert"))
+MAIN = (("learned", "learned, warning-trained"), ("learned_zs", "learned, no warning training"), ("onboard", "onboard"), ("expert", "expert"))
 T3 = ["PE", "VC", "OR", "LWW", "RWW", "RTY", "Overall"]
 T4 = ["A-Prog.", "TTC", "Clear.", "Ant.", "Rec.", "B-Prog.", "Gate Pass", "Coll.-A", "RD-A", "LC-A", "Rule-A", "Block-A", "False Brake-B"]
 T6 = ["CUS", "A-Prog.", "Coll.-A", "Block-A", "Ant.", "Rec.", "Event Exp."]
-TABLE6 = (("late_onset", "late onset"), ("beyond_termination", "beyond termination"), ("no_anti_deadlock", "no anti-deadlock"),
+TABLE6 = (("full_same_pairs", "full protocol, same pairs"), ("late_onset", "late onset"), ("beyond_termination", "beyond termination"), ("no_anti_deadlock", "no anti-deadlock"),
           ("noisy_position", "noisy position (2 m)"), ("paraphrase", "held-out paraphrase"))
 LEVELS = ("low", "medium", "high")
 
@@ -80,7 +80,7 @@ def table6(out: Path) -> str:
             missing.append(name)
             continue
         for m, row in sorted(s["table6"].items()):
-            if name == "no_anti_deadlock" or "warning," in m:
+            if name == "no_anti_deadlock" or "warning," in m or (name == "full_same_pairs" and "(warning)" in m):
                 rows.append([f"{label}: {m}"] + [_fmt(row.get(c)) for c in T6] + [f"{row.get('n_scored')}/{row.get('n_total')}"])
     text = "### Table 6 shape: protocol and language variants (learned, warning-trained)\n\n" + _table(["Variant / model", *T6, "n"], rows)
     return text + (f"\n\nNot run yet: {', '.join(missing)}" if missing else "")
