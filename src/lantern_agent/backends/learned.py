@@ -10,9 +10,9 @@ Why it looks like this:
   plan that starts where the car is now. The node's own
   ``model_period_frames`` stays 1 for it: the cadence is the model's.
 * The image is the agent node's decoded camera frame (``image_of``: HxWx3
-  RGB uint8), resized only when the camera size differs from the training
-  size (the bridge's default 640x320 camera -> a 320x160 policy), with the
-  same function the feature cache used.
+  RGB uint8), resized only when the camera size differs from the policy's
+  input (the bridge's default 640x320 camera -> the default 256x128 policy),
+  with the same function the feature cache used.
 * The warning enters as its text (empty when none is active: the two
   conditions differ in exactly that) plus its grounded position as numbers.
 * ``torch_threads`` defaults to 1 (next to a simulator on two cores).

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from lantern_agent.learned.manifest_file import read_manifest_file
 
 #: Columns training reads (``image_png`` only while building the feature cache).
 META_COLUMNS = (
@@ -59,15 +60,7 @@ def open_dataset(root: str | Path) -> DatasetInfo:
     import pyarrow.parquet as pq
 
     d = Path(root).expanduser()
-    if not d.is_dir():
-        raise DatasetError(f"dataset directory {d} does not exist" if not d.exists() else f"dataset path {d} is not a directory")
-    mpath = d / "manifest.json"
-    if not mpath.is_file():
-        raise DatasetError(f"dataset {d}: manifest.json is missing (is this a `lantern dataset collect` output?)")
-    try:
-        manifest = json.loads(mpath.read_text())
-    except (OSError, ValueError) as e:
-        raise DatasetError(f"{mpath}: not readable JSON: {e}") from None
+    mpath, manifest = read_manifest_file(d, "manifest.json", "dataset", "lantern dataset collect", DatasetError)
     if not isinstance(manifest, dict):
         raise DatasetError(f"{mpath}: must hold a JSON object")
     if manifest.get("version") != 1:

@@ -25,6 +25,7 @@ from torch import nn
 from lantern_agent.backends.base import NUM_WAYPOINTS
 from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES
 from lantern_agent.learned.inputs import NUM_NUMERIC
+from lantern_agent.learned.manifest_file import read_manifest_file
 
 FORMAT = "lantern-learned-policy"
 VERSION = 1
@@ -98,17 +99,7 @@ def save_policy(model: Policy, out_dir: Path, manifest: dict[str, Any]) -> None:
 
 def read_manifest(model_dir: Path) -> dict[str, Any]:
     """The manifest of a checkpoint directory, checked for format and version (no weights read)."""
-    if not model_dir.exists():
-        raise CheckpointError(f"learned checkpoint directory {model_dir} does not exist")
-    if not model_dir.is_dir():
-        raise CheckpointError(f"learned checkpoint path {model_dir} is not a directory")
-    mpath = model_dir / MANIFEST
-    if not mpath.is_file():
-        raise CheckpointError(f"learned checkpoint {model_dir}: {MANIFEST} is missing (is this a `lantern train` output?)")
-    try:
-        doc = json.loads(mpath.read_text())
-    except (OSError, ValueError) as e:
-        raise CheckpointError(f"{mpath}: not readable JSON: {e}") from None
+    mpath, doc = read_manifest_file(model_dir, MANIFEST, "learned checkpoint", "lantern train", CheckpointError)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CheckpointError(f"{mpath}: 'format' must be {FORMAT!r}, got {doc.get('format') if isinstance(doc, dict) else doc!r}")
     if doc.get("version") != VERSION:
