@@ -14,7 +14,7 @@ executables (lib/<package>/<executable>) with the same parameters.
 from __future__ import annotations
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler, Shutdown
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
 from launch.event_handlers import OnProcessExit
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
@@ -38,19 +38,30 @@ def _nodes(context, *_args, **_kwargs):
             output="screen",
             parameters=[str(f) for f in d.params_files] + [d.overrides],
         )
-        actions += [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=_end_on_crash(d.name)))]
+        actions += [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=_end_on_failure(d.name, d.ends_session)))]
     return actions
 
 
-def _end_on_crash(name: str):  # noqa: ANN202
+class SessionFailed(RuntimeError):
+    """Raised from an exit handler: LaunchService logs it as one line, shuts every process down and
+    returns 1, so `ros2 launch` exits non-zero (a Shutdown action alone ends the launch with 0)."""
+
+
+def _end_on_failure(name: str, ends_session: bool):  # noqa: ANN202
     """A node that dies ends the whole session (as `lantern run --processes` does), so the
-    recorder and eval node shut down on SIGINT instead of waiting for frames that never come."""
+    recorder and eval node shut down instead of waiting for frames that never come, and the
+    launch's exit code is non-zero wherever `lantern run` would exit non-zero: a crash or a
+    signal (lantern run: 3) and the bridge's recorded infrastructure outcome (exit code 3).
+    launch cannot return the 3 itself: LaunchService.run() returns 0 or 1 only.
+    A node stopped by the launch's own SIGINT/SIGTERM during shutdown (130 / 143) is orderly."""
     from lantern_bringup.runner import ORDERLY_EXITS, describe_exit
 
-    def handler(event, _context):  # noqa: ANN001, ANN202
-        if event.returncode in ORDERLY_EXITS:
+    def handler(event, context):  # noqa: ANN001, ANN202
+        rc = event.returncode
+        if rc == 0 or (rc in ORDERLY_EXITS and not ends_session) or (rc in (130, 143, -2, -15) and getattr(context, "is_shutdown", False)):
             return None
-        return [Shutdown(reason=f"node crashed: {name} ({describe_exit(event.returncode)})")]
+        what = "recorded an infrastructure failure" if rc == 3 else "crashed"
+        raise SessionFailed(f"node {name} {what} ({describe_exit(rc)}): the session failed (lantern run would exit 3)")
 
     return handler
 

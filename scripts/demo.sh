@@ -4,6 +4,9 @@
 # table with the warning gain, first with the onboard rule planner, then with the learned vision-language
 # agent (the release checkpoint in src/lantern_agent/data/learned_v1: camera + warning text, no training step).
 # Extra arguments replace that: one `lantern suite` with them (e.g. --agent expert).
+# The suite runs in its fastest mode, its default: composed runs (one process, one executor per run, the camera
+# rendered only on frames a consumer reads) forked from a warm, pre-imported worker; `--processes` (one process
+# per node over DDS, as ros2 launch) and `--cold-workers` are the slower modes, same results (docs/perf.md).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/setup.sh"

@@ -44,6 +44,20 @@ if ! stamp_ok deps "$REQ_HASH"; then
   stamp_set deps "$REQ_HASH"
 fi
 
+# --- optional: the local language-model parser (--parser gguf), LANTERN_LLM=1 -------
+# llama-cpp-python is an sdist: pip compiles llama.cpp for this CPU (-march=native: a generic x86-64 build measured ~20x slower).
+if [ "${LANTERN_LLM:-0}" = 1 ]; then
+  LLM_HASH="$(hash_of "$ROOT/requirements-llm.txt" "$ROOT/requirements-llm-nodeps.txt")"
+  if ! stamp_ok llm "$LLM_HASH" || ! "$VPY" -c 'import llama_cpp' 2>/dev/null; then
+    say "installing the local language model (compiles llama.cpp: several minutes on 2 cores)"
+    CMAKE_ARGS="-DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF" \
+    CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+      "$VPY" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-llm.txt" 2> >(grep -v "is ignored: it is neither" >&2)
+    "$VPY" -m pip install -q --disable-pip-version-check --no-deps -r "$ROOT/requirements-llm-nodeps.txt"
+    stamp_set llm "$LLM_HASH"
+  fi
+fi
+
 # --- rewrite the wheels' stale include paths (cheap and idempotent: always checked) ---
 PYINC="$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 NPINC="$("$VPY" -c 'import numpy; print(numpy.get_include())')"

@@ -455,6 +455,16 @@ class Waypoint:
     road_id: int = 1
     lane_id: int = -1
     is_junction: bool = False
+    map: Any = field(default=None, repr=False, compare=False)  # the fake Map it lies on (for next())
+
+    def next(self, distance: float) -> list["Waypoint"]:
+        """carla.Waypoint.next: the waypoint ``distance`` m further along its lane ([] past the map's end)."""
+        loc = self.transform.location
+        step = distance if math.cos(math.radians(self.transform.rotation.yaw)) > 0 else -distance
+        x = loc.x + step
+        if self.map is None or not self.map.extent[0] <= x <= self.map.extent[1]:
+            return []
+        return [self.map.get_waypoint(Location(x, loc.y, loc.z))]
 
 
 @dataclass
@@ -484,6 +494,7 @@ class Map:
         self.landmarks: list[Landmark] = []
         self.junctions: list[tuple[float, float]] = []
         self.spawn_transforms: list[Transform] | None = None
+        self.extent = (-400.0, 400.0)  # CARLA x range of the road (get_topology, Waypoint.next)
         self.markings = [(i * w, LaneMarkingType.SolidSolid if i == 0 else LaneMarkingType.Solid if abs(i) == n else LaneMarkingType.Broken) for i in range(-n, n + 1)]
 
     def _road_at(self, x: float) -> tuple[int, bool]:
@@ -501,7 +512,19 @@ class Map:
         yc = math.copysign((k + 0.5) * w, location.y if location.y != 0 else 1.0)
         yaw = 0.0 if yc > 0 else 180.0  # right-hand traffic: +x travel on the +y (right) side
         road, junction = self._road_at(location.x)
-        return Waypoint(Transform(Location(location.x, yc, 0.0), Rotation(yaw=yaw)), w, road, -(k + 1) if yc > 0 else k + 1, junction)
+        return Waypoint(Transform(Location(location.x, yc, 0.0), Rotation(yaw=yaw)), w, road, -(k + 1) if yc > 0 else k + 1, junction, self)
+
+    def get_topology(self) -> list[tuple[Waypoint, Waypoint]]:
+        """carla.Map.get_topology: (entry, exit) waypoints of every lane segment, split at the junction boxes
+        as OpenDRIVE roads are; x from ``extent[0]`` to ``extent[1]``, eastbound lanes run +x, westbound -x."""
+        cuts = sorted({self.extent[0], self.extent[1], *(x for box in self.junctions for x in box if self.extent[0] < x < self.extent[1])})
+        out = []
+        for k in range(self.lanes):
+            for y, east in (((k + 0.5) * self.lane_width, True), (-(k + 0.5) * self.lane_width, False)):
+                for x0, x1 in zip(cuts, cuts[1:]):
+                    a, b = (x0, x1) if east else (x1, x0)
+                    out.append((self.get_waypoint(Location(a, y, 0.0)), self.get_waypoint(Location(b, y, 0.0))))
+        return out
 
     def get_spawn_points(self) -> list[Transform]:
         """Every 20 m on every lane, x in [-200, 200] (eastbound lanes at y > 0, westbound at y < 0), or ``spawn_transforms``."""

@@ -4,9 +4,12 @@ Why fakes: the real packages are ROS builds (not on PyPI). These carry the
 real field names, nesting, ``.value`` / ``.array`` wrappers, ``_is_present``
 flags, CHOICE indices and BIT STRING layout of every type the ETSI adapter
 touches (read from the packages' msg/*.msg), and check assignments as
-rosidl-generated Python messages do: unknown field -> AttributeError, wrong
-type or out-of-range integer -> AssertionError. Types the adapter never
-touches are kept as empty messages under their real names.
+rosidl-generated Python messages do with ROS_PYTHON_CHECK_FIELDS=1: unknown
+field -> AttributeError, wrong type or out-of-range integer -> AssertionError.
+Types the adapter never touches are kept as empty messages under their real
+names. They keep the unit tests fast; the "real" cases and
+tests/test_v2x_adapters_upstream.py run on the classes built from the upstream
+.msg files (tests/upstream_msgs), and check these schemas against them.
 """
 
 from __future__ import annotations

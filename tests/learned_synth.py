@@ -90,5 +90,6 @@ def write_dataset(root: Path, n_seq_a: int = 6, n_seq_b: int = 6, n_samples: int
         pq.write_table(part, root / name)
         names.append(name)
     digest = hashlib.sha256(b"".join((root / n).read_bytes() for n in names)).hexdigest()
-    (root / "manifest.json").write_text(json.dumps({"version": 1, "dataset_hash": f"sha256:{digest}", "shards": names, "counts": {"samples": expected["rows"]}}))
+    shards = [{"file": n, "rows": pq.read_metadata(root / n).num_rows, "sha256": hashlib.sha256((root / n).read_bytes()).hexdigest()} for n in names]
+    (root / "manifest.json").write_text(json.dumps({"version": 1, "dataset_hash": f"sha256:{digest}", "shards": shards, "counts": {"samples": expected["rows"]}}))
     return expected

@@ -252,12 +252,20 @@ def test_warning_run_without_any_warning_is_flagged_not_scored():
     silent = without(topic=topics.WARNING)
     rec = score_run(build(cfg, silent), TH)
     assert rec.status == RunState.CONDITION and "no warning was sent" in rec.error and rec.components == {}
-    # the RSU sent, the channel dropped everything: a valid (faulty-channel) warning run
-    stream = silent(generate(cfg))
+    # the RSU sent, the channel dropped everything: a valid (faulty-channel) warning run; the grounding
+    # still publishes its inactive warning every frame
+    stream = generate(cfg)
+    for item in stream:
+        if item[0] == topics.WARNING:
+            item[3].active = False
     t_on = next(x[2] for x in stream if x[0] == topics.SCENARIO_EVENTS and x[3].type == EventType.WARNING_ON)
     stream.append((topics.HAZARD_NOTICE, "lantern_msgs/msg/HazardNotice", t_on, HazardNotice()))
     rec = score_run(feed(cfg, stream).build(), TH)
-    assert rec.status == RunState.SCORED and rec.counts[topics.HAZARD_NOTICE] == 1
+    assert rec.status == RunState.SCORED and rec.counts[topics.HAZARD_NOTICE] == 1 and rec.warning_intervals == []
+    # the RSU sent, and the recording has no /lantern/warning at all (topic removed): not a route result (issue 22)
+    cut = [x for x in stream if x[0] != topics.WARNING]
+    rec = score_run(feed(cfg, cut).build(), TH)
+    assert rec.status == RunState.INFRASTRUCTURE and rec.error.startswith("missing topic /lantern/warning: the RSU sent 1 notice(s)"), rec.error
     # a warning run that never reached warning onset (cut before it) is a route result, not a mismatch
     early = SyntheticConfig(max_frames=40)
     assert score_run(build(early, silent), TH).status == RunState.SCORED

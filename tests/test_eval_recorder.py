@@ -86,6 +86,10 @@ class Feeder:
             od = self.Odometry()
             od.header.stamp = stamp
             od.pose.pose.orientation.w = 1.0
+            if k == 3:  # a retransmitted frame whose re-serialised bytes differ (CDR padding is not deterministic):
+                od.child_frame_id = "x"  # the same frame, recorded once by its stamp
+                self.pub_odom.publish(od)
+                od.child_frame_id = ""
             self.pub_odom.publish(od)
             self.spin_until(lambda k=k: k in self.acks)
 
@@ -227,12 +231,17 @@ def test_recorded_bag_carries_offered_qos_for_ros2_bag_play(tmp_path, rclpy_cont
     from rosbags.interfaces import QosDurability, QosReliability
 
     bag = tmp_path / "bag"
+    wall_before = time.time_ns()
     proc = start_recorder(bag, drain_quiet_s=0.2)
     feeder = Feeder(rclpy_context)
+    graph_hashes: dict[str, str] = {}
     try:
         pub_route = feeder.node.create_publisher(PathMsg, topics.ROUTE, qos.LATCHED)
         pub_events = feeder.node.create_publisher(ScenarioEvent, topics.SCENARIO_EVENTS, qos.LATCHED)
         feeder.spin_until(lambda: pub_route.get_subscription_count() > 0 and pub_events.get_subscription_count() > 0)
+        for t in (topics.ROUTE, topics.SCENARIO_EVENTS, topics.RUN_STATUS, topics.camera_image(), topics.odometry()):
+            h = feeder.node.get_publishers_info_by_topic(t)[0].topic_type_hash  # what rclpy's graph says our publisher's type hashes to
+            graph_hashes[t] = f"RIHS{h.version:02d}_{bytes(h.value).hex()}"
         route = PathMsg()
         route.header.stamp = lockstep.time_msg(0)
         pub_route.publish(route)
@@ -246,10 +255,18 @@ def test_recorded_bag_carries_offered_qos_for_ros2_bag_play(tmp_path, rclpy_cont
         feeder.close()
         if proc.poll() is None:
             proc.kill()
+    wall_after = time.time_ns()
     assert proc.returncode == 0, out
 
     info = yaml.safe_load((bag / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
     assert info["version"] == 9
+    assert info["ros_distro"] == "kilted"  # the ROS wheels' distro (rclpy 9.x), as rosbag2 writes $ROS_DISTRO
+    # log times stay sim time (first stamp 0); the wall-clock anchor is kept beside them
+    assert info["starting_time"]["nanoseconds_since_epoch"] == 0
+    clock = json.loads(info["custom_data"]["lantern_clock"])
+    assert clock["log_time"] == "sim" and clock["sim_start_ns"] == 0 and clock["sim_end_ns"] == 4 * 50_000_000
+    assert clock["wall_start_sim_ns"] == 0  # the first message written (route, event or frame 0) is at sim time 0
+    assert wall_before <= clock["wall_start_ns"] <= wall_after
     by_topic = {t["topic_metadata"]["name"]: t["topic_metadata"] for t in info["topics_with_message_count"]}
     latched = (topics.ROUTE, topics.SCENARIO_EVENTS, topics.RUN_STATUS)
     recorded = (*latched, topics.camera_image(), topics.odometry())
@@ -259,6 +276,8 @@ def test_recorded_bag_carries_offered_qos_for_ros2_bag_play(tmp_path, rclpy_cont
         # v9: a YAML sequence in metadata.yaml; the mcap channel holds the same list as a YAML string
         assert isinstance(profiles, list) and len(profiles) == 1, (topic, profiles)
         assert yaml.safe_load(channels[topic]["offered_qos_profiles"]) == profiles
+        # the type hash in the channel (what `ros2 bag reindex` reads back) is the one rclpy's graph reports
+        assert channels[topic]["topic_type_hash"] == by_topic[topic]["type_description_hash"] == graph_hashes[topic], topic
         p = profiles[0]
         assert set(p) == QOS_KEYS
         # policies as rmw's *_to_str names (v9), not v8's integers
@@ -339,3 +358,81 @@ def test_ready_only_once_the_per_frame_publishers_are_matched(tmp_path, rclpy_co
         feeder.close()
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=20)
+
+
+def test_type_hashes_are_the_installed_ros_packages_and_the_distro_is_the_wheels(tmp_path, monkeypatch):
+    """Every recorded type's RIHS01 hash: the installed package's type description (rosidl) = rosbags' computation; sqlite3 bags too."""
+    import sqlite3
+
+    from lantern_eval import bag_writer
+    from lantern_eval.recorder_node import contract_topics
+    from lantern_eval.typestore import typestore
+
+    for msgtype in sorted({t for t, _ in contract_topics("hero").values()}):
+        real = bag_writer.installed_type_hash(msgtype)
+        assert real is not None and real.startswith("RIHS01_"), msgtype  # shipped by the ROS wheels / lantern_msgs build
+        assert real == typestore().hash_rihs01(msgtype) == bag_writer.type_hash(msgtype), msgtype
+    assert bag_writer.installed_type_hash("no_such_pkg/msg/Nothing") is None
+    bag_writer.ros_distro.cache_clear()
+    monkeypatch.delenv("ROS_DISTRO", raising=False)
+    assert bag_writer.ros_distro() == "kilted"
+    bag_writer.ros_distro.cache_clear()
+    monkeypatch.setenv("ROS_DISTRO", "rolling")  # a sourced ROS install names itself
+    assert bag_writer.ros_distro() == "rolling"
+    bag_writer.ros_distro.cache_clear()
+    monkeypatch.delenv("ROS_DISTRO")
+
+    from rclpy.serialization import serialize_message
+    from std_msgs.msg import Float32
+
+    with bag_writer.BagWriter(tmp_path / "s", "sqlite3") as w:
+        w.write("/x", "std_msgs/msg/Float32", 7, serialize_message(Float32(data=1.0)))
+    info = yaml.safe_load((tmp_path / "s" / "metadata.yaml").read_text())["rosbag2_bagfile_information"]
+    assert info["ros_distro"] == "kilted" and info["starting_time"]["nanoseconds_since_epoch"] == 7
+    assert info["topics_with_message_count"][0]["topic_metadata"]["type_description_hash"] == bag_writer.installed_type_hash("std_msgs/msg/Float32")
+    db = sqlite3.connect(next((tmp_path / "s").glob("*.db3")))
+    stored = yaml.safe_load(db.execute("select metadata from metadata").fetchone()[0])
+    db.close()
+    assert stored["ros_distro"] == "kilted"
+
+
+def test_bag_metadata_changes_no_score_and_rosbags_still_reads_every_message(tmp_path):
+    """The same stream written by plain rosbags (before: no channel hash, ros_distro 'rosbags') and by BagWriter scores the same."""
+    import dataclasses
+
+    from rclpy.serialization import serialize_message
+    from rosbags.rosbag2 import Reader, StoragePlugin, Writer
+
+    from lantern_eval.bag_writer import BagWriter
+    from lantern_eval.synthetic import SyntheticConfig, generate
+    from lantern_eval.typestore import typestore
+
+    cfg = SyntheticConfig(condition="no-warning", responds_at=None, react_after_event=None, collide=True)
+    stream = [(topic, tname, t_ns, serialize_message(msg)) for topic, tname, t_ns, msg in generate(cfg)]  # once: CDR padding bytes are not deterministic
+    with BagWriter(tmp_path / "new") as w:
+        w.set_metadata(cfg.metadata())
+        for topic, tname, t_ns, raw in stream:
+            w.write(topic, tname, t_ns, raw)
+        w.set_recording({"completed": True, "closed_by": "synthetic"})
+    plain = Writer(tmp_path / "old", version=9, storage_plugin=StoragePlugin.MCAP)
+    plain.open()
+    conns = {}
+    for topic, tname, t_ns, raw in stream:
+        if topic not in conns:
+            conns[topic] = plain.add_connection(topic, tname, typestore=typestore())
+        plain.write(conns[topic], t_ns, raw)
+    plain.set_custom_data("lantern", json.dumps(cfg.metadata(), sort_keys=True))
+    plain.set_custom_data("lantern_recording", json.dumps({"completed": True, "closed_by": "synthetic"}, sort_keys=True))
+    plain.close()
+
+    def record(bag: Path) -> dict:
+        d = dataclasses.asdict(score_bag(bag, Thresholds()))
+        d.pop("bag")
+        return d
+
+    assert record(tmp_path / "new") == record(tmp_path / "old")
+    with Reader(tmp_path / "new") as a, Reader(tmp_path / "old") as b:
+        assert sorted((c.topic, t, bytes(raw)) for c, t, raw in a.messages()) == sorted((c.topic, t, bytes(raw)) for c, t, raw in b.messages())
+        assert (a.start_time, a.end_time) == (b.start_time, b.end_time)  # log times and starting_time: sim time, unchanged
+    channels = mcap_channel_metadata(next((tmp_path / "new").glob("*.mcap")))
+    assert all(m["topic_type_hash"].startswith("RIHS01_") for m in channels.values()) and len(channels) == len({t for t, *_ in stream})

@@ -136,8 +136,10 @@ def test_offline_scoring_of_a_bag_with_forged_warnings_with_and_without_the_key(
 
     res = score_bags([tmp_path / "runs"], tmp_path / "scores", TH, WarningKey(KEY, "test key"))
     wa = res["summary"]["warning_auth"]
+    n_warn = sum(1 for item in stream if item[0] == topics.WARNING)
     assert wa == {"key": "test key", "runs": {"verified": 1, "foreign_excluded": 1, "unverified": 0},
-                  "foreign_excluded_runs": [{"bag": str(bag), "warnings_unverified": 13}], "unverified_runs": []}
+                  "foreign_excluded_runs": [{"bag": str(bag), "warnings_unverified": 13, "warnings": n_warn}], "unverified_runs": [],
+                  "verified_runs_with_warnings": 0}  # the verified run is the synthetic Route B, which has no warning
     assert json.loads((tmp_path / "scores" / "summary.json").read_text())["warning_auth"] == wa
     res = score_bags([tmp_path / "runs"], tmp_path / "scores_nokey", TH)
     assert res["summary"]["warning_auth"]["runs"] == {"verified": 0, "foreign_excluded": 0, "unverified": 2}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -147,6 +148,14 @@ def test_head_dir_option_checks_without_loading_weights(trained, tiny_vlm, tmp_p
     (wrong / HEAD_WEIGHTS).unlink()
     with pytest.raises(VlmCheckpointError, match="incomplete: missing waypoint_head.safetensors"):
         VlmBackend.check_options({"model_dir": str(tiny_vlm), "head_dir": str(wrong)})
+    # a trained head corrupted at the same size is refused before use (its manifest's SHA-256)
+    bad = tmp_path / "corrupt"
+    shutil.copytree(out, bad)
+    raw = bytearray((bad / HEAD_WEIGHTS).read_bytes())
+    raw[-1] ^= 0xFF
+    (bad / HEAD_WEIGHTS).write_bytes(bytes(raw))
+    with pytest.raises(VlmCheckpointError, match="vlm head .*waypoint_head.safetensors"):
+        VlmBackend.check_options({"model_dir": str(tiny_vlm), "head_dir": str(bad)})
 
 
 def test_cli_errors_are_one_line(dataset, tmp_path, capsys):  # noqa: F811

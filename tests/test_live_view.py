@@ -31,7 +31,7 @@ from lantern.paths import ROOT, config_file
 from lantern.ros.params import field_names, load_yaml_params
 from lantern_bringup.session import SessionConfig, session_nodes
 from lantern_eval.bag_reader import iter_messages
-from lantern_eval.live_view_node import LiveViewNode, PathAccumulator, RateGate, warning_in_rep103, warning_line
+from lantern_eval.live_view_node import LiveViewNode, PathAccumulator, RateGate, route_completion, run_end_line, warning_in_rep103, warning_line
 
 websockets = pytest.importorskip("websockets")
 
@@ -239,6 +239,11 @@ def test_live_view_streams_typed_messages_and_leaves_the_loop_unchanged(tmp_path
     events = [msg["message"].split()[0] for _, _t, msg in got["/events"]]
     assert events.index("WARNING_ON") < events.index("EVENT_ON") < events.index("WARNING_OFF")
     assert events[-1] == "run"  # the run's end: "run <id> ended: COMPLETED ..."
+    # the route completion the live view shows is the one `lantern run` prints (the eval node's record)
+    printed = next(line.split()[-2] for line in out.splitlines() if line.strip().startswith("route progress "))
+    last = got["/events"][-1][2]["message"]
+    assert f"route {printed} %" in last, (printed, last)
+    assert "ROUTE_END" in events and printed == "100.0"
 
     schema, _t, state = got["/ego/state"][-1]
     assert schema == "lantern.EgoState" and state["speed_mps"] >= 0.0 and state["sim_time"] >= 0.0
@@ -300,3 +305,27 @@ def test_layout_file_names_the_live_view_channels():
         assert topic in text, topic
     kinds = {k.split("!")[0] for k in layout["configById"]}
     assert {"3D", "Image", "RosOut", "Plot"} <= kinds
+
+
+def test_run_end_line_gives_route_completion_as_the_scorer_does():
+    """1 once ROUTE_END was seen (the bridge's own fraction stops just short of the end), else the bridge's max progress / length."""
+    from lantern_eval.datatypes import EgoSeries, FinalStatus
+    from lantern_eval.scoring import route_completion as scorer_rc
+
+    assert run_end_line("r", "COMPLETED", 12.0, route_completion(0.962, True), "") == "run r ended: COMPLETED at t=12.00 s, route 100.0 %"
+    assert run_end_line("r", "COLLISION", 7.5, route_completion(0.4321, False), "collision") == "run r ended: COLLISION at t=7.50 s, route 43.2 % (collision)"
+
+    class Tel:  # the three things scoring.route_completion reads
+        def __init__(self, completion: float, end: bool, max_progress: float, length: float) -> None:
+            import numpy as np
+
+            self.status = FinalStatus(outcome=1, reason="", t=10.0, route_completion=completion, frame=200)
+            z = np.zeros(2)
+            self.ego = EgoSeries(np.array([0, 1]), z, z, z, z, z, np.array([0.0, max_progress]), "navigation_command", length)
+            self._end = end
+
+        def first(self, kind):  # noqa: ANN001, ANN202
+            return type("E", (), {"t": 10.0})() if self._end else None
+
+    for completion, end, max_p, length in ((0.962, True, 96.2, 100.0), (0.4321, False, 43.21, 100.0)):
+        assert route_completion(completion, end) == pytest.approx(scorer_rc(Tel(completion, end, max_p, length))["value"])

@@ -243,6 +243,8 @@ def _load_launch_file(monkeypatch) -> types.ModuleType:
 
 
 def test_launch_file_declares_the_arguments_and_starts_the_session_nodes(monkeypatch):
+    # every session draws a fresh V2X binding nonce (docs/security.md); fix it so the two node sets compare
+    monkeypatch.setattr("lantern.session_binding.new_nonce", lambda: "ab" * 16)
     entities = _load_launch_file(monkeypatch).generate_launch_description().args[0]
     declared = {e.args[0]: e.kwargs["default_value"] for e in entities if type(e).__name__ == "DeclareLaunchArgument"}
     assert declared == {k: default for k, (default, _) in LAUNCH_ARGUMENTS.items()}

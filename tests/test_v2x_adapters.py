@@ -1,9 +1,14 @@
-"""SPaT / MAP / BSM <-> carma-msgs j2735_v2x_msgs, per field, against a faithful fake (the real package when importable)."""
+"""SPaT / MAP / BSM <-> carma-msgs j2735_v2x_msgs, per field, on a faithful fake and on the real classes.
+
+"real": the rosidl classes built from the carma-msgs .msg files vendored in tests/upstream_msgs (pinned
+commit; scripts/build_upstream_msgs.sh), field checks on, every written message through a CDR round trip;
+skipped only outside CI when that build is absent.
+"""
 
 from __future__ import annotations
 
-import importlib
 import math
+import sys
 import types
 
 import pytest
@@ -12,6 +17,7 @@ from lantern_v2x.adapters import wire
 from lantern_v2x.adapters.j2735 import J2735Adapter
 from lantern_v2x.messages import Bsm, Connection, MapData, MapLane, MovementState, PhaseState, Spat
 from lantern_warning_server.adapters.geodesy import GeodeticOrigin
+from upstream_msgs import loader
 
 ORIGIN = GeodeticOrigin(lat=52.52, lon=13.405, alt=34.0, map_yaw=0.0)
 
@@ -45,7 +51,8 @@ SCHEMA: dict[str, dict[str, object]] = {
     "NodeSetXY": {"node_set_xy": []},
     "NodeXY": {"delta": "NodeOffsetPointXY", "attributes_exists": False},
     "NodeOffsetPointXY": {"choice": 0, **{f"node_xy{i}": f"NodeXY{b}b" for i, b in zip(range(1, 7), (20, 22, 24, 26, 28, 32))}},
-    **{f"NodeXY{b}b": {"x": 0.0, "y": 0.0} for b in (20, 22, 24, 26, 28, 32)},
+    **{f"NodeXY{b}b": {"x": 0.0, "y": 0.0} for b in (20, 22, 26, 28, 32)},
+    "NodeXY24b": {"x": 0, "y": 0},  # int16 centimetres in carma-msgs (the other five: float32 metres)
     "ConnectsToList": {"connect_to_list": []},
     "Connection": {"connecting_lane": "ConnectingLane", "remote_intersection_exists": False, "signal_group": 0, "signal_group_exists": False,
                    "user_class_exists": False, "connection_id_exists": False},
@@ -86,13 +93,28 @@ def _fake_module() -> types.SimpleNamespace:
     return mod
 
 
+@pytest.fixture(scope="module")
+def upstream_mods():
+    with loader.upstream() as mods:
+        yield mods
+
+
+@pytest.fixture
+def msgs(request, upstream_mods):
+    return _fake_module() if request.param == "fake" else loader.real(upstream_mods, "j2735_v2x_msgs")
+
+
 def _modules() -> list:
-    mods = [pytest.param(_fake_module(), id="fake")]
-    try:
-        mods.append(pytest.param(importlib.import_module("j2735_v2x_msgs.msg"), id="real"))
-    except ImportError:
-        mods.append(pytest.param(None, id="real", marks=pytest.mark.skip(reason="j2735_v2x_msgs not installed")))
-    return mods
+    return [pytest.param(kind, id=kind) for kind in ("fake", "real")]
+
+
+def _cdr(msg, msgs):
+    """Real package: the message after a CDR serialise / deserialise round trip through its type support; fake: as is."""
+    if isinstance(msgs, types.SimpleNamespace):
+        return msg
+    from rclpy.serialization import deserialize_message, serialize_message
+
+    return deserialize_message(serialize_message(msg), type(msg))
 
 
 T0 = 125.3  # simulation s
@@ -104,7 +126,7 @@ MAP = MapData("rsu-1", 130, T0, T0, 7, 1, (3.0, -2.0),
 BSM = Bsm("veh3", 131, T0, T0, -20.0, 1.75, 13.37, math.radians(30.0), -6.54, 4.62, 1.81, True)
 
 
-@pytest.mark.parametrize("msgs", _modules())
+@pytest.mark.parametrize("msgs", _modules(), indirect=True)
 def test_spat_fields_and_round_trip(msgs):
     clock = wire.WireClock()
     a = J2735Adapter(ORIGIN, clock, msgs)
@@ -119,14 +141,14 @@ def test_spat_fields_and_round_trip(msgs):
     assert (mv.signal_group, ev.event_state.movement_phase_state, ev.timing.min_end_time, ev.timing_exists) == (1, 6, 1296, True)
     ev2 = st.states.movement_list[1].state_time_speed.movement_event_list[0]
     assert (ev2.event_state.movement_phase_state, ev2.timing.min_end_time, ev2.timing.likely_time) == (3, 1333, wire.TIME_MARK_UNKNOWN)
-    (back,) = a.spat_from(out, sender="rsu-1", now=T0 + 0.05, seq=42)
+    (back,) = a.spat_from(_cdr(out, msgs), sender="rsu-1", now=T0 + 0.05, seq=42)
     assert back.timestamp == pytest.approx(SPAT.timestamp, abs=1e-9) and back.gen_time == back.timestamp
     assert back.states[0] == MovementState(1, PhaseState.PROTECTED_MOVEMENT_ALLOWED, pytest.approx(T0 + 4.3), pytest.approx(T0 + 4.3))
     assert back.states[1].min_end_time == pytest.approx(T0 + 8.0) and math.isinf(back.states[1].likely_time)
     assert (back.intersection_id, back.revision, back.sender, back.seq) == (7, 3, "rsu-1", 42)
 
 
-@pytest.mark.parametrize("msgs", _modules())
+@pytest.mark.parametrize("msgs", _modules(), indirect=True)
 def test_map_fields_and_round_trip(msgs):
     a = J2735Adapter(ORIGIN, msgs=msgs)
     out = a.map_to(MAP)
@@ -138,12 +160,13 @@ def test_map_fields_and_round_trip(msgs):
     lane = g.lane_set.lane_list[0]
     assert (lane.lane_id, lane.name, lane.lane_attributes.directional_use.lane_direction) == (1, "W:in:0", 1)
     n0, n1 = lane.node_list.nodes.node_set_xy
-    assert (n0.delta.choice, n0.delta.node_xy3.x, n0.delta.node_xy3.y) == (2, -12.0, 0.25)  # (-9, -1.75) - (3, -2): 12 m fits Node-XY-24b (+-20.47 m)
+    # (-9, -1.75) - (3, -2): 12 m fits Node-XY-24b (+-20.47 m), int16 centimetres in carma-msgs
+    assert (n0.delta.choice, n0.delta.node_xy3.x, n0.delta.node_xy3.y) == (2, -1200, 25)
     assert (n1.delta.choice, n1.delta.node_xy6.x) == (5, -141.0)  # 141 m > 81.91 m: Node-XY-32b
     c = lane.connects_to.connect_to_list
     assert [(x.connecting_lane.lane, x.connecting_lane.maneuver.allowed_maneuvers, x.signal_group) for x in c] == [(5, 1, 1), (6, 2, 2)]
     assert g.lane_set.lane_list[1].lane_attributes.directional_use.lane_direction == 2 and not g.lane_set.lane_list[1].connects_to_exists
-    (back,) = a.map_from(out, sender="rsu-1", now=T0)
+    (back,) = a.map_from(_cdr(out, msgs), sender="rsu-1", now=T0)
     assert back.ref_point == pytest.approx(MAP.ref_point, abs=0.02)
     for got, want in zip(back.lanes, MAP.lanes):
         assert (got.lane_id, got.world_lane, got.ingress, got.width, got.connects_to) == (want.lane_id, want.world_lane, want.ingress, want.width, want.connects_to)
@@ -152,7 +175,7 @@ def test_map_fields_and_round_trip(msgs):
     assert back.seq == MAP.seq % 128
 
 
-@pytest.mark.parametrize("msgs", _modules())
+@pytest.mark.parametrize("msgs", _modules(), indirect=True)
 def test_bsm_fields_and_round_trip(msgs):
     a = J2735Adapter(ORIGIN, msgs=msgs)
     out = a.bsm_to(BSM)
@@ -161,7 +184,7 @@ def test_bsm_fields_and_round_trip(msgs):
     assert (cd.accel_set.longitudinal, cd.size.vehicle_length, cd.size.vehicle_width, cd.elev) == (-654, 462, 181, -4096)
     assert len(cd.id) == 4 and out.presence_vector == 1
     assert out.part_ii[0].vehicle_safety_extensions.events.vehicle_event_flag == 64
-    back = a.bsm_from(out, now=T0 + 0.1)
+    back = a.bsm_from(_cdr(out, msgs), now=T0 + 0.1)
     assert back.sender == "veh3" and back.seq == 3 and back.hard_braking
     assert (back.x, back.y) == pytest.approx((BSM.x, BSM.y), abs=0.02)
     assert back.speed == pytest.approx(BSM.speed, abs=0.01) and back.heading == pytest.approx(BSM.heading, abs=math.radians(0.0125))
@@ -188,12 +211,8 @@ def test_wire_units():
     assert wire.from_dsecond(wire.dsecond(now + 59_900 * wire.MS), now + 60_100 * wire.MS) == now + 59_900 * wire.MS
 
 
-def test_adapter_names_what_to_install_without_the_package():
+def test_adapter_names_what_to_install_without_the_package(monkeypatch):
     a = J2735Adapter(ORIGIN)
-    try:
-        importlib.import_module("j2735_v2x_msgs.msg")
-        pytest.skip("j2735_v2x_msgs is installed")
-    except ImportError:
-        pass
+    monkeypatch.setitem(sys.modules, "j2735_v2x_msgs.msg", None)  # not importable, whether built or not
     with pytest.raises(ImportError, match="j2735_v2x_msgs is not installed"):
         a.spat_to(SPAT)

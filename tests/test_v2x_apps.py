@@ -67,13 +67,50 @@ def test_rlvw_fresh_green_goes_and_red_too_close_is_imminent() -> None:
 
 def test_rlvw_red_stop_that_ends_inside_the_margin_holds() -> None:
     # creeping into the 1 m margin: front 99.35 is 0.35 m past the stop target (99) and 0.65 m before the line;
-    # at 0.5 m/s the target needs inf, the line 0.25 / 1.3 = 0.19 m/s^2 <= 7 -> still a stop, at the line
+    # at 0.5 m/s the target has no room, the line needs 0.25 / 1.3 = 0.19 m/s^2 <= 7 -> still a stop; the target
+    # stays at 99 (a target moved forward to the line reopens the speed profile): desired speed 0
     d = get("rlvw").decide(ego(97.0, 0.5), sig("red", 10.0), STRAIGHT)
-    assert d.stop_s == pytest.approx(100.0) and d.warning != WarningLevel.IMMINENT
+    assert d.stop_s == pytest.approx(99.0) and d.warning != WarningLevel.IMMINENT
+    assert d.desired_speed(ego(97.0, 0.5), 13.9) == 0.0
     # a yellow with no known end (a lamp seen without countdown) is taken to turn red now: 30 m at 14 m/s
     # needs 196 / 58 = 3.38 m/s^2 (<= 7) -> hard stop, not "clears before red"
     y = get("rlvw").decide(ego(67.65, 14), sig("yellow", INF), STRAIGHT)
     assert y.stop_s == pytest.approx(99.0) and y.warning == WarningLevel.IMMINENT
+
+
+def test_stop_or_go_degenerate_crawl_at_the_line_without_spat_holds() -> None:
+    """Issue 21: with no SPaT the ego crawled at 0.6 m/s to its stop target and then 'proceeded': it must hold."""
+    rlvw = get("rlvw")
+    no_spat = InformationState(time=10.0)
+    # front 98.7 (0.3 m short of the target 99) at 0.6 m/s: a_req 0.36 / 0.6 = 0.6 <= 3 -> prepare to stop
+    assert rlvw.decide(ego(96.35, 0.6), no_spat, STRAIGHT).stop_s == pytest.approx(99.0)
+    # front 99.4: past the target, 0.6 m before the line at 0.6 m/s (0.3 m/s^2 to the line) -> hold, same target
+    d = rlvw.decide(ego(97.05, 0.6), no_spat, STRAIGHT)
+    assert d.fallback and d.stop_s == pytest.approx(99.0) and "hold before the line" in d.reason
+    assert d.desired_speed(ego(97.05, 0.6), 13.9) == 0.0
+    # stopped 5 cm before the line: still held (a stopped ego never "cannot stop")
+    assert rlvw.decide(ego(97.6, 0.0), no_spat, STRAIGHT).stop_s == pytest.approx(99.0)
+
+
+def test_stop_or_go_degenerate_the_stop_target_never_moves() -> None:
+    """Issue 21: the target jumped from 149 to 150 m when the front passed it; it must stay put on every path."""
+    for info in (InformationState(time=10.0), sig("red", 10.0), sig("yellow", 0.5), sig("green", INF, age=2.0)):
+        targets = [get("rlvw").decide(ego(s, v), info, STRAIGHT).stop_s for s, v in ((80.0, 6.0), (96.4, 1.0), (97.1, 0.7), (97.5, 0.3))]
+        assert targets == [pytest.approx(99.0)] * 4, (info, targets)
+
+
+def test_stop_or_go_degenerate_no_infinite_deceleration_in_a_reason() -> None:
+    """Issue 21: 'too close to stop comfortably (inf m/s^2), proceed' then entering on red: no inf, ever."""
+    rlvw = get("rlvw")
+    for info in (InformationState(time=10.0), sig("red", 10.0), sig("yellow", INF)):
+        for s, v in ((97.0, 0.6), (97.6, 2.0), (97.64, 14.0), (97.65, 3.0), (97.7, 1.0)):
+            d = rlvw.decide(ego(s, v), info, STRAIGHT)
+            assert "inf" not in d.reason, d.reason
+    # the front exactly on the line is past it (not an infinite deceleration to a zero-length stop)
+    assert "past the stop line" in rlvw.decide(ego(97.65, 3.0), sig("red", 10.0), STRAIGHT).reason
+    # truly unable to stop on unknown (0.35 m before the line at 5 m/s: 35.7 m/s^2): proceed, with a finite figure
+    d = rlvw.decide(ego(97.3, 5.0), InformationState(time=10.0), STRAIGHT)
+    assert d.stop_s is None and "(35.7 m/s^2), proceed" in d.reason
 
 
 def test_rlvw_yellow_dilemma_zone() -> None:
@@ -269,3 +306,55 @@ def test_combine_takes_the_most_restrictive() -> None:
     b = Decision("x", stop_s=50.0, decel=4.0, warning=WarningLevel.CAUTION, reason="b", hazard="h")
     c = combine("x", a, b, Decision("x", stop_s=70.0, fallback=True))
     assert (c.target_speed, c.stop_s, c.decel, c.warning, c.fallback, c.hazard) == (8.0, 50.0, 4.0, WarningLevel.CAUTION, True, "h")
+
+
+# ---- GLOSA over several junctions (issue 21: the corridor) -----------------------------------------------------
+def test_lamp_after_extrapolates_the_fixed_time_splits() -> None:
+    from lantern_v2x.apps.glosa import lamp_after
+
+    splits = (6.0, 3.0, 12.0)
+    # green with 2 s left: yellow at 2 s, red at 5 s, green again at 17 s, yellow at 23 s
+    assert [lamp_after("green", 2.0, a, splits) for a in (1.0, 2.0, 4.9, 5.0, 16.9, 17.0, 23.0)] == \
+        ["green", "yellow", "yellow", "red", "red", "green", "yellow"]
+
+
+def test_corridor_speed_plans_one_speed_over_the_known_junctions() -> None:
+    from lantern_v2x.apps.glosa import corridor_speed
+
+    splits = (6.0, 3.0, 12.0)
+    j1 = SignalInfo(2, "green", 2.0, 0.1, 100.0)
+    j2 = SignalInfo(2, "green", 2.0, 0.1, 200.0)
+    # j1's green is lost; its next green is [17, 23) s, 1 s inside: arrival in [18, 22] s -> at most 100/18 = 5.56 m/s:
+    # 5.40 on the 0.25 m/s grid from 13.9 (5.65 arrives at 17.7 s, 0.7 s into the green)
+    assert corridor_speed(0.0, [j1], 13.9, 5.0, 1.0, splits, 0.25) == (pytest.approx(5.4), 1)
+    # both: 200/v must fall in [39, 43] s as well -> v in [4.65, 5.13]: below a 5 m/s floor only j1 is made ...
+    assert corridor_speed(0.0, [j1, j2], 13.9, 5.0, 1.0, splits, 0.25) == (pytest.approx(5.4), 1)
+    # ... with a 4.5 m/s floor, 4.90 makes both (20.4 s and 40.8 s)
+    assert corridor_speed(0.0, [j1, j2], 13.9, 4.5, 1.0, splits, 0.25) == (pytest.approx(4.9), 2)
+    # a green reachable at the limit stays at the limit
+    assert corridor_speed(0.0, [SignalInfo(2, "green", 20.0, 0.1, 100.0)], 13.9, 5.0, 1.0, splits, 0.25) == (pytest.approx(13.9), 1)
+    # unknown timing plans nothing
+    assert corridor_speed(0.0, [SignalInfo(2, "green", INF, 0.1, 100.0)], 13.9, 5.0, 1.0, splits, 0.25) is None
+
+
+def test_glosa_with_the_plan_advises_the_planned_speed_and_keeps_the_stop_line() -> None:
+    from lantern_v2x.apps.glosa import Glosa, GlosaConfig
+
+    g = Glosa(GlosaConfig(plan_splits=(6.0, 3.0, 12.0)))
+    e = ego(0.0, 10.0)  # front at 2.35 m; line at 100 m
+    info = InformationState(time=10.0, signal=SignalInfo(2, "red", 10.0, 0.1, 100.0), map_known=True,
+                            signals_ahead=(SignalInfo(2, "red", 10.0, 0.1, 200.0),))
+    d = g.decide(e, info, STRAIGHT)
+    assert d.stop_s == pytest.approx(99.0)  # the red still holds the line until the green is seen
+    assert d.target_speed is not None and 5.0 <= d.target_speed <= 13.9 and "known junction(s)" in d.reason
+
+
+def test_conflict_rule_never_reports_an_infinite_deceleration() -> None:
+    """The conflict rule's 'cannot stop' with the front already past its stop target reads 'no room', not 'inf'."""
+    from lantern_v2x.apps.base import CommonConfig
+    from lantern_v2x.apps.conflict import Conflict, ConflictConfig, yield_or_go
+    from lantern_v2x.apps.geometry import Crossing
+
+    c = Conflict("x", Crossing(100.0, (100.0, 0.0), 0.0, 1.57), 0.5, 1.0, 0.2, 0.8, 98.0)
+    d = yield_or_go(ego(96.15, 10.0), c, ConflictConfig(), CommonConfig(), "ima", 1.0)  # front 98.5, target 97
+    assert d.reason == "conflict x: cannot stop (no room)" and d.stop_s is None

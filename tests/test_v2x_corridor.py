@@ -37,3 +37,26 @@ def test_corridor_is_deterministic() -> None:
 def test_bad_condition_is_rejected() -> None:
     with pytest.raises(ValueError, match="corridor condition"):
         run_corridor(0, "satellite")
+
+
+def test_adverse_offsets_put_each_junction_half_a_cycle_off_the_previous_ones_wave() -> None:
+    cfg = CorridorConfig(offset_plan="adverse")
+    lines = stop_lines(cfg, 0.0)
+    ps = plans(cfg, lines)
+    for j in (1, 2, 3):
+        # leaving junction j-1 at its green start and cruising, the ego reaches junction j mid-red
+        t_arrive = ps[j - 1].offset + (lines[j] - lines[j - 1]) / cfg.cruise_speed
+        lamp, left = ps[j].phase(2, t_arrive)
+        assert lamp == "red" and left == pytest.approx(10.5)  # 10.5 s into the 21 s cycle: 1.5 s into the red (9-21 s)
+
+
+def test_glosa_planning_over_the_relayed_junctions_saves_stops_on_the_adverse_plan() -> None:
+    """Issue 21: with the whole corridor's SPaT (relay, 50 m radio) GLOSA plans one speed over every known junction;
+    direct SPaT at 50 m knows about one junction ahead and stops like the driver without V2X."""
+    cfg = CorridorConfig(offset_plan="adverse", radio_range=50.0)
+    none, direct, relay = (run_corridor(0, c, cfg) for c in ("none", "direct", "relay"))
+    next_only = run_corridor(0, "relay", CorridorConfig(offset_plan="adverse", radio_range=50.0, plan_ahead=False))
+    assert relay["stops"] < direct["stops"] and relay["stops"] < next_only["stops"]
+    assert relay["mean_abs_accel"] < none["mean_abs_accel"]
+    for r in (none, direct, relay, next_only):
+        assert r["completed"] and r["red_light_entries"] == 0

@@ -33,6 +33,15 @@ def late_freeze() -> ScenarioSpec:
     return with_faults("rlvw_healthy", "rlvw_late_freeze", [{"op": "freeze", "stream": "spat", "window": {"anchor": "phase_change", "signal_group": 2, "colour": "yellow", "duration": 5.0}}])
 
 
+def mistimed_freeze() -> ScenarioSpec:
+    """rlvw_healthy + a SPaT freeze from 2 s for 5 s: it thaws at 7 s, in time for the stop: Clean; 10 s long it is Admitted.
+
+    (issue 21: the search test used ``late_freeze`` until the stop-or-go rule's crawl artefact was fixed: its admissions
+    froze a yellow and rolled over the line at 1 m/s; no admitting neighbour of it is left within 40 executions)
+    """
+    return with_faults("rlvw_healthy", "rlvw_mistimed_freeze", [{"op": "freeze", "stream": "spat", "window": {"anchor": "start", "start": 2.0, "duration": 5.0}}])
+
+
 # -- margin ---------------------------------------------------------------------------------------------
 
 
@@ -96,7 +105,7 @@ def test_neighbours_preserve_intent_and_family() -> None:
 
 
 def test_search_finds_admitting_window_gates_and_budget() -> None:
-    root = late_freeze()
+    root = mistimed_freeze()
     executed: list[ScenarioSpec] = []
 
     def execute(p: ScenarioSpec) -> mg.Measurement:
@@ -108,8 +117,12 @@ def test_search_finds_admitting_window_gates_and_budget() -> None:
     assert r.found and r.first_admission is not None and r.first_admission <= 12
     assert r.executions == len(executed) <= 12
     assert r.admitted[0].application == "rlvw" and r.best_margin == 0.0
-    gated = [s for s in r.steps if s.outcome == GATED]
-    assert r.gated == len(gated) >= 1
+    assert r.gated == len([s for s in r.steps if s.outcome == GATED])
+    # the gate: the late freeze's neighbourhood has infeasible mutants; none of them is ever executed
+    executed.clear()
+    late = search(late_freeze(), budget=6, execute=execute, seed=0)
+    gated = [s for s in late.steps if s.outcome == GATED]
+    assert late.gated == len(gated) >= 1
     assert all(s.execution is None and s.margin is None and s.reasons for s in gated)
     for p in executed:  # no gated mutant was ever executed
         assert gate_reasons(default_gate, p) == []
@@ -260,5 +273,10 @@ def test_search_from_a_gated_root_only_on_request() -> None:
     plain = search(weak, budget=10)
     assert plain.steps[0].outcome == GATED and plain.executions == 1 and len(plain.steps) == 1 and not plain.found
     r = search(weak, budget=10, from_gated=True)
-    assert r.found and r.first_admission is not None and r.first_admission <= 10
-    assert abs(r.admitted[0].faults[0].offset[0]) > 1.5  # type: ignore[index]  # past the 1.5 m position tolerance
+    assert r.executions == 10 and r.steps[0].outcome == GATED  # on request the search walks on from the gated root
+    past = [s for s in r.steps if s.execution is not None and "offset" in s.mutation]
+    assert past and all(s.outcome == CLEAN for s in past)
+    # (issue 21) no admission any more: under the line-of-sight vehicle model the turning driver sees the opposing car,
+    # and onboard sensing wins over its shifted BSM (``merge_sensed``); the 6 m shift was admitted only by an ego that
+    # knew the opposing car from its BSM alone
+    assert not r.found

@@ -133,8 +133,10 @@ def test_pair_agreement_and_uniqueness(pair):
     assert any(f.field == "weather" and "must agree" in f.reason for f in fails)
     lonely = tmp / "lonely"
     lonely.mkdir()
-    fails = _fails(_write(lonely, a))
+    _write(lonely, a)
+    fails = _fails([str(lonely)])  # pairs are checked over a directory (a file named alone validates on its own)
     assert any(f.field == "route@variant" and "0 Route B" in f.reason for f in fails)
+    assert _fails(_write(lonely, a)) == []
     # a second pair copying the first one's geometry and source
     twin = dataclasses.replace(a, pair_id="closed_left_turn_wrong_way_0099", route_id="closed_left_turn_wrong_way_0099_A", scenario_name="closed_left_turn_wrong_way_0099_A")
     twin_b = dataclasses.replace(b, pair_id=twin.pair_id, route_id=twin.pair_id + "_B", scenario_name=twin.pair_id + "_B")

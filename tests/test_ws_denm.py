@@ -1,4 +1,8 @@
-"""DENM -> HazardNotice mapping on constructed equivalents of etsi_its_denm_msgs/DENM."""
+"""DENM -> HazardNotice mapping on constructed equivalents of etsi_its_denm_msgs/DENM (v1) and etsi_its_denm_ts_msgs/DENM (TS).
+
+The equivalents carry the upstream field names and presence flags; tests/test_v2x_adapters_upstream.py runs the
+same mapping on the real rosidl classes built from the vendored .msg files.
+"""
 
 from __future__ import annotations
 
@@ -21,18 +25,19 @@ def make_denm(cause=12, sub=0, lat=507800000, lon=60600000, alt=20000, det_ms=No
     ref_ms = D.utc_ns_to_its_ms(T_REF_UTC_NS) if ref_ms is None else ref_ms
     det_ms = ref_ms if det_ms is None else det_ms
     if ts:
-        field = D.TS_SUBCAUSE_FIELD.get(cause, "other")
+        field = D.TS_SUBCAUSE_FIELD.get(cause, f"reserved{cause}")
         event_type = NS_(cc_and_scc=NS_(choice=cause, **{field: V(sub)}))
     else:
         event_type = NS_(cause_code=V(cause), sub_cause_code=V(sub))
-    pos = NS_(latitude=V(lat), longitude=V(lon), altitude=NS_(altitude_value=V(alt)),
+    pos = NS_(latitude=V(lat), longitude=V(lon), altitude=NS_(altitude_value=V(alt), altitude_confidence=V(15)),
               position_confidence_ellipse=NS_(semi_major_confidence=V(4095 if semi_major is None else semi_major), semi_minor_confidence=V(4095), semi_major_orientation=V(0)))
     management = NS_(action_id=NS_(originating_station_id=V(orig), sequence_number=V(seq)), detection_time=V(det_ms), reference_time=V(ref_ms),
-                     event_position=pos, validity_duration=V(validity or 0), validity_duration_is_present=validity is not None,
+                     event_position=pos, validity_duration=V(600 if validity is None else validity),  # DEFAULT 600: no presence flag
                      termination=V(termination if termination is not None else 0), termination_is_present=termination is not None,
                      station_type=V(15))
-    location = NS_(event_position_heading=NS_(heading_value=V(3601 if heading is None else heading)),
-                   event_speed=NS_(speed_value=V(16383 if speed is None else speed)))
+    hv = V(3601 if heading is None else heading)
+    location = NS_(event_position_heading=NS_(value=hv) if ts else NS_(heading_value=hv), event_position_heading_is_present=heading is not None,
+                   event_speed=NS_(speed_value=V(16383 if speed is None else speed)), event_speed_is_present=speed is not None)
     return NS_(header=NS_(station_id=V(station)), denm=NS_(management=management, situation_is_present=True,
                                                           situation=NS_(event_type=event_type), location_is_present=True, location=location))
 
@@ -140,3 +145,40 @@ def test_adapter_node_fails_clearly_without_etsi_packages():
 
     with pytest.raises(RuntimeError, match="etsi_its_denm_msgs"):
         import_denm_type("v1")
+
+
+@pytest.mark.parametrize("ts", [False, True], ids=["v1", "ts"])
+def test_absent_speed_and_heading_are_unknown_even_with_values_behind_the_flag(ts):
+    d = make_denm(ts=ts, heading=900, speed=1250)
+    loc = d.denm.location
+    loc.event_speed_is_present = loc.event_position_heading_is_present = False
+    n, _ = mapper().map(d)
+    assert not n.has_speed and not n.has_heading  # the values behind a cleared flag are never read
+    d.denm.location_is_present = False
+    loc.event_speed_is_present = loc.event_position_heading_is_present = True
+    n, _ = mapper().map(d)
+    assert not n.has_speed and not n.has_heading
+
+
+def test_ts_heading_do_not_use_is_unknown_and_v1_3600_is_north():
+    n, _ = mapper().map(make_denm(ts=True, heading=3600))
+    assert not n.has_heading
+    n, _ = mapper().map(make_denm(ts=False, heading=3600))
+    assert n.has_heading and n.heading == pytest.approx(math.pi / 2)
+
+
+@pytest.mark.parametrize("ts", [False, True], ids=["v1", "ts"])
+def test_a_missing_field_raises_never_defaults(ts):
+    d = make_denm(97, 5, ts=ts, speed=100)
+    del d.denm.location.event_speed.speed_value
+    with pytest.raises(D.DenmFieldError, match="event_speed.speed_value"):
+        mapper().map(d)
+    d = make_denm(97, 5, ts=ts)
+    if ts:  # the pre-fix name: upstream's member is collision_risk97
+        et = d.denm.situation.event_type.cc_and_scc
+        et.collision_risk = et.collision_risk97
+        del et.collision_risk97
+    else:
+        del d.denm.situation.event_type.sub_cause_code
+    with pytest.raises(D.DenmFieldError):
+        mapper().map(d)

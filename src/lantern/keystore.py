@@ -98,6 +98,8 @@ def load_keys(path: str | Path) -> dict[str, bytes]:
         data = yaml.safe_load(p.read_text())
     except FileNotFoundError as e:
         raise KeyStoreError(f"{p}: key file not found") from e
+    except IsADirectoryError as e:
+        raise KeyStoreError(f"{p}: is a directory, not a key store file") from e
     except yaml.YAMLError as e:
         raise KeyStoreError(f"{p}: {yaml_errors.describe(e)}") from e
     except (OSError, UnicodeDecodeError) as e:
@@ -127,6 +129,11 @@ def load_store(path: str | Path, need: str = "") -> dict[str, bytes]:
     """Keys of the store at ``path``; ``need`` names who needs it, for the error line."""
     p = Path(path)
     why = f" ({need})" if need else ""
+    if p.is_dir():
+        raise KeyStoreError(
+            f"V2X key store {p} is a directory, not a key store file{why}: give the store's YAML file "
+            f"(e.g. {p / 'v2x_keys.yaml'}; `lantern keys init --store FILE` creates one) or set {ENV_VAR} to it"
+        )
     if not p.is_file():
         raise KeyStoreError(
             f"V2X key store {p} not found{why}: create it with `lantern keys init` (scripts/setup.sh runs it), "

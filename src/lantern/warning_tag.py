@@ -11,7 +11,9 @@ canonical bytes ``lantern-warning-v1`` of every other field, header stamp
 included). DDS-Security is not available in the ROS wheels
 (docs/security.md), so this tag is what keeps a foreign publisher on the
 domain from reaching the agent or the score. The onboard key lives in the key
-store (``lantern.keystore``, key id ``ONBOARD``).
+store (``lantern.keystore``, key id ``ONBOARD``); the nodes and the evaluator use
+it bound to the run's session (``lantern.session_binding.bound_key``), so a
+warning of another run, at the same sim-time stamp, does not verify.
 """
 
 from __future__ import annotations

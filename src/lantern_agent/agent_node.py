@@ -36,7 +36,7 @@ from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
 from std_msgs.msg import Float32
 
-from lantern import keystore, topics, warning_tag
+from lantern import keystore, session_binding, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -63,6 +63,7 @@ class AgentParams:
     warning_auth_required: bool = param(True, "Use a CooperativeWarning only when its auth_tag is the grounding's (onboard key; false = explicit opt-out, logged as a warning).")
     warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
+    session_nonce: str = param("", session_binding.PARAM_DOC)
     # controller gains (controllers.ControllerConfig)
     speed_kp: float = param(0.6, "Speed PID proportional gain (pedal per m/s).")
     speed_ki: float = param(0.1, "Speed PID integral gain.")
@@ -116,7 +117,7 @@ class AgentNode(LanternNode):
         self.controller.reset()
         self.warning_key: bytes | None = None
         if p.warning_auth_required:
-            self.warning_key = keystore.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning")
+            self.warning_key = session_binding.bound_key(keystore.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning"), p.session_nonce)
         else:
             self.get_logger().warning("warning_auth_required is false: any publisher on /lantern/warning reaches the backend")
         self.warning_counts: Counter = Counter()  # verified / unauthenticated / forged (with warning_auth_required)

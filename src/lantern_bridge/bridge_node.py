@@ -80,6 +80,7 @@ class BridgeParams:
     route_deviation: float = param(15.0, "Metres off the route centre line before the route fails as route_deviation.", gt=0.0)
     signal_perception_range: float = param(60.0, "Metres ahead (front bumper to stop line, along the route) within which the signals governing the ego route are published on the perception topic (HD map + V2I SPaT, not camera-based).", ge=0.0)
     publish_camera: bool = param(True, "Render and publish the front camera (false: headless runs of privileged agents).")
+    camera_period_frames: int = param(1, "Render and publish the camera image only on frames with frame % n == 0 (lantern run sets the consumers' rate: the recorder's camera period, 1 for an image agent); camera_info still goes out every frame.", ge=1)
     route_id: str = param("skeleton", "Route id written into events and run status (the route file's id wins when given).")
     run_id: str = param("", "Run id written into the run status.")
     condition: str = param("", "Condition written into the run status ('warning' | 'no-warning'; '' = unknown to the bridge).")
@@ -285,12 +286,13 @@ class BridgeNode(LanternNode):
         w = self.world
         ego = w.ego
         rn = self.p.role_name
-        if self.p.publish_camera:
+        if self.p.publish_camera and self.frame % self.p.camera_period_frames == 0:  # rendered only on frames a consumer reads
             img = self.session.image(self.frame)
             im = Image(height=img.shape[0], width=img.shape[1], encoding="rgb8", is_bigendian=0, step=img.shape[1] * 3)
             im.header.stamp, im.header.frame_id = stamp, topics.camera_frame(rn)
             im.data = img.tobytes()
             self.pub_image.publish(im)
+        if self.p.publish_camera:
             self.pub_info.publish(self._camera_info(stamp))
         self.pub_speed.publish(Float32(data=float(ego.speed)))
         gt, vis = self.session.actor_states(self.frame, rn)

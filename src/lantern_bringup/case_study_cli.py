@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from lantern.cli_args import ArgumentParser, json_object, number
+from lantern.file_integrity import atomic_write_text
 
 STUDIES = ("heldout", "nonactionable", "nearfar")
 NONACTIONABLE_ROUTE = "closed_pedestrian_emergence_0001_B"
@@ -272,14 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lantern_eval.case_study import markdown_table
 
     table = markdown_table(a.study, table_rows, notes(a.study, runs, found))
-    (out / "table.md").write_text(table)
+    atomic_write_text(out / "table.md", table)  # whole or not at all: a kill here leaves the old table or none
     doc = {
         "schema": "lantern_case_study/v1", "study": a.study, "agent": a.agent, "agent_options": a.agent_options, "max_frames": a.max_frames,
         "runs": [{"run_id": r.run_id, "route": r.route, "condition": r.condition, "variant": r.variant, "rsu": dict(r.rsu), "label": r.label,
                   "status": by_id[r.run_id].status, "reason": by_id[r.run_id].reason} for r in runs],
         "rows": [row.as_dict() for row in table_rows],
     }
-    (out / "case_study.json").write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    atomic_write_text(out / "case_study.json", json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(table)
     infra = [o.job.run_id for o in outcomes if o.status not in (*ROUTE_RESULTS, "truncated")]
     print(f"{len(outcomes)} runs in {time.monotonic() - t0:.0f} s wall; infrastructure failures {len(infra)}{': ' + ', '.join(infra) if infra else ''}; {out / 'table.md'}, {out / 'case_study.json'}", file=sys.stderr)

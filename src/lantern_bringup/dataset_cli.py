@@ -36,36 +36,75 @@ def render_warning(family: str, position: tuple[float, float] | None) -> tuple[s
 
 
 def cmd_collect(argv: list[str]) -> int:
-    from lantern_bridge.dataset.collect import CollectSettings, collect
     from lantern_bridge.dataset.card import write_card
+    from lantern_bridge.dataset.collect import CollectSettings, collect
+    from lantern_bridge.dataset.journal import STATE_FILE, JournalError
 
     ap = ArgumentParser(prog="lantern dataset collect", description="Collect the open-loop dataset (docs/dataset.md).")
-    ap.add_argument("--out", required=True, help="new or empty output directory")
+    ap.add_argument("--out", required=True, help="new or empty output directory, or one an interrupted collection left (resumed)")
     ap.add_argument("--size", type=number(int, ge=1), default=600, help="accepted sequences (Route A and B count separately; default 600)")
     ap.add_argument("--workers", type=number(int, ge=1, le=64), default=2, help="rollout processes (default 2)")
     ap.add_argument("--camera", type=image_size(), default=(320, 160), help="front camera WIDTHxHEIGHT (default 320x160)")
     ap.add_argument("--seed", type=number(int, ge=0), default=None, help="candidate seed (default: the open-loop seed)")
     a = ap.parse_args(argv)
     out = Path(a.out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        print(f"lantern dataset collect: --out {out}: exists and is not an empty directory", file=sys.stderr)
+    settings = CollectSettings(size=a.size, camera=a.camera, **({"seed": a.seed} if a.seed is not None else {}))
+    resumable = out.is_dir() and (out / STATE_FILE).is_file()
+    if out.is_dir() and (out / "manifest.json").is_file() and not resumable:
+        return _already_collected(out, settings)
+    if out.exists() and not resumable and (not out.is_dir() or any(out.iterdir())):
+        print(f"lantern dataset collect: --out {out}: exists and is not an empty directory (nor an interrupted collection to resume)", file=sys.stderr)
         return 2
     problem = writable_dir(out, "--out")
     if problem:
         print(f"lantern dataset collect: {problem}", file=sys.stderr)
         return 2
-    settings = CollectSettings(size=a.size, camera=a.camera, **({"seed": a.seed} if a.seed is not None else {}))
     t0 = time.perf_counter()
+    done_so_far = [0]
 
     def progress(done: int, total: int) -> None:
+        done_so_far[0] = done
         print(f"\rcollect: {done}/{total} accepted sequences", end="", file=sys.stderr, flush=True)
 
-    res = collect(out, settings, render_warning, a.workers, progress)
+    def log(line: str) -> None:
+        print(line, file=sys.stderr)
+
+    try:
+        res = collect(out, settings, render_warning, a.workers, progress, log)
+    except JournalError as exc:
+        print(f"lantern dataset collect: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\nlantern dataset collect: interrupted; {done_so_far[0]} of {settings.size} sequences kept in {out}: "
+              "rerun the same command to resume", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a full disk, a directory gone: what is on disk stays resumable
+        print(f"\nlantern dataset collect: cannot write {out}: {exc.strerror or exc}; what was kept is resumable "
+              "(free space and rerun the same command)", file=sys.stderr)
+        return 3
     wall = time.perf_counter() - t0
     write_card(out)
     print(file=sys.stderr)
     print(f"{out}: {res.manifest['counts']['sequences']} sequences, {res.samples} samples, {len(res.rejected)} rejected, "
           f"{wall:.1f} s ({res.samples / wall:.1f} samples/s), hash {res.manifest['dataset_hash'][:12]}")
+    return 0
+
+
+def _already_collected(out: Path, settings) -> int:  # noqa: ANN001
+    """Rerunning a finished collection: nothing to do when the settings match, a refusal when not."""
+    import json
+
+    from lantern_bridge.dataset.collect import generator
+
+    try:
+        m = json.loads((out / "manifest.json").read_text())
+    except (OSError, ValueError) as exc:
+        print(f"lantern dataset collect: --out {out}: manifest.json is not readable JSON ({exc}); choose another --out", file=sys.stderr)
+        return 2
+    if not isinstance(m, dict) or m.get("generator") != generator(settings):
+        print(f"lantern dataset collect: --out {out} holds a finished dataset of other settings; choose another --out", file=sys.stderr)
+        return 2
+    print(f"{out}: already collected ({m.get('counts', {}).get('sequences')} sequences, hash {str(m.get('dataset_hash'))[:12]}); nothing to do")
     return 0
 
 

@@ -18,6 +18,7 @@ by the parser (``lantern.cli_args``).
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,7 +48,8 @@ def check_agent(agent: str, options: dict[str, Any]) -> None:
     try:
         check_options(agent, options)
     except (AgentError, ValueError, TypeError) as exc:
-        raise PreflightError("--agent-options", str(exc)) from None
+        msg = str(exc)
+        raise PreflightError("--agent-options", msg if repr(agent) in msg or f"{agent} " in msg else f"backend {agent!r}: {msg}") from None
 
 
 def check_variant(variant: str) -> None:
@@ -87,6 +89,15 @@ def check_route(route: str) -> Path | None:
     except (FileNotFoundError, ValueError) as exc:
         raise PreflightError("--route", str(exc)) from None
     return f
+
+
+def route_notes(route_file: Path | str) -> list[str]:
+    """``warning: file: field: reason`` for every element of the route file the run does not use
+    (unknown elements, the authors' fields with no embedded counterpart, with their value): the
+    same lines ``lantern validate`` prints."""
+    from lantern_bridge.scenario.route_xml import route_warnings
+
+    return [f"warning: {w}" for w in route_warnings(route_file)]
 
 
 def _existing_ancestor(path: Path) -> Path:
@@ -208,7 +219,9 @@ def check_params_files(files: Sequence[str], decls: Sequence[Any], owner: str = 
             check_values(specs[d.name], d.overrides, f"{d.name} (as {owner} sets it)")
         except ParameterError as exc:
             raise PreflightError("arguments", str(exc)) from None
-    fixed = {d.name: {k: f"{owner} itself (from the route and its flags)" for k in d.overrides} for d in decls}
+    from lantern_bringup.session import DERIVED_DEFAULTS
+
+    fixed = {d.name: {k: f"{owner} itself (from the route and its flags)" for k in d.overrides if k not in DERIVED_DEFAULTS.get(d.name, ())} for d in decls}
     for f in files:
         try:
             check_param_file(f, specs, fixed)
@@ -244,7 +257,10 @@ def check_run(cfg: Any, result_path: str = "", owner: str = "lantern run") -> li
     check_agent(cfg.agent, cfg.agent_options)
     check_variant(cfg.variant)
     check_faults(cfg.faults)
-    check_route(cfg.route)
+    route_file = check_route(cfg.route)
+    if route_file is not None and owner == "lantern run":
+        for line in route_notes(route_file):  # as `lantern validate` prints them: nothing in the file is dropped unsaid
+            print(line, file=sys.stderr)
     check_params_file_syntax(cfg.params_files)
     if cfg.record_dir:
         check_new_dir(cfg.record_dir, "--record")

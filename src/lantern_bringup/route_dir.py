@@ -5,10 +5,12 @@ users run their own CARLA route files (the authors' format, or lantern's).
 Each Route A file becomes a pair (Route A with and without the warning) with a
 Route B file of the same family, exactly as the frozen suite's pairs:
 
-* a Route B file with the same ``pair_id`` (lantern's format names the pair);
-* otherwise (the authors' format has no pair id: each file's id is its own),
-  the family's remaining Route A and Route B files are matched in order of
-  their route ids, first with first.
+* a Route B file with the same ``pair_id`` (lantern's format names the pair;
+  the authors' published Route B files name their Route A in
+  ``paired_route_a_id``, which becomes their ``pair_id``);
+* otherwise (hand-written authors' files without ``paired_route_a_id``: each
+  file's id is its own), the family's remaining Route A and Route B files are
+  matched in order of their route ids, first with first.
 
 A family whose Route A and Route B files cannot all be matched is a user
 mistake (one line naming the family and the counts), never a silently

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lantern.cli_args import EXIT_USAGE
+from lantern.file_integrity import atomic_write_text
 from lantern.protocol import TRUNCATED_REASON
 from lantern.ros.isolation import DomainBusyError, lease_session
 
@@ -125,8 +126,11 @@ def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
             carla_ports = lease_ports(int(cfg.carla.get("carla_port", 2000)))
         except CarlaPortBusyError as exc:
             result = {"status": "infrastructure_failure", "reason": f"port conflict: {exc}", "run_id": req.run_id, "exit_code": EXIT_INFRASTRUCTURE, "failed_nodes": [], "route": req.route, "condition": req.condition, "agent": req.agent, "variant": req.variant, "bag": req.record_dir, "bag_state": "", "record": None}
-            result_path.parent.mkdir(parents=True, exist_ok=True)
-            result_path.write_text(json.dumps(result, indent=1, sort_keys=True))
+            try:
+                result_path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_text(result_path, json.dumps(result, indent=1, sort_keys=True))
+            except OSError as exc:
+                result["reason"] += f" (result not written: {exc.strerror or exc})"
             print(f"lantern run: {result['reason']}", file=sys.stderr)
             return EXIT_INFRASTRUCTURE
         decls = check_run(replace(cfg, carla={**cfg.carla, "carla_tm_port": carla_ports.tm_port}), req.result_path)
@@ -146,24 +150,54 @@ def _run(req: RunRequest, result_path: Path, verbose: bool) -> int:
     code = end.code
     record = None
     if eval_out.is_file():
-        record = json.loads(eval_out.read_text()).get("record")
+        try:
+            record = json.loads(eval_out.read_text()).get("record")
+        except (OSError, ValueError) as exc:  # never written whole (a full disk): no record, said so
+            record, end.failed = None, {**end.failed, "eval": f"result file unreadable: {exc}"}
     bag = bag_state(Path(req.record_dir)) if req.record_dir else ""
     failed = end.reason or (f"session exceeded its wall-clock limit (exit code {code})" if code == 124 else "")
     status, reason = verdict(record, code, failed, bag)
     if code >= 128:  # stopped by a signal: recorded as an infrastructure failure, exit code kept
         status, reason = "infrastructure_failure", f"interrupted by signal {code - 128}"
+    usage = code == EXIT_USAGE and bool(end.failed)  # a node refused its configuration before the run began
+    if usage:
+        status, reason = "config_error", "; ".join(f"{n}: {why}" for n, why in end.failed.items())
     result = {
         "status": status, "reason": reason, "run_id": req.run_id, "exit_code": code, "failed_nodes": end.failed,
         "route": req.route, "condition": req.condition, "agent": req.agent, "variant": req.variant,
         "bag": req.record_dir, "bag_state": bag, "domain_id": lease.domain_id, "record": record,
     }
-    result_path.parent.mkdir(parents=True, exist_ok=True)
-    result_path.write_text(json.dumps(result, indent=1, sort_keys=True))
+    try:  # whole or not at all: a full disk leaves no 0-byte result and no temporary file
+        result_path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(result_path, json.dumps(result, indent=1, sort_keys=True))
+    except OSError as exc:
+        _discard_partial(eval_out)
+        print(f"lantern run: cannot write the result {result_path}: {exc.strerror or exc} (the run ended {status}"
+              f"{': ' + reason if reason else ''}; nothing was recorded as a result)", file=sys.stderr)
+        return code if code >= 128 else EXIT_INFRASTRUCTURE
+    if usage:
+        agent_node = next((n for n in end.failed if "agent" in n), None)
+        what = f"--agent {req.agent}" if agent_node else "node " + ", ".join(end.failed)
+        why = end.failed[agent_node] if agent_node else reason
+        print(f"lantern run: {what}: {why}", file=sys.stderr)
+        return EXIT_USAGE
     if verbose:
         print_summary(result)
     if code >= 128:
         return code
     return 0 if status in (*ROUTE_RESULTS, "truncated") else EXIT_INFRASTRUCTURE
+
+
+def _discard_partial(eval_out: Path) -> None:
+    """The eval node's record when it is not whole JSON, and any temporary file a cut write left next to it."""
+    for tmp in eval_out.parent.glob(f".{eval_out.name}.*.tmp"):
+        tmp.unlink(missing_ok=True)
+    try:
+        json.loads(eval_out.read_text())
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError):
+        eval_out.unlink(missing_ok=True)
 
 
 def bag_state(path: Path) -> str:

@@ -137,9 +137,30 @@ def resolve_route(route: str) -> Path | None:
 
 
 def route_metadata(route_file: Path | None) -> dict[str, Any]:
-    """What the evaluator needs to know about the route (docs/eval.md, run metadata)."""
+    """What the evaluator needs to know about the route (docs/eval.md, run metadata).
+
+    Parsed once per file content: a run asks three times (preflight, the node set, its checks), and
+    parsing the route is ~0.1 s of a warm run's start-up. Keyed on the path and the file's bytes
+    (a few kB), so an edited file is parsed again; a copy is returned each time.
+    """
     if route_file is None:
         return {"route_id": "builtin", "route_kind": "A", "family": "builtin", "route_file": ""}
+    import copy
+
+    try:
+        key = (str(route_file), Path(route_file).read_bytes())
+    except OSError:
+        return _read_route_metadata(route_file)  # its own error for an unreadable route
+    if key not in _ROUTE_META:
+        _ROUTE_META.clear()  # one route per run: keep only the latest
+        _ROUTE_META[key] = _read_route_metadata(route_file)
+    return copy.deepcopy(_ROUTE_META[key])
+
+
+_ROUTE_META: dict[tuple[str, bytes], dict[str, Any]] = {}
+
+
+def _read_route_metadata(route_file: Path) -> dict[str, Any]:
     from lantern_bridge.scenario.route_xml import read_route_file, route_warnings
     from lantern_bridge.scenario.suite import sha256_file
 
@@ -150,6 +171,7 @@ def route_metadata(route_file: Path | None) -> dict[str, Any]:
         "route_kind": spec.variant,
         "family": spec.family,
         "pair_id": spec.pair_id,
+        "town": spec.town,
         "weather": spec.weather,
         "route_length_m": round(spec.length, 3),
         "route_file": str(route_file),
@@ -209,6 +231,57 @@ def agent_needs_image(agent: str) -> bool:
 
 # -- the node set -------------------------------------------------------------------------------
 
+#: Overrides the session derives but a user's parameter file may set instead (preflight lets it through;
+#: ``session_nodes`` then leaves the value to the file).
+DERIVED_DEFAULTS: dict[str, tuple[str, ...]] = {"lantern_bridge": ("camera_period_frames",)}
+
+
+def effective_param(d: NodeDecl, name: str, config_default: bool = False) -> Any:
+    """The value ``name`` takes in node ``d``: its overrides, else the last parameter file setting it
+    (the node's own section over wildcards); ``None`` when unset. ``config_default=False`` skips the
+    project's config/*.yaml, so ``None`` then means "the user did not set it"."""
+    from lantern.ros.params import load_yaml_params
+
+    if name in d.overrides:
+        return d.overrides[name]
+    value = None
+    for f in d.params_files:
+        if not config_default and Path(f).resolve().parent == config_dir().resolve():
+            continue
+        value = load_yaml_params(Path(f), d.name).get(name, value)
+    return value
+
+
+def camera_period(decls: list[NodeDecl], agent_reads_images: bool) -> int:
+    """Frames between two rendered camera images: the greatest common divisor of what the consumers read.
+
+    Why: a 640x320 frame costs a render, a 600 kB copy and a DDS hand-off; the recorder keeps one
+    frame in ``camera_period_frames`` (2 Hz of sim time: every 10th) and the onboard/expert agents read
+    none. The render is a pure function of the frame (the rain streaks are seeded by the frame number),
+    so skipping unread frames changes no byte of what is read. An image agent or the live view read every
+    frame (1); a camera nobody in the session reads (``--camera`` without a bag) stays at every frame too,
+    for an outside subscriber.
+    """
+    import math
+
+    from lantern_eval.recorder_node import camera_period_frames
+
+    periods: list[int] = []
+    for d in decls:
+        if d.name == "lantern_recorder" and effective_param(d, "output", True):
+            class _P:  # the recorder's own rule (camera_hz over camera_every), on its effective values
+                camera_hz = float(effective_param(d, "camera_hz", True) or 0.0)
+                camera_every = int(effective_param(d, "camera_every", True) or 1)
+                fixed_delta_seconds = float(effective_param(d, "fixed_delta_seconds", True) or 0.05)
+
+            periods.append(camera_period_frames(_P))  # type: ignore[arg-type]
+        elif d.name == "lantern_live_view":
+            periods.append(1)
+    if agent_reads_images or not periods:
+        return 1
+    return math.gcd(*periods)
+
+
 def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     cfg.validate()
     route_file = resolve_route(cfg.route)
@@ -216,8 +289,12 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     seed = cfg.seed if cfg.seed is not None else int(meta.get("seed", 0))
     v2x = cfg.v2x or ("last_v2x" if cfg.faults else "")
     camera = cfg.camera if cfg.camera is not None else (agent_needs_image(cfg.agent) or bool(cfg.record_dir))
+    from lantern import session_binding
+
+    nonce = session_binding.new_nonce()  # this session's binding of every V2X tag (docs/security.md)
     metadata = {
         **meta,
+        "session_nonce": nonce,  # the eval node and `lantern score` check warning tags under it
         "run_id": cfg.run_id,
         "condition": cfg.condition,
         "variant": cfg.variant,
@@ -271,7 +348,12 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
         extra = cfg.extra.get(d.name, {})
         files = d.params_files + tuple(Path(f) for f in cfg.params_files)  # ROS: later files win, overrides win over files
         out.append(NodeDecl(d.package, d.executable, d.target, d.name, files, {**d.overrides, **extra}, d.ends_session))
-    from lantern_warning_server.keys import check_session
+    if camera:
+        bridge_decl = out[0]
+        if effective_param(bridge_decl, "camera_period_frames") is None:  # the user's own setting wins
+            bridge_decl.overrides["camera_period_frames"] = camera_period(out, agent_needs_image(cfg.agent))
+    from lantern_warning_server.keys import bind_session, check_session
 
+    bind_session(out, nonce)  # RSU, channel, grounding, agent: parameter session_nonce
     check_session(out)  # a missing V2X key store is a config error now, not a node crash later
     return out

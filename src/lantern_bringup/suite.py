@@ -97,16 +97,34 @@ def _signal_group(proc: subprocess.Popen, signum: int) -> None:
         pass
 
 
-def run_child(cmd: list[str], log, timeout_s: float, stop: SuiteStop | None = None, pass_fds: Sequence[int] = ()) -> int:  # noqa: ANN001
+def _is_lantern_cli(cmd: Sequence[str]) -> bool:
+    """A `python -m lantern_bringup.cli ...` command of this interpreter (what ``RunCommand`` builds)."""
+    return list(cmd[:3]) == [sys.executable, "-m", "lantern_bringup.cli"]
+
+
+def run_child(cmd: list[str], log, timeout_s: float, stop: SuiteStop | None = None, pass_fds: Sequence[int] = (), warm=None) -> int:  # noqa: ANN001
     """Run one `lantern run` child; its exit code, 124 after ``timeout_s``.
 
     The child gets its own process group (a terminal's Ctrl-C reaches the suite,
     which decides what the children get) and dies with the suite however the
-    suite dies (PR_SET_PDEATHSIG, ``runner._die_with_parent``).
+    suite dies (PR_SET_PDEATHSIG, ``runner._die_with_parent``). With ``warm``
+    (``warm_workers.WarmWorkers``) a `lantern` CLI command is forked from the
+    pre-imported zygote instead of started as a fresh interpreter; same process
+    group, signals, log and exit code; any other command starts cold.
     """
     from lantern_bringup.runner import _die_with_parent
 
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, start_new_session=True, pass_fds=tuple(pass_fds))
+    proc = None
+    if warm is not None and _is_lantern_cli(cmd):
+        from lantern_bringup.warm_workers import WarmWorkerError
+
+        log.flush()
+        try:
+            proc = warm.spawn(cmd[3:], log.name)
+        except WarmWorkerError as exc:  # the zygote is gone and cannot be restarted: this run starts cold
+            print(f"suite: warm worker: {exc}; starting the run cold", file=sys.stderr)
+    if proc is None:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent, start_new_session=True, pass_fds=tuple(pass_fds))
     if stop is not None:
         stop.add(proc)
     try:
@@ -220,7 +238,7 @@ class Progress(_Progress):
 Command = Callable[[RunJob, Path, int], list[str]]
 
 
-def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, timeout_s: float = 900.0, stop: SuiteStop | None = None, pass_fds: Sequence[int] = (), attempts_done: int = 0) -> RunOutcome:
+def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, timeout_s: float = 900.0, stop: SuiteStop | None = None, pass_fds: Sequence[int] = (), attempts_done: int = 0, warm=None) -> RunOutcome:  # noqa: ANN001
     """Run one job to a final verdict: resume, retry infrastructure failures, keep every attempt.
 
     ``attempts_done``: attempts an earlier call already spent on this job (the Ray
@@ -251,7 +269,7 @@ def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, time
         with claim_domain() as lease:
             cmd = command(job, run_dir, lease.domain_id)
             with open(run_dir / "log.txt", "w") as log:
-                rc = run_child(cmd, log, timeout_s, stop, pass_fds)
+                rc = run_child(cmd, log, timeout_s, stop, pass_fds, warm)
         result = read_result(run_dir)
         if stop is not None and stop.is_set() and not (rc in ROUTE_FAILURE_CODES and is_final(result)):
             return RunOutcome(job, "interrupted", attempts, reason=f"suite stopped by signal {stop.signum} during this run (exit code {rc}); not retried, run again on resume", wall_s=time.monotonic() - t0, result=result or {})
@@ -265,13 +283,23 @@ def execute(job: RunJob, out: Path, command: Command, max_retries: int = 3, time
     return RunOutcome(job, "infrastructure_failure", attempts, reason=reason, wall_s=time.monotonic() - t0, result=final)
 
 
-def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int = 1, max_retries: int = 3, timeout_s: float = 900.0, progress: Progress | None = None, stop: SuiteStop | None = None) -> list[RunOutcome]:
+def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int = 1, max_retries: int = 3, timeout_s: float = 900.0, progress: Progress | None = None, stop: SuiteStop | None = None, warm: bool = False) -> list[RunOutcome]:
     """Run every job (resuming finished ones) and write ``suite_status.json``; see the module doc.
 
     The output directory's lock is held for the whole call and inherited by every child.
     Runs go through ``lantern.task_pool.LocalPool`` (threads, each starting its `lantern run`).
+    ``warm``: fork each `lantern run` from one pre-imported zygote (``warm_workers``; still one
+    process, process group and ROS domain per run) instead of starting a fresh interpreter.
     """
     lock = lock_out_dir(out)
+    zygote = None
+    if warm:
+        from lantern_bringup.warm_workers import WarmWorkerError, WarmWorkers
+
+        try:
+            zygote = WarmWorkers(pass_fds=(lock,), agent=getattr(command, "agent", "")).start()
+        except WarmWorkerError as exc:  # never a reason to lose the suite: cold runs do the same work
+            print(f"suite: warm workers unavailable ({exc}); starting every run cold", file=sys.stderr)
     progress = progress or Progress(len(jobs))
     by_id = {j.run_id: j for j in jobs}
     done: dict[str, RunOutcome] = {}
@@ -283,9 +311,11 @@ def run_suite(jobs: Sequence[RunJob], out: Path, command: Command, workers: int 
             progress.update(o)
 
     try:
-        tasks = [Task(j.run_id, execute, (j, out, command, max_retries, timeout_s, stop, (lock,))) for j in jobs]
+        tasks = [Task(j.run_id, execute, (j, out, command, max_retries, timeout_s, stop, (lock,), 0, zygote)) for j in jobs]
         LocalPool(workers).run(tasks, on_done, stop)
     finally:
+        if zygote is not None:
+            zygote.close()
         os.close(lock)
     progress.close()
     results = [done[j.run_id] for j in jobs]
@@ -647,6 +677,18 @@ def link_controls(jobs: Sequence[RunJob], out: Path, base: Path, command: RunCom
     return left
 
 
+def check_frozen_routes(route_files: Sequence[str], suite_dir: Path | None = None) -> None:
+    """The frozen suite's files the suite will run match manifest.json's SHA-256, or PreflightError (one line, exit 2)."""
+    from lantern_bridge.scenario.suite import SUITE_DIR, verify_hashes
+    from lantern_bringup.preflight import PreflightError
+
+    wanted = {str(Path(r).resolve()) for r in route_files}
+    bad = [f for f in verify_hashes(suite_dir or SUITE_DIR) if str(Path(f.file).resolve()) in wanted or (f.field == "manifest" and not f.file.endswith(".xml"))]
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise PreflightError("frozen suite", f"{bad[0].file}: {bad[0].reason}{more}; restore the file (git checkout) or run your copy with --routes DIR")
+
+
 def suite_main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
@@ -667,6 +709,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--params-file", action="append", metavar="FILE", help="ROS 2 parameter file for every run (see lantern run --params-file); repeatable")
     ap.add_argument("--camera", action=argparse.BooleanOptionalAction, default=False, help="render and record the camera (default: only if the agent needs images)")
     ap.add_argument("--workers", type=number(int, ge=1), default=None, help="runs at once on this machine (default 1; not with --ray)")
+    ap.add_argument("--processes", action="store_true", help="every run's nodes as one OS process each over DDS (what ros2 launch starts) instead of one executor in one process (the default, composed)")
+    ap.add_argument("--cold-workers", action="store_true", help="start every run as a fresh interpreter instead of forking it from a pre-imported warm worker (the default; still one process and ROS domain per run)")
     ap.add_argument("--max-frames", type=number(int, ge=1), default=None, help="cut every run after this many frames (truncated runs are not scored; for smoke tests)")
     ap.add_argument("--simulator", choices=["embedded", "carla"], default="embedded", help="simulator backend of every run (carla: docs/carla.md; with --ray each run holds one 'carla_server' resource)")
     ap.add_argument("--carla-host", default=None)
@@ -702,6 +746,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
             raise PreflightError("--routes", str(exc)) from None
         except ValueError as exc:
             raise PreflightError("--families", str(exc)) from None
+        if a.routes is None:  # the frozen suite runs only as its manifest hashes it (a changed file is not a suite run)
+            check_frozen_routes([r for _, _, ra, rb in pairs for r in (ra, rb)])
         carla = {k: v for k, v in (("carla_host", a.carla_host), ("carla_port", a.carla_port), ("carla_town", a.carla_town)) if v is not None}
         cfg = SessionConfig(agent=a.agent, agent_options=a.agent_options, variant=a.variant, v2x=a.v2x, faults=faults, camera=True if a.camera else None, params_files=params_files, max_frames=a.max_frames, backend=a.simulator, carla=carla)
         check_suite(cfg, [r for _, _, ra, rb in pairs for r in (ra, rb)], a.out)
@@ -714,6 +760,8 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     extra = [x for f in params_files for x in ("--params-file", f)]
     if a.max_frames is not None:
         extra += ["--max-frames", str(a.max_frames)]
+    if a.processes:
+        extra.append("--processes")
     if a.simulator != "embedded":
         extra += ["--simulator", a.simulator, *[x for k, v in carla.items() for x in (f"--{k.replace('_', '-')}", str(v))]]
     command = run_command(a.agent, a.agent_options, a.variant, a.v2x, faults, camera, extra)
@@ -741,7 +789,7 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
         nodes = [n for n in ray_mod.nodes() if n.get("Alive")]
         print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, on Ray ({len(nodes)} node(s), {ray_mod.cluster_resources().get('CPU', 0):g} CPUs; each run holds {res.ray_options()}) -> {out}", file=sys.stderr)
     else:
-        print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, {a.workers or 1} worker(s) -> {out}", file=sys.stderr)
+        print(f"suite: {len(pairs)} pairs, {len(jobs)} runs, agent {a.agent}, {a.workers or 1} {'cold' if a.cold_workers else 'warm'} worker(s), {'one process per node' if a.processes else 'composed'} -> {out}", file=sys.stderr)
     t0 = time.monotonic()
     stop = SuiteStop()
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
@@ -749,7 +797,7 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
         if pool is not None:
             outcomes = run_suite_ray(jobs, out, command, res, a.max_retries, a.timeout, stop=stop, pool=pool, shared_fs=False if a.ray_no_shared_fs else None)
         else:
-            outcomes = run_suite(jobs, out, command, a.workers or 1, a.max_retries, a.timeout, stop=stop)
+            outcomes = run_suite(jobs, out, command, a.workers or 1, a.max_retries, a.timeout, stop=stop, warm=not a.cold_workers)
     except BlockingIOError as exc:  # the directory's lock: another suite, or a killed one's runs still exiting
         print(f"lantern suite: --out: {exc}", file=sys.stderr)
         return 2

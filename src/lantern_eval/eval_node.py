@@ -12,8 +12,10 @@ infrastructure record (never a pass).
 
 Only the grounding's warnings count (``warning_auth_required``, default on):
 the builder checks each CooperativeWarning's ``auth_tag`` with the onboard
-key from the key store (resolved like every node's, ``lantern.keystore``), so a
-foreign publisher on the domain neither adds warning intervals nor turns a
+key from the key store (resolved like every node's, ``lantern.keystore``), bound
+to the session named in ``metadata_json`` (``session_nonce``,
+``lantern.session_binding``), so a foreign publisher on the domain, or another
+run's warnings replayed at their own stamps, neither adds warning intervals nor turns a
 no-warning run into ``condition_mismatch``; the record counts what it left
 out. ``lantern score`` checks the bag the same way, so online == offline.
 
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lantern import keystore
+from lantern.file_integrity import atomic_write_text
 from lantern.ros import lockstep
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -59,9 +62,8 @@ class EvalParams:
 
 def write_result(path: Path, record: RunRecord, thresholds: dict[str, Any], mode: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps({"mode": mode, "record": record.to_dict(), "thresholds": thresholds}, indent=1, sort_keys=True))
-    tmp.replace(path)
+    # whole or not at all (a full disk leaves no partial file and no temporary one)
+    atomic_write_text(path, json.dumps({"mode": mode, "record": record.to_dict(), "thresholds": thresholds}, indent=1, sort_keys=True))
 
 
 class EvalNode(LanternNode):

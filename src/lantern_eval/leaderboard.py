@@ -17,9 +17,9 @@ Scoring follows the leaderboard's published rules (facts, not code, taken from
   driven route; route deviation, blocking and route timeout end the route
   (status ``Failed - ...``) without a factor;
 - driving score ``score_composed`` = max(score_route * score_penalty, 0);
-- global record: arithmetic means over the routes, sample standard
-  deviations, infractions per km driven (outside_route_lanes: km driven
-  outside the lanes, not per km).
+- global record: means over the routes of ``progress[1]`` (a run that is not
+  a route result adds 0), sample standard deviations, infractions per km
+  driven (outside_route_lanes: km driven outside the lanes, not per km).
 
 Outside route lanes: the leaderboard has one such infraction per route (its
 criterion reports the wrong distance once, at the end), with the factor
@@ -35,8 +35,27 @@ no metres, taken as given. An excursion whose share never came (an onset after
 the last measured event, e.g. a run ended by the scenario while outside) is
 counted in the route's ``unmeasured_excursions``; when nothing at all was
 measured the infraction is listed with ``percentage: null`` (no factor rather
-than an invented one). Either way the route is named under
-``unmeasured_penalties``.
+than an invented one) and its message gives the metres measured, 0, in the
+place the leaderboard parses a number, with a note saying what was not
+measured. Either way the route is named under ``unmeasured_penalties``.
+
+Route ids: the leaderboard names a route ``RouteScenario_<id>_rep<n>`` and its
+tools parse that name (``sort_records``: ``int(split('_')[1])`` and
+``int(split('_rep')[-1])``; resume compares it with the route file's names;
+Bench2Drive matches ``split('_')[1]`` with the route file's id and sorts by
+it). Lantern's ids (``closed_pedestrian_emergence_0001_A``) have no number
+there, so each route of a results document gets a number, its position in
+the sorted set of the document's lantern route ids (the same in every model of
+the file; ``route_ids`` maps them back), ``rep<n>`` counts runs of one route in
+run-id order, and lantern's id stays in ``lantern_route_id``.
+``town_name`` / ``weather_id`` are the route file's town and weather profile
+(lantern's profile name where Bench2Drive writes the id of its weather.xml
+case), ``sensors`` the agent's inputs as the leaderboard's icons. A route's
+``duration_system`` is the leaderboard's "not measured" -1 (the bag holds sim
+time only); the global values are computed with the leaderboard's own
+arithmetic (means over ``progress[1]`` routes, plain sums of the route
+metas, so -1 per route), and ``tests/test_eval_leaderboard.py`` recomputes
+them the way its StatisticsManager and Bench2Drive's tools do.
 
 Pure logic: no rclpy. ``run_events`` picks the events out of a run's
 telemetry (the scorer stores them on the RunRecord); ``build_results`` turns
@@ -135,6 +154,13 @@ COLLISION_KIND = {"walker": "collisions_pedestrian", "pedestrian": "collisions_p
 ELIGIBLE = {"Finished": True, "Crashed": False, "Invalid": False}
 ROUND_SCORE = 6
 ROUND = 3
+#: Prefix of the leaderboard's route names (``RouteScenario_<route id>``, its route parser).
+ROUTE_PREFIX = "RouteScenario"
+#: A route's ``duration_system`` when the wall time was not measured: the leaderboard's own default (-1), summed as it sums it.
+DURATION_NOT_MEASURED = -1
+#: The sensors a lantern agent is offered, as the leaderboard's icons: the front RGB camera, the
+#: speedometer, and the odometry topic, which stands for the pose a leaderboard agent gets from GNSS + IMU.
+SENSORS: tuple[str, ...] = ("carla_camera", "carla_gnss", "carla_imu", "carla_speedometer")
 FORMAT = "CARLA leaderboard 2.0 / Bench2Drive results (one entry per model: agent and condition)"
 _PCT = re.compile(r"(-?\d+(?:\.\d+)?)\s*%")
 _METRES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)m(?![\w])")
@@ -184,6 +210,21 @@ def _where(ev: dict[str, Any]) -> str:
     return f"(t={float(ev.get('t') or 0.0):.2f} s, route {float(ev.get('route_distance') or 0.0):.1f} m)"
 
 
+def outside_message(meters: float, pct: float, note: str = "") -> str:
+    """The leaderboard's outside-lanes message: word 8 is the metres (its global statistics parse ``split(" ")[8]``).
+
+    An excursion lantern could not measure is written with the metres that
+    were measured (0 when none), never a word where the number goes; the note
+    says what was not measured.
+    """
+    return f"Agent went outside its route lanes for about {meters:.3f} meters ({pct:.2f}% of the completed route)" + (f"; {note}" if note else "")
+
+
+def outside_meters(message: str) -> float:
+    """Metres of an outside-lanes message, read the way the leaderboard reads them (word 8)."""
+    return float(message.split(" ")[8])
+
+
 def classify_event(ev: dict[str, Any], driven_m: float) -> Infraction | None | str:
     """Leaderboard infraction of one lantern event; None for a kind the leaderboard ignores; the text itself when unmapped."""
     typ, detail = str(ev.get("type", "")), str(ev.get("detail", ""))
@@ -205,15 +246,15 @@ def classify_event(ev: dict[str, Any], driven_m: float) -> Infraction | None | s
         return detail or typ
     if kind == "outside_route_lanes":
         m, mm = _PCT.search(detail), _METRES.search(detail)
-        if m is None:
-            return Infraction(kind, f"Agent went outside its route lanes at {_where(ev)} (share of the route not reported: no penalty applied)", t=t)
+        if m is None:  # an onset: its metres come with the excursion's end (outside_lanes below)
+            return Infraction(kind, outside_message(0.0, 0.0, f"at {_where(ev)}, share of the route not reported: no penalty applied"), t=t)
         if mm is not None and driven_m > 0.0:  # metres reported: the share of the route completed by the end of the run
             meters = float(mm.group(1))
             pct = min(100.0, 100.0 * meters / driven_m)
         else:
             pct = min(100.0, max(0.0, float(m.group(1))))
             meters = pct / 100.0 * driven_m
-        return Infraction(kind, f"Agent went outside its route lanes for about {meters:.3f} meters ({pct:.2f}% of the completed route)", 1.0 - pct / 100.0, pct, meters, t)
+        return Infraction(kind, outside_message(meters, pct), 1.0 - pct / 100.0, pct, meters, t)
     other = ev.get("other_actor", "")
     text = {"red_light": f"Agent ran a red light {other}", "stop_infraction": f"Agent ran a stop with id={other}", "route_dev": "Agent deviated from the route"}.get(kind, kind)
     return Infraction(kind, f"{text} at {_where(ev)}", PENALTY_FACTORS.get(kind, 1.0), t=t)
@@ -229,13 +270,39 @@ def outside_lanes(events: Sequence[Infraction]) -> tuple[Infraction, int]:
     """
     measured = [i for i, e in enumerate(events) if e.percentage is not None]
     if not measured:
-        return events[0], len(events)
+        n = len(events)
+        return Infraction(events[0].kind, outside_message(0.0, 0.0, f"{n} excursion{'s' * (n > 1)} whose share was not reported: no penalty applied"), t=events[0].t), n
     best = max((events[i] for i in measured), key=lambda e: (e.meters or 0.0, e.percentage or 0.0))
-    return Infraction(best.kind, best.message, best.factor, best.percentage, best.meters, events[0].t), len(events) - 1 - measured[-1]
+    late = len(events) - 1 - measured[-1]
+    note = f"{late} later excursion{'s' * (late > 1)} whose share was not reported" if late else ""
+    return Infraction(best.kind, outside_message(best.meters or 0.0, best.percentage or 0.0, note), best.factor, best.percentage, best.meters, events[0].t), late
 
 
-def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
-    """Leaderboard route record of one scored run (a RunRecord as a dict)."""
+def lantern_route_key(meta: dict[str, Any]) -> str:
+    """Lantern's own id of a run's route: the route file's id (``<pair id>_<A|B>``)."""
+    if meta.get("route_file_id"):
+        return str(meta["route_file_id"])
+    rid, kind = str(meta.get("route_id", "")), str(meta.get("route_kind", ""))
+    return f"{rid}_{kind}" if kind else rid
+
+
+def leaderboard_route_id(number: int, repetition: int = 0) -> str:
+    """The leaderboard's route id, ``RouteScenario_<n>_rep<r>``: its sort reads ``int(split('_')[1])`` and ``int(split('_rep')[-1])``."""
+    return f"{ROUTE_PREFIX}_{number}_rep{repetition}"
+
+
+def route_numbers(records: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Lantern route id -> the leaderboard's route number: the position in the sorted set of the document's routes.
+
+    Deterministic for a set of runs (the same route has the same number in
+    every model of one results file, so a Route B run listed under both
+    conditions keeps one id); lantern's id stays in ``lantern_route_id``.
+    """
+    return {k: i for i, k in enumerate(sorted({lantern_route_key(r.get("meta") or {}) for r in records}))}
+
+
+def route_record(rec: dict[str, Any], index: int, route_id: str | None = None) -> dict[str, Any]:
+    """Leaderboard route record of one scored run (a RunRecord as a dict); ``route_id`` defaults to ``RouteScenario_<index>_rep0``."""
     meta = rec.get("meta") or {}
     rc = rec.get("route_completion") or {}
     completed = rc.get("source") == "route_end" or (rec.get("progress") or 0.0) >= 1.0
@@ -279,13 +346,19 @@ def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
     else:
         status = "Failed" + (f" - {FAILURE_MESSAGES[failure[1]]}" if failure else "")
     kind_ = str(meta.get("route_kind", ""))
+    lb_id = route_id or leaderboard_route_id(index)
+    scenario = str(meta.get("family") or "")
+    town = str(meta.get("town") or "")
+    weather = str(meta["weather"]) if meta.get("weather") else None
     return {
         "index": index,
-        "route_id": f"{meta.get('route_id', '')}_{kind_}" if kind_ else str(meta.get("route_id", "")),
-        "scenario_name": str(meta.get("family") or ""),
-        "weather_id": None,
-        "town_name": "",
-        "save_name": str(meta.get("run_id") or ""),
+        "route_id": lb_id,
+        "lantern_route_id": lantern_route_key(meta),
+        "scenario_name": scenario,
+        "weather_id": weather,
+        "town_name": town,
+        # Bench2Drive: <route id>_<town>_<scenario>_<weather>_<start time>; lantern's run id stands for the start time (deterministic)
+        "save_name": f"{lb_id}_{town}_{scenario}_{weather}_{meta.get('run_id') or ''}",
         "status": status,
         "num_infractions": n,
         "infractions": infractions,
@@ -297,9 +370,10 @@ def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
         "meta": {
             "route_length": round(float(length), ROUND),
             "duration_game": round(float((rec.get("times") or {}).get("t_end") or 0.0), ROUND),
-            "duration_system": -1,  # wall time is not recorded in the bag
+            "duration_system": DURATION_NOT_MEASURED,
             "lantern": {
                 "run_id": meta.get("run_id", ""),
+                "route_id": lantern_route_key(meta),
                 "pair_id": meta.get("route_id", ""),
                 "route_kind": kind_,
                 "agent": meta.get("agent", ""),
@@ -318,50 +392,62 @@ def route_record(rec: dict[str, Any], index: int) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- one model
 
 
-def global_record(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Means, sample standard deviations and infractions per km driven over the route records."""
-    n = len(records)
+def global_record(records: Sequence[dict[str, Any]], total: int | None = None) -> dict[str, Any]:
+    """The leaderboard's global record of the route records, with its arithmetic (so its tools recompute the same values).
+
+    As the leaderboard computes it: score means over ``total`` routes (the
+    second number of ``progress``; a route without a record adds 0), sample
+    standard deviations around them (0 for one route), sums of the routes'
+    lengths and durations, infractions per km driven, outside_route_lanes in
+    km driven outside (the metres of each route's first message, word 8).
+    """
+    n = len(records) if total is None else total
     keys = ("score_composed", "score_route", "score_penalty")
-    mean = {k: round(sum(r["scores"][k] for r in records) / n, ROUND_SCORE) if n else 0.0 for k in keys}
-    if n < 2:
-        std = {k: 0.0 for k in keys}
-    else:
-        std = {k: round(math.sqrt(sum((r["scores"][k] - mean[k]) ** 2 for r in records) / (n - 1)), ROUND) for k in keys}
-    km = max(sum(r["meta"]["route_length"] / 1000.0 * r["scores"]["score_route"] / 100.0 for r in records), 0.001)
-    infr: dict[str, float] = {}
-    for kind in INFRACTION_KINDS:
-        if kind == "outside_route_lanes":  # km driven outside the route lanes, as the leaderboard reports it
-            infr[kind] = round(sum((o["meters"] or 0.0) for r in records for o in r["meta"]["lantern"]["outside_route_lanes"]) / 1000.0, ROUND)
-        else:
-            infr[kind] = round(sum(len(r["infractions"][kind]) for r in records) / km, ROUND)
+    mean = {k: 0.0 for k in keys}
+    meta: dict[str, Any] = {"total_length": 0, "duration_game": 0, "duration_system": 0, "exceptions": []}
     status = "Perfect"
-    exceptions = []
     for r in records:
-        if r["status"].startswith("Failed"):
-            status = "Failed"
-            exceptions.append([r["route_id"], r["index"], r["status"]])
-        elif status == "Perfect" and r["status"] != "Perfect":
-            status = r["status"]
+        for k in ("score_route", "score_penalty", "score_composed"):
+            mean[k] += r["scores"][k] / n
+        meta["total_length"] += r["meta"]["route_length"]
+        meta["duration_game"] += r["meta"]["duration_game"]
+        meta["duration_system"] += r["meta"]["duration_system"]
+        result = "Failed" if "Failed" in r["status"] else r["status"]
+        if result == "Failed":
+            meta["exceptions"].append([r["route_id"], r["index"], r["status"]])
+            status = result
+        elif status == "Perfect" and result != "Perfect":
+            status = result
+    mean = {k: round(v, ROUND_SCORE) for k, v in mean.items()}
+    std = {k: 0.0 for k in keys}
+    if n > 1:
+        for r in records:
+            for k in keys:
+                std[k] += (r["scores"][k] - mean[k]) ** 2
+        std = {k: round(math.sqrt(v / float(n - 1)), ROUND) for k, v in std.items()}
+    km = 0.0
+    infr: dict[str, float] = {k: 0.0 for k in INFRACTION_KINDS}
+    for r in records:
+        km += r["meta"]["route_length"] / 1000 * r["scores"]["score_route"] / 100
+        for kind in INFRACTION_KINDS:
+            msgs = r["infractions"][kind]
+            infr[kind] += (outside_meters(msgs[0]) / 1000 if msgs else 0.0) if kind == "outside_route_lanes" else len(msgs)
+    km = max(km, 0.001)
+    for kind in INFRACTION_KINDS:
+        infr[kind] = round(infr[kind] if kind == "outside_route_lanes" else infr[kind] / km, ROUND)
     unmeasured = [r["route_id"] for r in records for o in r["meta"]["lantern"]["outside_route_lanes"] if o["percentage"] is None or o.get("unmeasured_excursions")]
     return {
         "index": -1,
         "route_id": -1,
-        "status": status if n else "Failed",
+        "status": status if records else "Failed",
         "infractions": infr,
         "scores_mean": mean,
         "scores_std_dev": std,
-        "meta": {
-            "total_length": round(sum(r["meta"]["route_length"] for r in records), ROUND),
-            "duration_game": round(sum(r["meta"]["duration_game"] for r in records), ROUND),
-            "duration_system": -1,
-            "exceptions": exceptions,
-            "km_driven": round(km, ROUND),
-            "unmeasured_penalties": unmeasured,
-        },
+        "meta": {**meta, "km_driven": round(km, ROUND), "unmeasured_penalties": unmeasured},
     }
 
 
-def model_results(scored: Sequence[dict[str, Any]], not_results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def model_results(scored: Sequence[dict[str, Any]], not_results: Sequence[dict[str, Any]], numbers: dict[str, int] | None = None) -> dict[str, Any]:
     """One leaderboard results document: the scored runs as route records, the rest counted in ``progress`` and ``entry_status``.
 
     Runs that are not route results (infrastructure, unreadable bag, bad
@@ -370,9 +456,15 @@ def model_results(scored: Sequence[dict[str, Any]], not_results: Sequence[dict[s
     ``entry_status`` is ``Crashed`` when the stack failed, ``Invalid`` when
     another run is missing, else ``Finished`` (``eligible`` only then).
     """
-    order = sorted(scored, key=lambda r: (str(r.get("meta", {}).get("route_id", "")), str(r.get("meta", {}).get("route_kind", "")), str(r.get("meta", {}).get("run_id", ""))))
-    records = [route_record(r, i) for i, r in enumerate(order)]
-    g = global_record(records)
+    numbers = route_numbers(scored) if numbers is None else numbers
+    order = sorted(scored, key=lambda r: (numbers[lantern_route_key(r.get("meta") or {})], str((r.get("meta") or {}).get("run_id", ""))))
+    reps: dict[str, int] = {}
+    records = []
+    for i, r in enumerate(order):
+        key = lantern_route_key(r.get("meta") or {})
+        reps[key] = reps.get(key, -1) + 1  # a route run more than once: repetitions in run-id order
+        records.append(route_record(r, i, leaderboard_route_id(numbers[key], reps[key])))
+    g = global_record(records, len(records) + len(not_results))
     g["meta"]["not_route_results"] = [{"run_id": r.get("meta", {}).get("run_id", ""), "route_id": r.get("meta", {}).get("route_id", ""), "status": r.get("status", ""), "error": r.get("error", "")} for r in not_results]
     states = {r.get("status") for r in not_results}
     entry = "Crashed" if RunState.INFRASTRUCTURE in states else "Invalid" if states else "Finished"
@@ -381,7 +473,7 @@ def model_results(scored: Sequence[dict[str, Any]], not_results: Sequence[dict[s
         "_checkpoint": {"global_record": g, "progress": [len(records), len(records) + len(not_results)], "records": records},
         "entry_status": entry,
         "eligible": ELIGIBLE[entry],
-        "sensors": [],
+        "sensors": list(SENSORS),
         "values": [str(values[k]) for k, _ in VALUE_LABELS],
         "labels": [label for _, label in VALUE_LABELS],
     }
@@ -417,13 +509,15 @@ def build_results(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 members.setdefault(k, []).append(r)
         else:
             unassigned.append({"bag": r.get("bag", ""), "status": r.get("status", ""), "error": r.get("error", "")})
+    numbers = route_numbers(r for rs in members.values() for r in rs if r.get("status") == RunState.SCORED)
     for label in sorted(members):
         rs = members[label]
-        out[label] = model_results([r for r in rs if r.get("status") == RunState.SCORED], [r for r in rs if r.get("status") != RunState.SCORED])
+        out[label] = model_results([r for r in rs if r.get("status") == RunState.SCORED], [r for r in rs if r.get("status") != RunState.SCORED], numbers)
     return {
         "format": FORMAT,
         "penalty_factors": dict(PENALTY_FACTORS),
         "entries": out,
+        "route_ids": {leaderboard_route_id(n).rsplit("_rep", 1)[0]: key for key, n in numbers.items()},
         "unassigned_runs": unassigned,
     }
 

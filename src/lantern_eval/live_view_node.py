@@ -163,6 +163,22 @@ def event_line(name: str, sim_time: float, route_distance: float, detail: str, o
     return f"{name} t={sim_time:.2f} s at {route_distance:.1f} m{extra}"
 
 
+def route_completion(status_completion: float, route_end_reached: bool) -> float:
+    """RC / 100 as ``lantern run`` and ``lantern score`` report it (``scoring.route_completion``).
+
+    1 once the route end was reached (a ROUTE_END event), else the bridge's
+    RunStatus value, which is the same fraction the scorer computes (maximum
+    route progress over the route length). Why not the RunStatus value alone:
+    the bridge declares the route end within its tolerance of the last metre,
+    where that fraction is still below 1 (96.2 % beside ``lantern run``'s 100.0 %).
+    """
+    return 1.0 if route_end_reached else min(1.0, max(0.0, float(status_completion)))
+
+
+def run_end_line(run_id: str, outcome: str, sim_time: float, completion: float, reason: str) -> str:
+    return f"run {run_id} ended: {outcome} at t={sim_time:.2f} s, route {100 * completion:.1f} %{' (' + reason + ')' if reason else ''}"
+
+
 def warning_line(active: bool, text: str, family: str, distance: float, has_position: bool) -> str:
     if not active:
         return "no active warning"
@@ -266,7 +282,8 @@ class LiveViewNode(LanternNode):
         self.create_subscription(CooperativeWarning, topics.WARNING, self._on_warning, live)
         # aperiodic, few and each one matters: kept (reliable; latched where the publisher latches)
         self.create_subscription(V2xDiagnostic, topics.V2X_DIAGNOSTICS, self._on_diagnostic, qos.STATE)
-        self.create_subscription(ScenarioEvent, topics.SCENARIO_EVENTS, self._on_event, qos.LATCHED)
+        self.route_end_reached = False
+        self._events_sub = self.create_subscription(ScenarioEvent, topics.SCENARIO_EVENTS, self._on_event, qos.LATCHED)
         self.create_subscription(Path, topics.ROUTE, self._on_route, qos.LATCHED)
         self.exit_on_run_end()
 
@@ -347,15 +364,19 @@ class LiveViewNode(LanternNode):
     def _on_event(self, msg: Any) -> None:
         m = _fg()
         name = EVENT_NAMES[msg.type] if msg.type < len(EVENT_NAMES) else f"EVENT_{msg.type}"
+        self.route_end_reached |= name == "ROUTE_END"
         ns = stamp_ns(msg.header.stamp)
         level = m.LogLevel.Warning if name in ALERT_EVENTS else m.LogLevel.Info
         self._log(self.ch.events, m.Log(timestamp=timestamp(ns), level=level, message=event_line(name, msg.sim_time, msg.route_distance, msg.detail, msg.other_actor), name="scenario"), ns)
 
     def on_run_end(self, status: Any) -> None:
+        from lantern.ros import lockstep
+
         m = _fg()
+        lockstep.drain(self._events_sub)  # the bridge sent ROUTE_END before the status; the executor may not have run it yet
         ns = stamp_ns(status.header.stamp)
         outcome = OUTCOME_NAMES[status.outcome] if status.outcome < len(OUTCOME_NAMES) else str(status.outcome)
-        line = f"run {status.run_id} ended: {outcome} at t={status.sim_time:.2f} s, route {100 * status.route_completion:.1f} %{' (' + status.reason + ')' if status.reason else ''}"
+        line = run_end_line(status.run_id, outcome, status.sim_time, route_completion(status.route_completion, self.route_end_reached), status.reason)
         level = m.LogLevel.Info if outcome == "COMPLETED" else m.LogLevel.Warning
         self._log(self.ch.events, m.Log(timestamp=timestamp(ns), level=level, message=line, name="run"), ns)
 

@@ -15,7 +15,10 @@ with the run metadata (custom data ``lantern``) and a completion marker
 (``lantern_recording``: completed = the final RunStatus was recorded,
 closed_by = run_end | shutdown_before_run_end). A bag without metadata.yaml
 is a recorder crash; a bag with ``completed: false`` is a run cut short. The
-scorer reports both as infrastructure failures, never as a pass.
+scorer reports both as infrastructure failures, never as a pass. Log times
+are the messages' sim-time stamps; ``bag_writer`` adds what rosbag2 Kilted
+writes beside them (channel type hashes, ``ros_distro``) and the wall-clock
+anchor (custom data ``lantern_clock``).
 
 Offered QoS: when a topic's first message is written, the recorder stores the
 QoS each of its publishers offers (graph: ``get_publishers_info_by_topic``) as
@@ -133,7 +136,11 @@ class RecorderNode(LanternNode):
         self.odom_topic = topics.odometry(p.role_name)
         self._last_t_ns = 0
         self._subs: list = []
-        self._last_raw: dict[str, tuple[int, bytes]] = {}
+        self._last_raw: dict[str, object] = {}
+        # The bridge's once-per-frame, stamped topics: a retransmitted frame is the same message again, but
+        # re-serialised its CDR padding bytes may differ, so these are recorded once per stamp, not per bytes.
+        self._per_frame = {self.odom_topic, topics.camera_info(p.role_name), topics.GROUND_TRUTH_ACTORS,
+                           topics.PERCEPTION_VISIBLE, topics.NAV_COMMAND, topics.TF}
         for topic, (tname, q) in contract_topics(p.role_name).items():
             self._declared_qos[topic] = q
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
@@ -186,18 +193,19 @@ class RecorderNode(LanternNode):
             if self._final_wall is not None and topic not in (topics.CLOCK,):
                 self.get_logger().debug(f"after final status: {topic}")
             self._last_msg_wall = time.monotonic()
-            t_ns = _stamp_from_cdr(raw, tname)
-            t_ns = self._last_t_ns if t_ns is None else t_ns
+            stamp = _stamp_from_cdr(raw, tname)
+            t_ns = self._last_t_ns if stamp is None else stamp
             if is_image:
                 frame = round(t_ns / self.dt_ns)
                 if frame % self.camera_period or frame in self._camera_frames:
                     return
                 self._camera_frames.add(frame)
             self._last_t_ns = max(self._last_t_ns, t_ns)
-            # A frame the bridge published again (retransmit after a lost answer) arrives as the
-            # very same bytes at the same stamp: record it once, still acknowledge it.
-            if self._last_raw.get(topic) != (t_ns, raw):
-                self._last_raw[topic] = (t_ns, raw)
+            # A frame the bridge published again (retransmit after a lost answer) arrives at the same
+            # stamp (and, for the stampless ones, as the very same bytes): record it once, still acknowledge it.
+            key = t_ns if stamp is not None and topic in self._per_frame else (t_ns, raw)
+            if self._last_raw.get(topic) != key:
+                self._last_raw[topic] = key
                 self.counts[topic] = self.counts.get(topic, 0) + 1
                 if self.writer is not None:
                     if not self.writer.has_topic(topic):

@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lantern import topics
 from lantern.cli_args import EXIT_USAGE, ArgumentParser, number
 from lantern_eval.errors import ConfigError, InputError
 from lantern_eval.metrics.cus import decomposition, event_exposure, family_scores, sensitivity
@@ -91,8 +92,11 @@ def warning_auth_summary(records: Sequence[Any], key_origin: str) -> dict[str, A
     return {
         "key": key_origin,
         "runs": {state: sum(r.warning_auth == state for r in scored) for state in ("verified", "foreign_excluded", "unverified")},
-        "foreign_excluded_runs": [{"bag": r.bag, "warnings_unverified": r.counts.get("warnings_unverified", 0)} for r in scored if r.warning_auth == "foreign_excluded"],
+        "foreign_excluded_runs": [{"bag": r.bag, "warnings_unverified": r.counts.get("warnings_unverified", 0), "warnings": r.counts.get(topics.WARNING, 0)}
+                                  for r in scored if r.warning_auth == "foreign_excluded"],
         "unverified_runs": [r.bag for r in scored if r.warning_auth == "unverified"],
+        # runs whose recorded warnings all verified and that had any: none, with foreign runs, means a wrong key
+        "verified_runs_with_warnings": sum(r.warning_auth == "verified" and r.counts.get(topics.WARNING, 0) > 0 for r in scored),
     }
 
 
@@ -210,6 +214,30 @@ def warning_auth_notes(wa: dict[str, Any] | None) -> list[str]:
         lines.append(f"- warning authentication: {r['bag']}: {r['warnings_unverified']} CooperativeWarning(s) without a valid onboard tag "
                      "excluded from the warning intervals (warning_auth: foreign_excluded; a foreign publisher, or a bag recorded with another key store: --keys FILE)")
     return lines
+
+
+#: Per-run warning-authentication lines `lantern score` prints (the rest are counted; all are in summary.json).
+MAX_AUTH_LINES = 10
+
+
+def foreign_summary(wa: dict[str, Any] | None) -> str:
+    """One console line: how many runs had CooperativeWarnings excluded as foreign ('' when none).
+
+    When every checked run lost every warning, the key is almost surely not the
+    one the bags were recorded with: the line says so, since the score then
+    differs from the recorded runs' only by the missing warnings.
+    """
+    runs = (wa or {}).get("foreign_excluded_runs") or []
+    if not runs:
+        return ""
+    counts = (wa or {}).get("runs") or {}
+    checked = int(counts.get("verified", 0)) + int(counts.get("foreign_excluded", 0))
+    n_warn = sum(int(r.get("warnings_unverified", 0)) for r in runs)
+    all_runs = not wa.get("verified_runs_with_warnings") and all(r.get("warnings_unverified") == r.get("warnings") for r in runs)
+    why = ("every checked run's warnings failed: is the key the recording machine's? (--keys FILE)" if all_runs
+           else "a foreign publisher, another session's warnings, or a bag recorded with another key store")
+    return (f"warning authentication: the warnings of {len(runs)} of {checked} checked run(s) were excluded as foreign "
+            f"({n_warn} CooperativeWarning(s) without a valid onboard tag for this key and session; {why})")
 
 
 def table3_cells(t3: dict[str, dict[str, Any]]) -> list[tuple[str, list[str], bool]]:
@@ -533,8 +561,14 @@ def score_main(argv: Sequence[str] | None = None) -> int:
     s = res["summary"]
     print(f"scored {s['n_bags']} bag(s): {s['n_scored_pairs']}/{s['n_pairs']} pair(s) scored -> {a.out}")
     print(f"  warning authentication: {s['warning_auth']['key']}")
-    for line in warning_auth_notes(s["warning_auth"]):
+    foreign = foreign_summary(s["warning_auth"])
+    if foreign:
+        print(f"  flagged {foreign}")
+    notes = warning_auth_notes(s["warning_auth"])
+    for line in notes[:MAX_AUTH_LINES]:
         print("  flagged" + line.removeprefix("-"))
+    if len(notes) > MAX_AUTH_LINES:
+        print(f"  ... and {len(notes) - MAX_AUTH_LINES} more run(s) flagged for warning authentication (summary.json warning_auth, runs.jsonl)")
     for k in s["skipped_inputs"]:
         print(f"  skipped {k['path']}: {k['reason']}")
     for b in s["infrastructure_runs"]:

@@ -113,7 +113,7 @@ def _jsonable(x: Any) -> Any:
 
 def _meta_dict(m: RunMeta) -> dict[str, Any]:
     d = {k: getattr(m, k) for k in ("run_id", "route_id", "family", "route_kind", "condition", "variant", "agent", "seed", "attempt", "warning_point_m", "event_point_m", "route_length_m")}
-    for k in ("suite_hash", "project_version", "route_file", "scenario_hash", "role_name", "route_sha256", "route_modified", "manifest_sha256"):
+    for k in ("suite_hash", "project_version", "route_file", "route_file_id", "town", "weather", "scenario_hash", "role_name", "route_sha256", "route_modified", "manifest_sha256"):
         if k in m.raw:
             d[k] = m.raw[k]
     return d
@@ -139,6 +139,25 @@ def _infrastructure(tel: RunTelemetry) -> str:
         return f"infrastructure failure event: {ev.detail or 'unspecified'}"
     if len(tel.ego) == 0:
         return "no ego odometry"
+    return missing_topics(tel)
+
+
+def missing_topics(tel: RunTelemetry) -> str:
+    """Why the recording lacks the warning path ('' when nothing is missing).
+
+    The grounding node publishes a CooperativeWarning every frame, active or
+    not, and the recorder and the eval node take every one. A warning run whose
+    RSU did broadcast (HazardNotices on the RSU topic) but whose recording has
+    not one CooperativeWarning did not record the warning path, or the topic
+    was removed from the bag: scored, it would pass for a run whose warning was
+    lost in the channel. An infrastructure failure, never a route result. (A
+    warning run with neither topic is a ``condition_mismatch``; a no-warning
+    run's inactive warnings change nothing in its score.)
+    """
+    if tel.meta.condition == "warning" and tel.topic_counts.get(topics.HAZARD_NOTICE, 0) > 0 and tel.topic_counts.get(topics.WARNING, 0) == 0:
+        return (f"missing topic {topics.WARNING}: the RSU sent {tel.topic_counts[topics.HAZARD_NOTICE]} notice(s), but this recording has "
+                f"no CooperativeWarning in {len(tel.ego)} frames (the grounding publishes one every frame): not recorded, or removed "
+                "from the bag; not a route result")
     return ""
 
 

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from lantern import keystore, topics, warning_tag
+from lantern import keystore, session_binding, topics, warning_tag
 from lantern.frames import yaw_from_quaternion
 from lantern.ros.lockstep import stamp_ns
 from lantern_eval.datatypes import CLASS_CODES, EgoSeries, Event, FinalStatus, RunMeta, RunTelemetry
@@ -86,7 +86,7 @@ def resolve_warning_key(keys_file: str | None = None, key_id: str = keystore.ONB
         key = keystore.require_key(keystore.load_store(path, "given with --keys"), key_id, path, "it checks /lantern/warning tags")
         return WarningKey(key, f"{key_id} from {path} (fingerprint {keystore.fingerprint(key)})")
     path = keystore.default_store()
-    if not path.is_file():
+    if not path.exists():  # a directory there is an error (load_store says so), not "no store"
         return WarningKey(None, f"no key store at {path}")
     key = keystore.load_store(path, "it checks /lantern/warning tags").get(key_id)
     if key is None:
@@ -190,7 +190,15 @@ class TelemetryBuilder:
 
     def __init__(self, metadata: dict[str, Any] | None = None, role_name: str = "hero", source: str = "run", warning_key: bytes | None = None) -> None:
         self.metadata = dict(metadata or {})
-        self.warning_key = warning_key  # None: warnings are used unchecked (flagged 'unverified')
+        # the grounding tags warnings with the onboard key bound to its session (lantern.session_binding):
+        # the run's metadata names the session, so a warning of another session (replayed live, or
+        # spliced into the bag) does not verify; a bag without a session_nonce was recorded unbound
+        nonce = self.metadata.get(session_binding.PARAM, "")
+        try:
+            session_binding.check_nonce(nonce, f"{source}: run metadata field {session_binding.PARAM}")
+        except ValueError as exc:
+            raise TelemetryError(str(exc), "metadata") from None
+        self.warning_key = None if warning_key is None else session_binding.bound_key(warning_key, nonce)  # None: warnings are used unchecked (flagged 'unverified')
         self.warnings_unverified = 0
         self.source = source
         self.role_name = role_name

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir, writable_file
+from lantern.file_integrity import atomic_write_text
 from lantern_v2x.scenario import ScenarioError, ScenarioSpec, load_scenario
 from lantern_v2x.trace import RunSummary, StreamCounts, Trace, dumps, summary_from_dict
 
@@ -169,10 +170,8 @@ def suite_main(argv: Sequence[str]) -> int:
     def on_done(r) -> None:  # noqa: ANN001 - a task_pool.TaskResult
         if r.status != OK:
             return
-        f = out / "runs" / f"{r.key}.json"
-        tmp = f.with_suffix(".tmp")
-        tmp.write_text(r.value)  # the summary's JSON, written by the driver: no shared filesystem needed
-        tmp.replace(f)
+        # the summary's JSON, written by the driver (no shared filesystem needed), whole or not at all
+        atomic_write_text(out / "runs" / f"{r.key}.json", r.value)
         done[r.key] = summary_from_dict(json.loads(r.value))
         print(f"  {summary_line(done[r.key])}", flush=True)
 
@@ -182,6 +181,9 @@ def suite_main(argv: Sequence[str]) -> int:
     except RayUnavailable as e:
         print(f"{prog}: --ray: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # every finished pair is already in runs/ (written atomically): nothing lost
+        print(f"\n{prog}: interrupted; {len(done)} of {len(scenes)} scenarios kept in {out / 'runs'}: rerun the same command to resume", file=sys.stderr)
+        return 130
     failed = [r for r in results if r.status != OK]
     if failed:  # a scenario the runtime refused, or a lost worker: named, never tabulated as a result
         for r in failed:

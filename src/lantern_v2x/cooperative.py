@@ -49,6 +49,7 @@ from lantern_v2x.links import LinkModel
 from lantern_v2x.messages import Bsm
 from lantern_v2x.scene import HARD_BRAKING
 from lantern_v2x.streams import VehicleTruth
+from lantern_v2x.vehicle_model import CONFLICT_APPS, Perception, ReactionDelay, VehicleModel, load_vehicle_model
 from lantern_warning_server.rng import keyed_uniform
 
 #: BSM rate, Hz (J2945/1).
@@ -76,6 +77,7 @@ class Cv:
     store: EstimatedState | None = None
     trace: list[EgoState] = field(default_factory=list)
     decisions: list[Any] = field(default_factory=list)
+    first_seen: dict[str, float] = field(default_factory=dict)  # vehicle id -> first time the onboard perception saw it
 
     @property
     def hard_braking(self) -> bool:
@@ -85,8 +87,13 @@ class Cv:
 class CoopRun:
     """A scene of connected (and unconnected) vehicles, each deciding on its own information."""
 
-    def __init__(self, vehicles: Sequence[Cv], links: LinkModel, dt: float = 0.1, seed: int = 0, params: VehicleParams | None = None, estimate: EstimateConfig | None = None) -> None:
+    def __init__(self, vehicles: Sequence[Cv], links: LinkModel, dt: float = 0.1, seed: int = 0, params: VehicleParams | None = None, estimate: EstimateConfig | None = None,
+                 vehicle: VehicleModel | None = None, scenery: Sequence[Any] = ()) -> None:
+        """``vehicle``: every deciding vehicle's perception and reaction (``vehicle_model``; None: ``config/v2x_vehicle.yaml``);
+        ``scenery``: the world's scenery boxes, occluders of the line-of-sight perception."""
         self.vehicles = {v.id: v for v in vehicles}
+        self.model = vehicle if vehicle is not None else load_vehicle_model()
+        self.perception = Perception(self.model, scenery) if self.model.perception == "line_of_sight" else None
         if len(self.vehicles) != len(vehicles):
             raise ValueError("cooperative run: duplicate vehicle ids")
         self.links = links
@@ -106,7 +113,8 @@ class CoopRun:
             v.s = v.route.progress(v.state.x, v.state.y)
             if v.app is not None:
                 ctx = RouteContext(v.route.line.points, cruise_speed=v.cruise_speed, speed_limit=v.cruise_speed)
-                v.driver = EgoDriver(v.app, v.route, ctx)
+                react = self.model.reaction_time if v.app.name in CONFLICT_APPS else 0.0
+                v.driver = EgoDriver(v.app, v.route, ctx, reaction=ReactionDelay(react, self.dt))
             if v.equipped:
                 v.store = EstimatedState(v.id, estimate)
         self.estimate_cfg = estimate or EstimateConfig()
@@ -164,7 +172,9 @@ class CoopRun:
                 braking = v.brake_at is not None and t >= v.brake_at - 1e-9 and v.state.speed > 0.0
                 controls[v.id] = Control(0.0, 0.0, min(1.0, v.brake_decel / FULL_BRAKE)) if braking else None
                 continue
-            sensed = front_radar(truth, e, self.estimate_cfg, exclude=(v.id,))
+            sensed = self.perception.sense(truth, e, exclude=(v.id,)) if self.perception is not None else front_radar(truth, e, self.estimate_cfg, exclude=(v.id,))
+            for o in sensed:
+                v.first_seen.setdefault(o.id, t)
             known = v.store.vehicles_at(t) if v.store is not None else ()
             info = InformationState(time=t, vehicles=known, source="messages", sensed=sensed)
             step = v.driver.step(e, info)
@@ -247,6 +257,13 @@ def _links(road: Any, seed: int, radio_range: float) -> LinkModel:
     return LinkModel(Blockers.from_road(road, seed), dataclasses.replace(ChannelParams(), radius=float(radio_range)), seed=seed)
 
 
+def _scenery(road: Any, seed: int) -> list[Any]:
+    """The world's scenery boxes for (road, layout seed): the buildings and trees the perception's sight lines cross."""
+    from lantern_bridge.world.scenery import scenery
+
+    return [b for b, _, _ in scenery(road, seed)]
+
+
 def _state_at(route: Route, s: float, speed: float) -> VehicleState:
     x, y, yaw = route.point_at(s)
     return VehicleState(x, y, yaw, speed)
@@ -258,7 +275,7 @@ def _track(v: Cv, dt: float) -> Any:
     return ego_track(v.trace, dt, v.id)
 
 
-def eebl_relay(seed: int, condition: str, cfg: EeblRelayConfig = EeblRelayConfig()) -> dict[str, Any]:
+def eebl_relay(seed: int, condition: str, cfg: EeblRelayConfig = EeblRelayConfig(), vehicle: VehicleModel | None = None) -> dict[str, Any]:
     """One run of the EEBL relay chain; the measured figures of CV3 (brake delay after CV1, min gap, collision)."""
     from lantern_bridge.world.layout import LayoutSpec
     from lantern_bridge.world.world import World
@@ -281,7 +298,7 @@ def eebl_relay(seed: int, condition: str, cfg: EeblRelayConfig = EeblRelayConfig
     common = dataclasses.replace(CommonConfig(), lead_assumed_decel=cfg.lead_assumed_decel)
     cv2 = Cv("cv2", route, _state_at(route, s2, v0), condition != "cv2_unequipped", Eebl(EeblConfig(common=common)), v0, relay=condition == "relay")
     cv3 = Cv("cv3", route, _state_at(route, s3, v0), True, Eebl(EeblConfig(common=common)), v0)
-    run = CoopRun([cv1, cv2, cv3], _links(world.road, seed, cfg.radio_range), cfg.dt, seed, world.bicycle.p)
+    run = CoopRun([cv1, cv2, cv3], _links(world.road, seed, cfg.radio_range), cfg.dt, seed, world.bicycle.p, vehicle=vehicle, scenery=_scenery(world.road, seed))
     run.run(cfg.duration)
     tr = {v.id: _track(v, cfg.dt) for v in (cv1, cv2, cv3)}
     t3 = first_brake(cv3.trace, t_b, cfg.dt)
@@ -307,7 +324,7 @@ def eebl_relay(seed: int, condition: str, cfg: EeblRelayConfig = EeblRelayConfig
     }
 
 
-def ima_mutual(seed: int, condition: str, cfg: ImaMutualConfig = ImaMutualConfig()) -> dict[str, Any]:
+def ima_mutual(seed: int, condition: str, cfg: ImaMutualConfig = ImaMutualConfig(), vehicle: VehicleModel | None = None) -> dict[str, Any]:
     """One run of the IMA mutual yield: closest approach, PET, who yields, contact."""
     from lantern_bridge.world.layout import LayoutSpec
     from lantern_bridge.world.world import World
@@ -330,7 +347,7 @@ def ima_mutual(seed: int, condition: str, cfg: ImaMutualConfig = ImaMutualConfig
     eq_a, eq_b = {"both": (True, True), "one": (True, False), "neither": (False, False)}[condition]
     a = Cv("cv_a", ra, _state_at(ra, ca - da, va), eq_a, Ima(), va)
     b = Cv("cv_b", rb, _state_at(rb, cb - db, vb), eq_b, Ima(), vb)
-    run = CoopRun([a, b], _links(world.road, seed, cfg.radio_range), cfg.dt, seed, world.bicycle.p)
+    run = CoopRun([a, b], _links(world.road, seed, cfg.radio_range), cfg.dt, seed, world.bicycle.p, vehicle=vehicle, scenery=_scenery(world.road, seed))
     run.run(cfg.duration)
     ta, tb = _track(a, cfg.dt), _track(b, cfg.dt)
     gap = min_gap(ta, [tb], 0.5)
@@ -351,6 +368,8 @@ def ima_mutual(seed: int, condition: str, cfg: ImaMutualConfig = ImaMutualConfig
         "yielder": yielder,
         "later_arrival": later,
         "later_yields": yielder == later,
+        # first mutual sight (either driver perceives the other), in s before cv_a's free-flow arrival at the conflict
+        "sight_before_conflict": None if not (seen := [x for x in (a.first_seen.get("cv_b"), b.first_seen.get("cv_a")) if x is not None]) else round(da / va - min(seen), 3),
         "min_speed_a": round(min(e.speed for e in a.trace), 3),
         "min_speed_b": round(min(e.speed for e in b.trace), 3),
         "contact": bool(col.violated),

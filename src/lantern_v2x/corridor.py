@@ -41,7 +41,7 @@ from lantern_bridge.world.layout import LayoutSpec
 from lantern_bridge.world.world import World
 from lantern_v2x import signals
 from lantern_v2x.apps.geometry import RouteContext
-from lantern_v2x.apps.glosa import Glosa
+from lantern_v2x.apps.glosa import Glosa, GlosaConfig
 from lantern_v2x.ego import EgoDriver, advance_shadow, ego_state
 from lantern_v2x.estimate import EstimatedState
 from lantern_v2x.info import InformationState, SignalInfo
@@ -76,6 +76,9 @@ class CorridorConfig:
     duration: float = 120.0  # s, at most
     dt: float = 0.1
     spat_budget: float = 1.0  # s (Table 1)
+    #: GLOSA plans one speed over every junction whose SPaT it holds fresh, with the corridor's published splits
+    #: (``apps.glosa.corridor_speed``); False: the next junction only, current phase only (the earlier advisory)
+    plan_ahead: bool = True
 
     def __post_init__(self) -> None:
         if self.offset_plan not in OFFSET_PLANS:
@@ -100,7 +103,12 @@ def plans(cfg: CorridorConfig, lines: list[float]) -> list[signals.SignalPlan]:
 
     aligned: every junction turns green together; green wave: each junction's
     green starts when a cruising vehicle from the previous one arrives;
-    adverse: the green wave shifted by half a cycle (arrive at red).
+    adverse: every junction half a cycle out of phase with the green wave from
+    the previous one, so a vehicle leaving a junction at cruise meets the next
+    one mid-red. (Until issue 21 adverse was the whole green wave shifted by
+    half a cycle: with the entry time drawn over the cycle that is the green
+    wave again, and the no-V2X driver stopped as rarely as in the green wave,
+    0.5 times per trip.)
     """
     cross_green = cfg.red - cfg.yellow
     if cross_green <= 0:
@@ -108,7 +116,7 @@ def plans(cfg: CorridorConfig, lines: list[float]) -> list[signals.SignalPlan]:
     out = []
     for j, line in enumerate(lines):
         travel = (line - lines[0]) / cfg.cruise_speed
-        off = {"aligned": 0.0, "green_wave": travel, "adverse": travel + 0.5 * cfg.cycle}[cfg.offset_plan]
+        off = {"aligned": 0.0, "green_wave": travel, "adverse": travel + 0.5 * cfg.cycle * j}[cfg.offset_plan]
         out.append(signals.two_stage(j + 1, f"TSC-{j + 1}", (EGO_SG,), (CROSS_SG,), (cfg.green, cfg.yellow, 0.0, cross_green, cfg.yellow, 0.0), off))
     return out
 
@@ -146,7 +154,8 @@ def run_corridor(seed: int, condition: str, cfg: CorridorConfig = CorridorConfig
     links = LinkModel(Blockers.from_road(world.road, seed), params, seed=seed)
     ctxs = [RouteContext(route.line.points, cruise_speed=cfg.cruise_speed, speed_limit=cfg.cruise_speed, stop_line_s=ln) for ln in lines]
     free = RouteContext(route.line.points, cruise_speed=cfg.cruise_speed, speed_limit=cfg.cruise_speed)
-    driver = EgoDriver(Glosa(), route, ctxs[0])
+    app = Glosa(GlosaConfig(plan_splits=(cfg.green, cfg.yellow, cfg.red))) if cfg.plan_ahead else Glosa()
+    driver = EgoDriver(app, route, ctxs[0])
     store = EstimatedState("ego")
     x, y, yaw = route.point_at(s0)
     from lantern_bridge.world.vehicle import VehicleState
@@ -203,7 +212,8 @@ def run_corridor(seed: int, condition: str, cfg: CorridorConfig = CorridorConfig
             sig = _signal_info(store, ps[j], lines[j], front, t, cfg)
             # nothing known of a junction out of sight: drive on (no stop line to prepare for yet)
             driver.route_ctx = ctxs[j] if sig is not None else free
-            info = InformationState(time=t, signal=sig, map_known=True)
+            beyond = tuple(x for x in (_fresh_spat(store, ps[i], lines[i], t, cfg) for i in ahead[1:]) if x is not None)
+            info = InformationState(time=t, signal=sig, map_known=True, signals_ahead=beyond)
         ctl = driver.step(e, info).control
         st = advance_shadow(bike, st, cfg.dt, ctl)
         s = route.progress(st.x, st.y, near=s)
@@ -237,14 +247,22 @@ def run_corridor(seed: int, condition: str, cfg: CorridorConfig = CorridorConfig
     }
 
 
-def _signal_info(store: EstimatedState, plan: signals.SignalPlan, line: float, front: float, t: float, cfg: CorridorConfig) -> SignalInfo | None:
-    """The next junction's signal as the ego knows it: fresh SPaT, else the lamp it sees within sight range, else nothing."""
+def _fresh_spat(store: EstimatedState, plan: signals.SignalPlan, line: float, t: float, cfg: CorridorConfig) -> SignalInfo | None:
+    """A junction's signal from its SPaT when held fresh (Table 1 budget), else None."""
     m = store.last(f"spat:{plan.intersection_id}")
     if isinstance(m, Spat) and t - m.timestamp <= cfg.spat_budget:
         ms = m.state_of(EGO_SG)
         if ms is not None:
             ttc = ms.likely_time - t
             return SignalInfo(EGO_SG, lamp_of(ms.phase), ttc if ttc > 0 else math.inf, t - m.timestamp, line)
+    return None
+
+
+def _signal_info(store: EstimatedState, plan: signals.SignalPlan, line: float, front: float, t: float, cfg: CorridorConfig) -> SignalInfo | None:
+    """The next junction's signal as the ego knows it: fresh SPaT, else the lamp it sees within sight range, else nothing."""
+    fresh = _fresh_spat(store, plan, line, t, cfg)
+    if fresh is not None:
+        return fresh
     if line - front <= cfg.sight_range:
         lamp, ttc = plan.phase(EGO_SG, t)
         # a driver sees the lamp, not its countdown; a yellow's length is known (it is the standard interval)

@@ -39,9 +39,10 @@ PATH_AHEAD = 30.0
 
 @dataclass(frozen=True)
 class DriverStep:
-    decision: Any  # apps.Decision
+    decision: Any  # apps.Decision made now (what the trace records)
     v_des: float
     control: Control
+    acting: Any = None  # the decision the controller acts on (``reaction_time`` ago under a reaction delay; else ``decision``)
 
 
 def points_at(line: Any, ss: np.ndarray) -> np.ndarray:
@@ -59,8 +60,10 @@ def ego_state(t: float, st: VehicleState, route: Route, near_s: float, half_leng
 class EgoDriver:
     """One ego's application + controller; ``step`` maps (own state, information) to controls."""
 
-    def __init__(self, app: Any, route: Route, route_ctx: Any, cfg: ControllerConfig | None = None) -> None:
+    def __init__(self, app: Any, route: Route, route_ctx: Any, cfg: ControllerConfig | None = None, reaction: Any = None) -> None:
+        """``reaction``: a ``vehicle_model.ReactionDelay`` (the controller acts on the decision of ``reaction_time`` ago), or None."""
         self.app = app
+        self.reaction = reaction
         self.route = route
         self.route_ctx = route_ctx  # apps.geometry.RouteContext (cruise speed, speed limit, maneuver)
         self.controller = Controller(cfg or ControllerConfig())
@@ -74,7 +77,8 @@ class EgoDriver:
         return map_to_ego(points_at(self.route.line, ss), (ego.x, ego.y, ego.yaw))
 
     def step(self, ego: EgoState, info: InformationState) -> DriverStep:
-        decision = self.app.decide(ego, info, self.route_ctx)
+        now = self.app.decide(ego, info, self.route_ctx)
+        decision = self.reaction.act(now) if self.reaction is not None else now
         v = decision.desired_speed(ego, self.route_ctx.cruise_speed)
         ctl = self.controller.step(self.path(ego), v, ego.speed)
         if decision.stop_s is not None and ego.speed > 0.1:
@@ -89,7 +93,7 @@ class EgoDriver:
                 ctl = Control(0.0, ctl.steer, min(1.0, need / MAX_BRAKE_DECEL))
         else:
             self.braking = False
-        return DriverStep(decision, v, ctl)
+        return DriverStep(now, v, ctl, decision)
 
 
 def advance_shadow(bicycle: Bicycle, st: VehicleState, dt: float, ctl: Control) -> VehicleState:

@@ -228,7 +228,8 @@ class EstimatedState:
             out.append(VehicleInfo(m.sender, x, y, v, m.heading, m.accel, m.length, m.width, m.hard_braking, age))
         return tuple(out)
 
-    def information(self, ego: EgoState, binding: BindingLike, t: float, truth: TruthLike | None = None) -> InformationState:
+    def information(self, ego: EgoState, binding: BindingLike, t: float, truth: TruthLike | None = None,
+                    sensed: tuple[VehicleInfo, ...] | None = None) -> InformationState:
         """What the message-driven ego's application sees at t.
 
         The signal group comes from the held MAP (a rebound MAP misleads here),
@@ -248,7 +249,8 @@ class EstimatedState:
                 else:
                     ttc = ms.likely_time - t
                     signal = SignalInfo(sg, lamp_of(ms.phase), ttc if ttc > 0.0 else math.inf, t - s.timestamp, binding.stop_line_s)
-        sensed = front_radar(truth.vehicles, ego, self.config, exclude=(self.vehicle_id,)) if truth is not None else ()
+        if sensed is None:  # no perception model given: the exact front radar
+            sensed = front_radar(truth.vehicles, ego, self.config, exclude=(self.vehicle_id,)) if truth is not None else ()
         return InformationState(time=t, signal=signal, vehicles=self.vehicles_at(t), map_known=sg is not None, source="messages", sensed=sensed, notes=tuple(notes))
 
     # -- divergence monitor ----------------------------------------------------------------------
@@ -313,7 +315,8 @@ class EstimatedState:
         return sorted(self._closed + list(self._open.values()), key=lambda d: (d.start, d.item, d.type))
 
 
-def truth_information(truth: TruthLike, ego: EgoState, binding: BindingLike, t: float, config: EstimateConfig | None = None, exclude: Iterable[str] = ()) -> InformationState:
+def truth_information(truth: TruthLike, ego: EgoState, binding: BindingLike, t: float, config: EstimateConfig | None = None, exclude: Iterable[str] = (),
+                      sensed: tuple[VehicleInfo, ...] | None = None) -> InformationState:
     """What the shadow ground-truth ego's application sees: the world exactly (ages 0, the road graph's binding).
 
     ``exclude``: vehicle ids the shadow must not see (its physical twin when
@@ -324,5 +327,6 @@ def truth_information(truth: TruthLike, ego: EgoState, binding: BindingLike, t: 
     st = truth.signal(binding.intersection_id, binding.signal_group)
     signal = None if st is None else SignalInfo(binding.signal_group, st.lamp, st.time_to_change, 0.0, binding.stop_line_s)
     vehicles = tuple(_vehicle_info(v) for v in truth.vehicles if v.id not in skip)
-    sensed = front_radar(truth.vehicles, ego, cfg, exclude=skip)
+    if sensed is None:  # no perception model given: the exact front radar
+        sensed = front_radar(truth.vehicles, ego, cfg, exclude=skip)
     return InformationState(time=t, signal=signal, vehicles=vehicles, map_known=True, source="ground_truth", sensed=sensed)

@@ -58,6 +58,9 @@ class InformationState:
     # what an application falls back to when its V2X stream is stale (e.g. FCW -> onboard range only)
     sensed: tuple[VehicleInfo, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    #: fresh signals of the junctions beyond the next one, nearest first (a relay chain or several RSUs in range);
+    #: GLOSA plans one speed over all of them (``apps.glosa.corridor_speed``)
+    signals_ahead: tuple[SignalInfo, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,10 @@ Per tick t = k * dt, in this order:
    divergence open on a consumed item counts as a decision made under a
    divergent estimated state (the divergence-only monitor's alarm);
 5. both egos decide with the same application and controller: the
-   message-driven ego on beta(t), the shadow on W(t);
+   message-driven ego on beta(t), the shadow on W(t), each with its own
+   line-of-sight perception and (conflict applications) reaction delay
+   (``vehicle_model``); the first decision difference made under an open
+   divergence is recorded (``trace.Attribution``: an Admitted label needs it);
 6. the scripted vehicles move, the world steps with the message-driven ego's
    controls, the shadow's bicycle with its own (it has no physical presence:
    nothing reacts to it);
@@ -22,8 +25,9 @@ Per tick t = k * dt, in this order:
 
 After the last tick both egos' trajectories go through the violation criteria
 (``violations.py``) and the run is labelled: Admitted (message-driven violates,
-ground truth does not), Non-attributable (ground truth violates), Clean
-(neither). Gated runs never execute: ``gate(spec)`` rejects them first.
+ground truth does not, and a decision difference is traced to an information
+difference), Non-attributable (ground truth violates, or the message-driven
+ego's violation has no such trace), Clean (neither). Gated runs never execute: ``gate(spec)`` rejects them first.
 Everything is a function of the scenario file: same file -> bit-identical
 summary (``RunSummary.digest``).
 """
@@ -50,7 +54,9 @@ from lantern_v2x.scenario import ScenarioSpec
 from lantern_v2x.scene import Scene, build_scene, zone_entered
 from lantern_v2x.streams import Equipage, Rates, Streams
 from lantern_v2x.synthesis.verify import verify_program
+from lantern_v2x.vehicle_model import CONFLICT_APPS, Perception, ReactionDelay, VehicleModel, load_vehicle_model
 from lantern_v2x.trace import (
+    ADMITTED,
     DELIVERED,
     DROPPED,
     FAULTED,
@@ -63,6 +69,7 @@ from lantern_v2x.trace import (
     RunSummary,
     SignalRecord,
     StreamCounts,
+    Attribution,
     TickRecord,
     Trace,
     VehicleRecord,
@@ -71,6 +78,16 @@ from lantern_v2x.trace import (
 from lantern_warning_server.channel import ChannelParams
 
 RECEIVER = "ego"
+
+_DEFAULT_VEHICLE: VehicleModel | None = None
+
+
+def default_vehicle_model() -> VehicleModel:
+    """``config/v2x_vehicle.yaml``, read once per process (the file is the declared default, not a per-run input)."""
+    global _DEFAULT_VEHICLE
+    if _DEFAULT_VEHICLE is None:
+        _DEFAULT_VEHICLE = load_vehicle_model()
+    return _DEFAULT_VEHICLE
 
 
 def gate(spec: ScenarioSpec) -> list[str]:
@@ -98,6 +115,24 @@ def _ego_record(st: Any, s: float, ctl: Any) -> EgoRecord:
     return EgoRecord(st.x, st.y, st.yaw, st.speed, st.accel, s, ctl.throttle, ctl.brake, ctl.steer)
 
 
+def decisions_differ(da: Any, db: Any, va: float, vb: float, common: Any) -> bool:
+    """Whether the pair's two decisions made at one tick differ *materially* (``trace.Attribution``).
+
+    ``va``, ``vb``: the desired speeds of the two decisions, each on its own ego's state (the decisions made
+    now, not the ones a reaction delay lets the controllers act on).
+
+    Material: stop vs go, a different warning level or fallback flag, stop targets
+    more than ``stop_margin`` apart, or desired speeds more than ``min_speed``
+    apart (the applications' own resolution: a smaller difference is the nominal
+    1-2 tick lag of beta(t), not a different decision).
+    """
+    if (da.stop_s is None) != (db.stop_s is None) or da.warning != db.warning or da.fallback != db.fallback:
+        return True
+    if da.stop_s is not None and abs(float(da.stop_s) - float(db.stop_s)) > common.stop_margin:
+        return True
+    return abs(va - vb) > common.min_speed
+
+
 def _decision_record(d: Any, ego: Any, cruise: float) -> DecisionRecord:
     r = d.as_record(ego, cruise)
     return DecisionRecord(float(r["target_speed"]), r["stop_s"], str(r["warning"]), bool(r["fallback"]), str(r["reason"]))
@@ -112,9 +147,17 @@ class PairedRun:
     keep_ticks: bool = True
     #: False: the message-driven ego alone (no shadow decision or physics): the un-paired baseline the benchmark compares against
     with_shadow: bool = True
+    #: perception and reaction of both egos (``vehicle_model``); None: ``config/v2x_vehicle.yaml``
+    vehicle: VehicleModel | None = None
 
     def __post_init__(self) -> None:
         spec, sc = self.spec, self.scene
+        self.vehicle = self.vehicle if self.vehicle is not None else default_vehicle_model()
+        self.perception: Perception | None = None
+        if self.vehicle.perception == "line_of_sight":
+            from lantern_bridge.world.scenery import scenery
+
+            self.perception = Perception(self.vehicle, [b for b, _, _ in scenery(sc.world.road, spec.layout.seed)] if spec.layout.scenery else [])
         comm = spec.communication
         self.params = ChannelParams(radius=comm.radius, rsu_height=comm.rsu_height)
         blockers = Blockers.from_road(sc.world.road, spec.layout.seed) if spec.layout.scenery else Blockers.from_boxes([])
@@ -135,8 +178,9 @@ class PairedRun:
         route = sc.route
         self.route_ctx = RouteContext(points=route.line.points, cruise_speed=spec.ego.desired_speed, speed_limit=max(spec.ego.desired_speed, 13.9), maneuver=spec.ego.maneuver,
                                       stop_line_s=sc.binding.stop_line_s)  # the onboard navigation map: the unknown-signal fallback stops here
-        self.drv_msg = EgoDriver(self.app_msg, route, self.route_ctx)
-        self.drv_truth = EgoDriver(self.app_truth, route, self.route_ctx)
+        react = self.vehicle.reaction_time if spec.application in CONFLICT_APPS else 0.0
+        self.drv_msg = EgoDriver(self.app_msg, route, self.route_ctx, reaction=ReactionDelay(react, spec.dt))
+        self.drv_truth = EgoDriver(self.app_truth, route, self.route_ctx, reaction=ReactionDelay(react, spec.dt))
         self.shadow_bicycle = Bicycle(sc.world.bicycle.p)
         self.shadow = sc.world.ego.copy()
         self.beta = estimate.EstimatedState(RECEIVER, graphs={sc.graph.intersection_id: sc.graph})
@@ -153,6 +197,8 @@ class PairedRun:
         self.n_ticks = int(round(spec.duration / spec.dt))
         self.consumed = set(self.app_msg.streams)
         self.divergent_decisions = 0
+        self.attribution = Attribution()
+        self._differed = False  # the previous post-launch tick's decisions differed materially
 
     # -- one tick ------------------------------------------------------------------------------
     def tick(self, k: int) -> None:
@@ -198,16 +244,20 @@ class PairedRun:
             self.counts[p.event.kind].delivered += 1
             events.append(p.event)
         divs = self.beta.observe_truth(t, truth, (w.ego.x, w.ego.y))
-        if t >= spec.launch - 1e-9 and any(_open(d) and d.item.split(":", 1)[0] in self.consumed for d in divs):
+        open_consumed = [f"{d.item}:{d.type}" for d in divs if _open(d) and d.item.split(":", 1)[0] in self.consumed]
+        if t >= spec.launch - 1e-9 and open_consumed:
             self.divergent_decisions += 1  # this epoch's decision is made under a divergent estimated state
         hl, hw = w.bicycle.p.half_length, w.bicycle.p.half_width
         e_msg = ego_state(t, w.ego, sc.route, self.near_msg, hl, hw)
         e_tru = ego_state(t, self.shadow, sc.route, self.near_truth, hl, hw) if self.with_shadow else e_msg
         self.near_msg, self.near_truth = e_msg.s, e_tru.s
-        info_msg = self.beta.information(e_msg, sc.binding, t, truth)
-        info_tru = estimate.truth_information(truth, e_tru, sc.binding, t) if self.with_shadow else None
+        sense = self.perception.sense if self.perception is not None else None
+        info_msg = self.beta.information(e_msg, sc.binding, t, truth, sensed=sense(truth.vehicles, e_msg) if sense else None)
+        info_tru = estimate.truth_information(truth, e_tru, sc.binding, t, sensed=sense(truth.vehicles, e_tru) if sense else None) if self.with_shadow else None
         st_msg = self.drv_msg.step(e_msg, info_msg)
         st_tru = self.drv_truth.step(e_tru, info_tru) if info_tru is not None else st_msg
+        if self.with_shadow and self.attribution.tick is None:
+            self._attribute(k, t, st_msg, st_tru, e_msg, e_tru, open_consumed)
         sg = sc.ego_signal_group
         lamp, _ = sc.plan.phase(sg, t)
         ages = self._ages(t)
@@ -232,6 +282,25 @@ class PairedRun:
         w.step(c.throttle, c.steer, c.brake)
         if self.with_shadow:
             self.shadow = advance_shadow(self.shadow_bicycle, self.shadow, dt, s)
+
+    def _attribute(self, k: int, t: float, st_msg: Any, st_tru: Any, e_msg: Any, e_tru: Any, open_consumed: list[str]) -> None:
+        """Trace the pair's decision differences to an information difference (``trace.Attribution``; after launch only)."""
+        if t < self.spec.launch - 1e-9:
+            return  # beta(t) is still filling: the launch phase's differences are nominal (as for the monitor)
+        a = self.attribution
+        cruise = self.route_ctx.cruise_speed
+        dm, dt_ = st_msg.decision, st_tru.decision
+        material = decisions_differ(dm, dt_, dm.desired_speed(e_msg, cruise), dt_.desired_speed(e_tru, cruise), self.app_msg.config.common)
+        onset = material and not self._differed  # the decisions part here (a difference carried on is not a new one)
+        self._differed = material
+        if not onset:
+            return
+        if a.first_difference is None:
+            a.first_difference = k
+        if open_consumed:
+            a.tick, a.time = k, t
+            a.message_reason, a.truth_reason = st_msg.decision.reason, st_tru.decision.reason
+            a.divergences = sorted(open_consumed)
 
     def _ages(self, t: float) -> dict[str, float]:
         consumed = set(self.app_msg.streams)
@@ -264,14 +333,38 @@ class PairedRun:
             b = self.faults.bounds(i)
             if b is not None:
                 windows.append({"op": f.op, "stream": f.stream, "start": b[0], "end": min(b[1], spec.duration)})
+        attr = self.attribution if self.with_shadow else None
+        attributed = attr is None or attr.attributed(o_msg.red_light_entry_time)
+        label = label_of(o_msg.violated, o_tru.violated, attributed)
+        why = ""
+        if o_msg.violated and not o_tru.violated and not attributed:
+            assert attr is not None
+            why = ("the two egos' decisions never differed materially after launch" if attr.first_difference is None else
+                   f"no decision difference under a divergence on a consumed item before the violation (first difference at tick {attr.first_difference})")
+            why = f"not {ADMITTED}: {why}"
         return RunSummary(
-            scenario=spec.name, application=spec.application, label=label_of(o_msg.violated, o_tru.violated), seed=spec.seed,
+            scenario=spec.name, application=spec.application, label=label, seed=spec.seed,
             duration=spec.duration, ticks=self.n_ticks, message_ego=o_msg, truth_ego=o_tru,
             divergence_count=len(recs), divergence_duration=round(sum(_duration(d, spec.duration) for d in recs), 6), divergence_types=types,
             aoi_mean=None if aoi is None else round(float(aoi.mean()), 6), aoi_p95=None if aoi is None else round(float(np.percentile(aoi, 95)), 6),
             aoi_max=None if aoi is None else round(float(aoi.max()), 6), information_impact=impact, streams=self.counts, fault_windows=windows,
-            monitor_alarm=self.divergent_decisions > 0, divergent_decisions=self.divergent_decisions,
+            monitor_alarm=self.divergent_decisions > 0, divergent_decisions=self.divergent_decisions, attribution=attr, label_reason=why,
+            geometry=self._geometry(),
         )
+
+    def _geometry(self) -> dict[str, Any]:
+        """Stop line, signal group and conflict points on the ego's route (what the plot marks)."""
+        sc = self.scene
+        cps = []
+        if self.traj_msg:
+            ego_tr = violations.ego_track(self.traj_msg, self.spec.dt)
+            scripted = {v.id for v in self.spec.vehicles}
+            for vt in violations.vehicle_tracks(self.traj_vehicles, self.spec.dt):
+                cp = violations.conflict_point(ego_tr, vt) if vt.id in scripted else None
+                if cp is not None:
+                    cps.append({"vehicle": vt.id, "s": round(float(sc.route.progress(cp[0], cp[1])), 3)})
+        return {"stop_line_s": round(float(sc.binding.stop_line_s), 3), "signal_group": int(sc.ego_signal_group),
+                "ego_half_length": float(sc.world.bicycle.p.half_length), "conflict_points": cps}
 
 
 def _open(d: Any) -> bool:

@@ -37,7 +37,9 @@ class ScenarioError(Exception):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # allow_inf_nan=False: a ``.nan`` (or ``.inf``) is named as what it is, "must be a finite number", instead of
+    # failing a range check's wording ("less than or equal to 30"); the fault window (open-ended duration) differs
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class LayoutModel(_Strict):
@@ -163,6 +165,15 @@ class WindowModel(_Strict):
     after: float = Field(0.0, ge=0.0)
     vehicle: Optional[str] = None
     radius: float = Field(30.0, gt=0.0)
+    # an open-ended window's duration is infinite (written back as .inf when a spec is dumped): NaN only is refused
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=True)
+
+    @field_validator("start", "duration", "after", "radius")
+    @classmethod
+    def _not_nan(cls, v: float) -> float:
+        if math.isnan(v):
+            raise ValueError("must be a finite number, got nan")
+        return v
 
     @model_validator(mode="after")
     def _anchor_fields(self) -> WindowModel:
@@ -306,6 +317,8 @@ def parse_scenario(data: Any, source: str) -> ScenarioSpec:
         msg = str(err["msg"]).removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif err["type"] == "finite_number":
+            msg = f"must be a finite number, got {err.get('input')!r}"
         elif err["type"] == "missing":
             msg = "required field is missing"
         elif err["type"] == "union_tag_invalid":

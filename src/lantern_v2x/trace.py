@@ -34,10 +34,17 @@ LABELS = (ADMITTED, NON_ATTRIBUTABLE, CLEAN, GATED)
 SENT, DELIVERED, DROPPED, FAULTED = "sent", "delivered", "dropped", "faulted"
 
 
-def label_of(message_violates: bool, truth_violates: bool) -> str:
-    """The paired-test label of an executed run (Gated is decided before execution)."""
+def label_of(message_violates: bool, truth_violates: bool, attributed: bool = True) -> str:
+    """The paired-test label of an executed run (Gated is decided before execution).
+
+    ``attributed``: the admission rule's second half (``Attribution``): the message-driven
+    ego's first material decision difference from the ground truth came while the
+    information differed (a divergence open on a consumed item). A violation of the
+    message-driven ego alone without that chain is not caused by the information:
+    Non-attributable.
+    """
     if message_violates and not truth_violates:
-        return ADMITTED
+        return ADMITTED if attributed else NON_ATTRIBUTABLE
     if message_violates and truth_violates:
         return NON_ATTRIBUTABLE
     if truth_violates:
@@ -146,6 +153,38 @@ class TickRecord:
 
 
 @dataclass
+class Attribution:
+    """Why an admission is (or is not) traced to the information: a decision difference made under an information difference.
+
+    Rule (docs/v2x.md, "Admission sanity"): the two egos start identical and run
+    identical code, so their decisions part only because their information
+    differs or, after that, because their physical states do (the message-driven
+    ego is in the world's traffic, the shadow is not). A decision difference is
+    *material* when it is stop vs go, a different warning level or fallback flag,
+    stop targets more than the stop margin apart, or desired speeds more than
+    ``min_speed`` apart. An *onset* is a tick whose decisions differ materially
+    when the previous tick's did not (the first tick after launch counts as one).
+    ``first_difference`` is the first onset; ``tick`` the first onset made while a
+    divergence was open on an item the application consumes (``divergences``:
+    those open then). Admitted needs such a tick at or before the violation;
+    without it the violation is not the information's doing and the run is
+    Non-attributable (a difference that began without an information difference
+    and merely continues through a later divergence does not count).
+    """
+
+    first_difference: int | None = None  # first onset of a material decision difference after launch (None: never)
+    tick: int | None = None  # first onset under an open divergence on a consumed item
+    time: float | None = None
+    message_reason: str = ""  # the message-driven ego's decision at ``tick``
+    truth_reason: str = ""  # the ground-truth ego's decision at ``tick``
+    divergences: list[str] = field(default_factory=list)  # "item:type" open on consumed items at ``tick``
+
+    def attributed(self, before: float | None = None) -> bool:
+        """A traced decision difference exists (at or before ``before``, the violation time, when known)."""
+        return self.time is not None and (before is None or self.time <= before + 1e-9)
+
+
+@dataclass
 class EgoOutcome:
     """One ego's violation values over the run (each metric with its validity: waymax style)."""
 
@@ -190,6 +229,11 @@ class RunSummary:
     fault_windows: list[dict[str, Any]] = field(default_factory=list)  # {op, stream, start, end} in sim time
     monitor_alarm: bool = False  # the divergence-only monitor would have raised an alarm (a decision after launch under a divergent beta)
     divergent_decisions: int = 0  # decision epochs after the launch phase with a divergence open on a consumed item
+    attribution: Attribution | None = None  # the decision difference and the information difference behind it
+    label_reason: str = ""  # why the label is what it is, when the violation criteria alone would say otherwise
+    #: where things are on the ego's route (for the plot): stop_line_s, signal_group, ego_half_length, and
+    #: conflict_points [{vehicle, s}] (where a scripted vehicle's driven path crosses the message-driven ego's)
+    geometry: dict[str, Any] = field(default_factory=dict)
 
     def digest(self) -> str:
         """SHA-256 of the canonical JSON: equal digests = bit-identical summaries."""
@@ -244,6 +288,7 @@ def summary_from_dict(d: dict[str, Any]) -> RunSummary:
     d["message_ego"] = _outcome(d.get("message_ego"))
     d["truth_ego"] = _outcome(d.get("truth_ego"))
     d["streams"] = {k: StreamCounts(**v) for k, v in (d.get("streams") or {}).items()}
+    d["attribution"] = None if d.get("attribution") is None else Attribution(**d["attribution"])
     return RunSummary(**d)
 
 
@@ -262,6 +307,55 @@ def tick_from_dict(d: dict[str, Any]) -> TickRecord:
     d["decision"] = _decision(d.get("decision"))
     d["decision_truth"] = _decision(d.get("decision_truth"))
     return TickRecord(**d)
+
+
+def trace_digest(trace: Trace) -> str:
+    """SHA-256 of the whole trace's canonical JSON: every tick's messages (with their content), beta(t), both
+    decisions with their reasons, both egos, the vehicles and signals, and the summary. A witness records it; one
+    changed bit anywhere in the run changes it (``lantern v2x replay``)."""
+    return hashlib.sha256(trace.to_json().encode()).hexdigest()
+
+
+def _first_diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return (f"{path}.{k}".lstrip("."), a.get(k, "<absent>"), b.get(k, "<absent>"))
+            d = _first_diff(a[k], b[k], f"{path}.{k}")
+            if d is not None:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = _first_diff(x, y, f"{path}[{i}]")
+            if d is not None:
+                return d
+        if len(a) != len(b):
+            return (f"{path}.length".lstrip("."), len(a), len(b))
+        return None
+    if a != b or type(a) is not type(b):
+        return (path.lstrip("."), a, b)
+    return None
+
+
+def first_difference(recorded: dict[str, Any], replayed: dict[str, Any]) -> str | None:
+    """Where two traces (as parsed JSON) first differ: the first tick and field, in words; None when identical.
+
+    Ticks are compared in order, so the answer is the earliest tick at which the
+    replay left the recorded run (its first differing field in sorted key order);
+    then the tick count, then the summary.
+    """
+    ta, tb = recorded.get("ticks") or [], replayed.get("ticks") or []
+    for a, b in zip(ta, tb):
+        d = _first_diff(a, b, "")
+        if d is not None:
+            return f"tick {a.get('tick')} (t={a.get('time', 0.0):.2f} s), {d[0]}: recorded {d[1]!r}, replayed {d[2]!r}"
+    if len(ta) != len(tb):
+        return f"tick count: recorded {len(ta)}, replayed {len(tb)}"
+    d = _first_diff(recorded.get("summary"), replayed.get("summary"), "summary")
+    if d is not None:
+        return f"{d[0]}: recorded {d[1]!r}, replayed {d[2]!r}"
+    return None
 
 
 def trace_from_dict(d: dict[str, Any]) -> Trace:

@@ -12,9 +12,12 @@ and float64 as float64 (so a DDS round trip does not change the bytes);
 booleans as one byte. The tag is HMAC-SHA256(key, canonical bytes), 32 bytes.
 
 The keys are the V2X key store's (``lantern.keystore``: where the store lives,
-its file format, reading it). Replay protection: a sender's sequence must
-strictly increase and its generation times must not go backwards; staleness
-(age over the budget) is the gate's job.
+its file format, reading it), bound to the session by the nodes
+(``lantern.session_binding.bound_keys``: a notice recorded in another run does
+not verify in this one, although its sim-time stamps repeat). Replay
+protection within a session: a sender's sequence must strictly increase and
+its generation times must not go backwards; staleness (age over the budget) is
+the gate's job.
 
 The vehicle-internal ``/lantern/warning`` carries its own tag, set by the
 grounding node and checked by the agent and the evaluator: that convention is

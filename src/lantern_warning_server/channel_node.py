@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import keystore, topics
+from lantern import keystore, session_binding, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -61,6 +61,7 @@ class ChannelNodeParams:
     faults_file: str = param("", "YAML file of fault operators (see faults.py); '' = none.")
     faults_json: str = param("", "Fault list as JSON (appended to faults_file).")
     auth_key_file: str = param("", "Key store for resign_altered ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml).")
+    session_nonce: str = param("", session_binding.PARAM_DOC)
     resign_altered: bool = param(True, "Re-sign notices altered by a fault with the sender's key: the LAST-V2X faults model sender-side degradation, so they reach an authenticating vehicle (false: in-transit tampering, rejected as forged).")
 
 
@@ -74,7 +75,7 @@ class ChannelNode(LanternNode):
         cp = ChannelParams(**{k: getattr(p, k) for k in ChannelParams.__dataclass_fields__})
         resign = None
         if p.resign_altered:
-            keys = keystore.load_store(keystore.resolve(p.auth_key_file), "the channel re-signs altered notices (resign_altered)")
+            keys = session_binding.bound_keys(keystore.load_store(keystore.resolve(p.auth_key_file), "the channel re-signs altered notices (resign_altered)"), p.session_nonce)
             resign = functools.partial(auth.resign_if_authentic, keys=keys)  # (sent, altered) -> re-signed only if sent was authentic
         if len(p.rsu_position) != 2:
             raise ValueError(f"parameter rsu_position must be [x, y], got {p.rsu_position!r}")

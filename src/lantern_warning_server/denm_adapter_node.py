@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lantern import keystore, topics
+from lantern import keystore, session_binding, topics
 from lantern.ros import qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -46,6 +46,7 @@ class DenmAdapterParams:
     time_offset: float = param(0.0, "s added to UTC stamps (0 when ROS time is UTC).")
     wrong_way_family: str = param("", "Family for wrongWayDriving (left_turn_wrong_way / right_turn_wrong_way); '' = generic wording.")
     sender_prefix: str = param("denm-", "Prefix of HazardNotice.sender_id before the station id.")
+    session_nonce: str = param("", session_binding.PARAM_DOC)
     auth_key_file: str = param("", "Key store: sign notices with the key of their sender id ('' = the default store when it exists; `lantern keys add --sender denm-<id>`).")
 
 
@@ -61,7 +62,10 @@ class DenmAdapterNode(LanternNode):
             round(p.time_offset * 1e9), p.wrong_way_family, p.sender_prefix,
         ))
         store = keystore.resolve(p.auth_key_file)
-        self.keys = keystore.load_store(store, "the DENM adapter signs notices") if p.auth_key_file or store.exists() else {}
+        keys = keystore.load_store(store, "the DENM adapter signs notices") if p.auth_key_file or store.exists() else {}
+        # bound to the vehicle's session like the RSU emulator's: the radio stack has already checked the DENM's
+        # absolute generation time (IEEE 1609.2 / TS 103 097); from here on a notice is this session's
+        self.keys = session_binding.bound_keys(keys, p.session_nonce)
         self._unkeyed: set[str] = set()
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
         self.create_subscription(denm_type, p.input_topic, self._on_denm, qos.STATE)

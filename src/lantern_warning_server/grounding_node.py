@@ -32,7 +32,7 @@ from nav_msgs.msg import Odometry
 from rclpy.clock import Clock, ClockType
 from rclpy.qos import QoSProfile
 
-from lantern import keystore, topics, warning_tag
+from lantern import keystore, session_binding, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -65,6 +65,7 @@ class GroundingParams:
     max_queue_per_sender: int = param(64, "Notices of one sender waiting for their frame; more are rejected (queue_full).")
     max_queue: int = param(1024, "Notices of all senders waiting for their frame; more are rejected (queue_full).")
     max_rejection_reports: int = param(32, "REJECTED diagnostics per frame; the rest are summed in one 'suppressed' diagnostic.")
+    session_nonce: str = param("", session_binding.PARAM_DOC)
     sign_warnings: bool = param(True, "Set every CooperativeWarning's auth_tag with the onboard key (the agent and the evaluator check it).")
     warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
@@ -81,11 +82,14 @@ class GroundingNode(LanternNode):
         authenticator = None
         if p.auth_required:
             store = keystore.resolve(p.auth_key_file)
-            authenticator = auth.Authenticator(keystore.load_store(store, "the grounding node requires authenticated notices"))
+            keys = keystore.load_store(store, "the grounding node requires authenticated notices")
+            authenticator = auth.Authenticator(session_binding.bound_keys(keys, p.session_nonce))
             self.get_logger().info(f"notice authentication on: {len(authenticator.keys)} sender keys from {store}")
         else:
             self.get_logger().warning("auth_required is false: notices are NOT authenticated; anyone on this ROS domain can inject hazards or poison a sender's sequence")
-        self.warning_key = keystore.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning") if p.sign_warnings else None
+        self.warning_key = session_binding.bound_key(keystore.load_key(p.auth_key_file, p.warning_key_id, "the grounding node tags /lantern/warning"), p.session_nonce) if p.sign_warnings else None
+        if not p.session_nonce and (p.auth_required or p.sign_warnings):
+            self.get_logger().warning("session_nonce is empty: tags are not bound to this session, so signed notices and warnings recorded in another run verify here unless their generation time is absolute (docs/security.md)")
         if self.warning_key is None:
             self.get_logger().warning("sign_warnings is false: CooperativeWarnings go out without auth_tag; an agent or evaluator that requires the tag will not use them")
         gate = NoticeGate(GateConfig(

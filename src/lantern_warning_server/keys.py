@@ -11,6 +11,8 @@ this module writes it and checks a session against it:
 - a real RSU's key is added with ``lantern keys add --sender ID --key hex:...``;
   ``lantern keys list`` shows fingerprints only, never keys.
 
+``bind_session`` gives the session's signers and verifiers its fresh nonce
+(``lantern.session_binding``: tags of another session do not verify).
 ``check_session`` runs before a session starts (``lantern run``, ``lantern
 suite``): a missing store or key where a node needs one is one config error
 line that says how to create it, never a silent fallback to no
@@ -32,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from lantern import session_binding
 from lantern.cli_args import ArgumentParser
 from lantern.keystore import EMULATED_RSU, ENV_VAR, GENERATED, ONBOARD, KeyStoreError, decode_key, default_store, encode_key, fingerprint, load_store, require_key, resolve
 
@@ -122,6 +125,40 @@ def _needs(executable: str, p: dict[str, Any]) -> list[tuple[str, str]]:
     return []
 
 
+#: Nodes of a session that sign or verify V2X tags, so share its binding (``lantern.session_binding``).
+BOUND_EXECUTABLES = ("lantern-rsu", "lantern-channel", "lantern-grounding", "lantern-agent", "lantern-denm-adapter")
+
+
+def bind_session(decls: Iterable[Any], nonce: str) -> None:
+    """Give every signing / verifying node of the session the session's nonce (parameter ``session_nonce``).
+
+    Called by ``session_nodes`` with a fresh nonce per session; an explicit
+    override of a node's ``session_nonce`` (a test's) is kept, and
+    ``check_session`` then refuses a session whose nodes disagree. The eval node
+    reads the nonce from the run metadata instead.
+    """
+    session_binding.check_nonce(nonce)
+    for d in decls:
+        if d.executable in BOUND_EXECUTABLES:
+            d.overrides.setdefault(session_binding.PARAM, nonce)
+
+
+def _check_binding(by_exe: dict[str, dict[str, Any]]) -> None:
+    """Every signer and verifier of a session must use the same, well-formed session nonce (one line)."""
+    from lantern_warning_server.errors import ConfigError
+
+    seen: dict[str, str] = {}
+    for exe, p in by_exe.items():
+        if exe in BOUND_EXECUTABLES:
+            try:
+                seen[exe] = session_binding.check_nonce(p.get(session_binding.PARAM, ""), f"{exe}: parameter {session_binding.PARAM}")
+            except ValueError as e:
+                raise ConfigError(str(e)) from None
+    if len(set(seen.values())) > 1:
+        raise ConfigError("the session's nodes disagree on session_nonce (" + ", ".join(f"{k}={v or '(unbound)'}" for k, v in sorted(seen.items()))
+                          + "): every V2X tag would fail verification; leave session_nonce to `lantern run`")
+
+
 def check_session(decls: Iterable[Any]) -> None:
     """Raise ``KeyStoreError`` (one line) when a node of the session will not find its key.
 
@@ -144,6 +181,7 @@ def check_session(decls: Iterable[Any]) -> None:
             if key_id:
                 require_key(keys, key_id, path, why)
     _check_pairing(by_exe)
+    _check_binding(by_exe)
 
 
 def _check_pairing(p: dict[str, dict[str, Any]]) -> None:

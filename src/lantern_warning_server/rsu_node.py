@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import keystore, topics
+from lantern import keystore, session_binding, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -51,6 +51,7 @@ class RsuParams:
     paraphrases_file: str = param("", "Paraphrase data file ('' = packaged paraphrases.yaml).")
     sign_notices: bool = param(True, "Sign every notice with this sender's key from the key store (HMAC-SHA256, auth.py).")
     auth_key_file: str = param("", "Key store ('' = $LANTERN_KEYS, else <repo>/.lantern/v2x_keys.yaml; `lantern keys init`).")
+    session_nonce: str = param("", session_binding.PARAM_DOC)
     role_name: str = param("hero", "Ego role name (odometry topic marks frame completion).")
     output_topic: str = param(topics.HAZARD_NOTICE, "Topic the notices are published on.")
     sync_name: str = param("rsu", "Name used in FrameAck (must match the bridge's sync_participants).")
@@ -73,7 +74,7 @@ class RsuNode(LanternNode):
             far_position=_xy("far_position", p.far_position), warn_on_reference_events=p.warn_on_reference_events,
         )
         self.rsu = RsuEmulator(cfg, TemplateLibrary.load(p.templates_file or None, p.paraphrases_file or None))
-        self.key = keystore.load_key(p.auth_key_file, p.sender_id, "the RSU emulator signs its notices") if p.sign_notices else None
+        self.key = session_binding.bound_key(keystore.load_key(p.auth_key_file, p.sender_id, "the RSU emulator signs its notices"), p.session_nonce) if p.sign_notices else None
         if self.key is None:
             self.get_logger().warning("sign_notices is false: this RSU's notices are unsigned (an authenticating vehicle rejects them)")
         self.actors: dict[int, list] = {}

@@ -15,7 +15,9 @@ other nodes waiting for a frame that will not come.
 
 from __future__ import annotations
 
+import errno
 import functools
+import gc
 import signal
 import sys
 import time
@@ -80,7 +82,7 @@ class LanternNode(Node):
         """Record a crash of this node (traceback on stderr) and ask the runner to end the session."""
         if self.crash is None:
             self.crash = f"{type(exc).__name__}: {exc}"
-            print(f"[lantern] node {self.get_name()} crashed:\n{''.join(traceback.format_exception(exc))}", file=sys.stderr, end="")
+            print(f"[lantern] node {self.get_name()} crashed:{failure_text(exc)}", file=sys.stderr, end="")
         self.exit_code = EXIT_NODE_CRASH
 
     def request_exit(self, code: int = 0) -> None:
@@ -150,23 +152,31 @@ class _Stop:
         self.signum = signum
 
 
-def run_nodes(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None) -> int:
+def run_nodes(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None, restore_signals: bool = True) -> int:
     """Run the nodes in one process until the session ends; returns the process exit code (see ``run_session``)."""
-    return run_session(specs, args=args).code
+    return run_session(specs, args=args, restore_signals=restore_signals).code
 
 
-def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None) -> SessionEnd:
+def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None, restore_signals: bool = True) -> SessionEnd:
     """Run the nodes in one process on one executor until the session-ending nodes are done.
 
     Returns a ``SessionEnd``: code = the first requested exit code, 128+N on
     signal N, 70 when a node crashed (``failed`` names it; the others are still
     shut down cleanly, so the recorder closes its bag), 4 when a session-ending
     node did not finish within DRAIN_TIMEOUT_S of another.
+
+    SIGINT/SIGTERM only set a flag the loop reads (never a KeyboardInterrupt: one raised
+    while rclpy's C++ code calls back into Python goes through pybind11 and aborts the
+    process with SIGABRT). Every rclpy object is released before the caller's handlers
+    come back; ``restore_signals=False`` (a node's own process, ``node_main``) keeps the
+    flag handler until the process exits, so the second SIGINT of a terminal Ctrl-C
+    under ``ros2 launch`` (the terminal's, then launch's own) is absorbed too.
     """
     stop = _Stop()
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     rclpy.init(args=list(args) if args else None, signal_handler_options=rclpy.signals.SignalHandlerOptions.NO)
     nodes: list[LanternNode] = []
+    executor = None
     end = SessionEnd(0)
     try:
         for spec in specs:
@@ -176,8 +186,14 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None)
                 # a parameter the node's declaration refuses: the user's mistake, one line, usage exit code
                 print(f"[lantern] node {spec.name}: bad parameter: {' '.join(str(exc).split())}", file=sys.stderr)
                 return SessionEnd(EXIT_BAD_PARAMETER, {spec.name: f"bad parameter: {exc}"})
+            except ValueError as exc:
+                # a constructor refusing its configuration (a backend's options, a checkpoint that fails its
+                # checks): the user's input, one line, the usage exit code; never an infrastructure failure
+                why = " ".join(f"{type(exc).__name__}: {exc}".split())
+                print(f"[lantern] node {spec.name}: bad configuration: {why}", file=sys.stderr)
+                return SessionEnd(EXIT_BAD_PARAMETER, {spec.name: f"bad configuration: {why}"})
             except Exception as exc:
-                print(f"[lantern] node {spec.name} failed to start:\n{traceback.format_exc()}", file=sys.stderr, end="")
+                print(f"[lantern] node {spec.name} failed to start:{failure_text(exc)}", file=sys.stderr, end="")
                 end = SessionEnd(EXIT_NODE_CRASH, {spec.name: f"failed to start: {type(exc).__name__}: {exc}"})
                 return end
         executor = _make_executor()
@@ -222,14 +238,32 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None)
             try:
                 n.on_shutdown()
             except Exception as exc:
-                traceback.print_exc()
+                if n.crash is None or not isinstance(exc, OSError):  # a crashed node's second word on the same full disk adds nothing
+                    print(f"[lantern] node {n.get_name()} failed to shut down:{failure_text(exc)}", file=sys.stderr, end="")
                 if not end.code:
                     end = SessionEnd(EXIT_NODE_CRASH, {n.get_name(): f"shutdown failed: {type(exc).__name__}: {exc}"})
             n.destroy_node()
         rclpy.try_shutdown()
-        for s, h in old.items():
-            signal.signal(s, h)
+        executor = None
+        nodes.clear()
+        gc.collect()  # rclpy handles whose C++ destructors call into Python: gone while our handler is installed
+        if restore_signals:
+            for s, h in old.items():
+                signal.signal(s, h)
     return end
+
+
+#: errno values that say the environment ran out of room (or became read-only), not that the code is wrong
+_ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
+
+
+def failure_text(exc: BaseException) -> str:
+    """What to print after "node X crashed:": one line for a full disk (a traceback there is noise: the
+    code did nothing wrong), the traceback for everything else (a bug to find)."""
+    if isinstance(exc, OSError) and exc.errno in _ENVIRONMENT_ERRNOS:
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f" {exc.strerror or exc}{where}\n"
+    return "\n" + "".join(traceback.format_exception(exc))
 
 
 def _node_of(exc: BaseException, nodes: Sequence[LanternNode]) -> LanternNode | None:
@@ -248,7 +282,7 @@ def node_main(cls: type[LanternNode], default_name: str) -> None:
     """Console-script entry: ``lantern-xyz [--ros-args --params-file F -p k:=v ...]``."""
     argv = sys.argv[1:]
     spec = NodeSpec(factory=_global_args_factory(cls), name=default_name, ends_session=True)
-    sys.exit(run_nodes([spec], args=["lantern"] + argv))
+    sys.exit(run_nodes([spec], args=["lantern"] + argv, restore_signals=False))
 
 
 def _global_args_factory(cls: type[LanternNode]) -> Callable[..., LanternNode]:

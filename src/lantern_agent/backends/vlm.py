@@ -244,7 +244,29 @@ def check_head_dir(head_dir: str | os.PathLike) -> Path:
     missing = [f for f in (HEAD_WEIGHTS, HEAD_CONFIG) if not (d / f).is_file()]
     if missing:
         raise VlmCheckpointError(f"vlm head directory {d} is incomplete: missing " + ", ".join(missing))
+    check_head_hashes(d)
     return d
+
+
+def check_head_hashes(d: Path) -> None:
+    """A head written by ``lantern train --backbone vlm`` lists SHA-256 per file in its manifest: verify them
+    before use (a head corrupted at the same size would otherwise load and drive)."""
+    import json
+
+    from lantern.file_integrity import verify_files
+
+    mpath = d / "manifest.json"
+    if not mpath.is_file():
+        return  # a head placed by hand beside a checkpoint: nothing to verify it against
+    try:
+        doc = json.loads(mpath.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise VlmCheckpointError(f"{mpath}: unreadable manifest ({exc})") from None
+    if not (isinstance(doc, dict) and doc.get("format") == "lantern-vlm-head"):
+        return  # another tool's manifest.json (a model directory's own), not a head's
+    problem = verify_files(d, doc.get("files") if isinstance(doc, dict) else None, required=(HEAD_WEIGHTS, HEAD_CONFIG))
+    if problem:
+        raise VlmCheckpointError(f"vlm head {problem}")
 
 
 def check_checkpoint_dir(model_dir: str | os.PathLike | None, mode: str, head_in_model_dir: bool = True) -> Path:
@@ -274,6 +296,8 @@ def check_checkpoint_dir(model_dir: str | os.PathLike | None, mode: str, head_in
                 missing.append(f"{f} (regression head; or use mode='text')")
     if missing:
         raise VlmCheckpointError(f"vlm checkpoint directory {d} is incomplete: missing " + "; ".join(missing))
+    if mode == "regression" and head_in_model_dir:
+        check_head_hashes(d)
     return d
 
 

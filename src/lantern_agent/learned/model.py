@@ -7,9 +7,11 @@ projection before fusion so the 3840-wide image vector cannot drown the
 13 numbers and the 384-wide text vector by width alone.
 
 Checkpoint directory: ``policy.safetensors`` (the head, float32),
-``manifest.json`` (format, config, dataset hash, seed, commit, metrics);
-``train_state.pt`` (optimizer, schedule, RNG; for ``lantern train`` resume,
-not needed to drive).
+``manifest.json`` (format, config, dataset hash, seed, commit, metrics, and
+``files``: SHA-256 and size of every file the backend reads, verified before
+the weights are used: a corrupted or truncated checkpoint is one line, never a
+model that drives); ``train_state.pt`` (optimizer, schedule, RNG; for
+``lantern train`` resume, not needed to drive).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from lantern.file_integrity import atomic_write, atomic_write_text, file_entry, verify_files
 from lantern_agent.backends.base import NUM_WAYPOINTS
 from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES
 from lantern_agent.learned.inputs import NUM_NUMERIC
@@ -83,18 +86,23 @@ class Policy(nn.Module):
         return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
 
 
+#: files of a checkpoint the backend reads, hashed into the manifest's ``files`` when present
+HASHED_FILES = (WEIGHTS, EMPTY_TEXT_FILE)
+
+
 def save_policy(model: Policy, out_dir: Path, manifest: dict[str, Any]) -> None:
-    """Write the weights and the manifest (atomically per file: a crash never leaves half a checkpoint)."""
+    """Write the weights and the manifest (atomically per file: a crash never leaves half a checkpoint).
+
+    The manifest is written last and lists the SHA-256 of the weights and of every other file of
+    ``HASHED_FILES`` already in ``out_dir`` (write ``empty_text.npy`` before calling this).
+    """
     from safetensors.torch import save_file
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out_dir / (WEIGHTS + ".tmp")
-    save_file({k: v.detach().contiguous() for k, v in model.state_dict().items()}, str(tmp))
-    tmp.replace(out_dir / WEIGHTS)
-    doc = {"format": FORMAT, "version": VERSION, "policy": asdict(model.cfg), **manifest}
-    tmpm = out_dir / (MANIFEST + ".tmp")
-    tmpm.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
-    tmpm.replace(out_dir / MANIFEST)
+    atomic_write(out_dir / WEIGHTS, lambda tmp: save_file({k: v.detach().contiguous() for k, v in model.state_dict().items()}, str(tmp)))
+    files = {name: file_entry(out_dir / name) for name in HASHED_FILES if (out_dir / name).is_file()}
+    doc = {"format": FORMAT, "version": VERSION, "policy": asdict(model.cfg), **manifest, "files": files}
+    atomic_write_text(out_dir / MANIFEST, json.dumps(doc, indent=2, sort_keys=True) + "\n")
 
 
 def read_manifest(model_dir: Path) -> dict[str, Any]:
@@ -107,6 +115,12 @@ def read_manifest(model_dir: Path) -> dict[str, Any]:
     if not (model_dir / WEIGHTS).is_file():
         raise CheckpointError(f"learned checkpoint {model_dir}: {WEIGHTS} is missing")
     PolicyConfig.from_dict(dict(doc.get("policy") or {}))
+    if "files" not in doc:
+        raise CheckpointError(f"{mpath}: no per-file SHA-256 ('files'), so its weights cannot be verified "
+                              "(written before checkpoints carried them): retrain it with `lantern train`")
+    problem = verify_files(model_dir, doc.get("files"), required=(WEIGHTS,))
+    if problem:
+        raise CheckpointError(f"learned checkpoint {problem}")
     return doc
 
 

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 import numpy as np
 import torch
 
+from lantern.file_integrity import atomic_write, atomic_write_text
 from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import FeatureCache, TrainableRows, build_cache, first_image_size
 from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
@@ -170,8 +171,15 @@ class LearnedSource:
         return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1]))
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        empty = self.text_enc.encode([""])[0]
+
+        def write_empty(tmp: Path) -> None:
+            with open(tmp, "wb") as f:  # a file object: np.save would append ".npy" to the temporary name
+                np.save(f, empty)
+
+        atomic_write(out / EMPTY_TEXT_FILE, write_empty)  # before the manifest, which hashes it
         save_policy(model, out, manifest)  # type: ignore[arg-type]
-        np.save(out / EMPTY_TEXT_FILE, self.text_enc.encode([""])[0])
 
     def manifest(self) -> dict[str, Any]:
         ident = EncoderIdentity.current()
@@ -289,11 +297,10 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
             best_val, best_epoch = val_l1, epoch
             source.save(model, out, {**base_manifest, "best_epoch": epoch + 1, "best_val_l1": val_l1, "history": history})
         out.mkdir(parents=True, exist_ok=True)
-        tmp = out / (TRAIN_STATE + ".tmp")
-        torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
+        snapshot = {"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
                     "epoch": epoch, "history": history, "best_val": best_val, "best_epoch": best_epoch,
-                    "config": asdict(cfg), "dataset_hash": info.dataset_hash, "source": source.state_key()}, str(tmp))
-        tmp.replace(state_path)
+                    "config": asdict(cfg), "dataset_hash": info.dataset_hash, "source": source.state_key()}
+        atomic_write(state_path, lambda tmp: torch.save(snapshot, str(tmp)))
         if stop_after_epoch is not None and epoch + 1 >= stop_after_epoch and epoch + 1 < cfg.epochs:
             log(f"stopped after epoch {epoch + 1} (resumable)")
             break
@@ -304,5 +311,5 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
     doc["finished"] = len(history) >= cfg.epochs
     doc.setdefault("wall_s", {})
     doc["wall_s"] = {"feature_cache": round(t_cache, 2), "training": round(t_train, 2)}
-    mpath.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
+    atomic_write_text(mpath, json.dumps(doc, indent=2, sort_keys=True) + "\n")
     return doc

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from lantern.file_integrity import atomic_write_text, file_entry
 from lantern_agent.backends.base import Observation, WarningInput
 from lantern_agent.backends.vlm import (
     HEAD_CONFIG,
@@ -211,10 +212,9 @@ class VlmHeadSource:
                 (tmp / f).replace(out / f)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        doc = {"format": FORMAT, "version": VERSION, "head": asdict(model.cfg), **manifest}
-        tmpm = out / (MANIFEST + ".tmp")
-        tmpm.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
-        tmpm.replace(out / MANIFEST)
+        files = {f: file_entry(out / f) for f in (HEAD_WEIGHTS, HEAD_CONFIG)}  # SHA-256 per file, as every checkpoint's manifest
+        doc = {"format": FORMAT, "version": VERSION, "head": asdict(model.cfg), **manifest, "files": files}
+        atomic_write_text(out / MANIFEST, json.dumps(doc, indent=2, sort_keys=True) + "\n")
 
     def manifest(self) -> dict[str, Any]:
         return {"vlm": {**asdict(self.ident), "model_dir": str(self.vlm_dir), "key": self.ident.key()}}

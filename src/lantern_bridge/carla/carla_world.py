@@ -27,6 +27,7 @@ import numpy as np
 from lantern_bridge.carla import frames
 from lantern_bridge.carla.checks import StopLine, StopLineRules, governing_s
 from lantern_bridge.carla.connection import CarlaConnection, ConnectionConfig
+from lantern_bridge.carla.route_planner import expand_route, is_sparse_route_file
 from lantern_bridge.carla.scenario import CarlaScenario, StepFacts, scenario_route
 from lantern_bridge.carla.scenario_world import CarlaScenarioWorld, Placement
 from lantern_bridge.carla.traffic import BackgroundTraffic, TrafficConfig
@@ -531,6 +532,8 @@ def build(cfg: CarlaSessionConfig) -> CarlaSessionWorld:
     town = cfg.town or (spec.town if _is_carla_town(spec.town) else "")
     conn = CarlaConnection(ConnectionConfig(cfg.host, cfg.port, cfg.timeout, town, cfg.dt, cfg.tm_port)).open()
     try:
+        if is_sparse_route_file(cfg.route_file):  # the authors' start/end files: planned on the town, as they do
+            spec = expand_route(spec, conn.world.get_map())
         return CarlaSessionWorld(conn, spec, cfg, scenario_spec, placement)
     except Exception:
         conn.close()

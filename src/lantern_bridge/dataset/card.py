@@ -13,6 +13,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from lantern.file_integrity import atomic_write_text, verify_file
+from lantern_bridge.dataset import journal
 from lantern_bridge.dataset.routes import TIME_OF_DAY
 
 COLUMNS = ["family", "route_kind", "weather", "event_phase", "warning_active", "crosses_boundary"]
@@ -24,6 +26,8 @@ class CardError(ValueError):
 
 def load_manifest(d: Path) -> dict[str, Any]:
     p = Path(d) / "manifest.json"
+    if not p.is_file() and (Path(d) / journal.STATE_FILE).is_file():
+        raise CardError(f"{d} is an interrupted `lantern dataset collect` (no manifest yet): rerun the same collect command to resume it")
     if not p.is_file():
         raise CardError(f"{d}: no manifest.json (not a dataset directory made by `lantern dataset collect`)")
     try:
@@ -41,6 +45,9 @@ def sample_counts(d: Path, m: dict[str, Any]) -> dict[str, Counter]:
         path = Path(d) / s["file"]
         if not path.is_file():
             raise CardError(f"{path}: shard listed in the manifest is missing")
+        problem = verify_file(path, s)
+        if problem:
+            raise CardError(problem)
         for batch in pq.ParquetFile(path).iter_batches(columns=COLUMNS, batch_size=2048):
             cols = batch.to_pydict()
             for fam, kind, w, ph, act, cross in zip(*(cols[k] for k in COLUMNS)):
@@ -119,5 +126,5 @@ def write_card(d: Path) -> Path:
               "- samples per event phase: " + ", ".join(f"{k} {v}" for k, v in sorted(c["phase"].items())), "",
               "## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
     card = d / "card.md"
-    card.write_text("\n".join(lines))
+    atomic_write_text(card, "\n".join(lines))
     return card

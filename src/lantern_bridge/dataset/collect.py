@@ -5,6 +5,10 @@ canonical order and results are consumed in that same order (``imap`` is
 ordered), so the accepted set, the shards and the dataset hash depend on the
 settings only, never on ``workers`` or timing. Workers run whole rollouts;
 the parent only writes.
+
+Resumable: the parent records every rollout's outcome (``journal``) before it
+consumes the next, so Ctrl-C or SIGKILL loses at most the rollouts in flight;
+the same command resumes and ends with the dataset an uninterrupted run writes.
 """
 
 from __future__ import annotations
@@ -12,13 +16,16 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
+import shutil
+import signal
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lantern_bridge.dataset import acceptance, expert, rollout
+from lantern.file_integrity import atomic_write_text
+from lantern_bridge.dataset import acceptance, expert, journal, rollout
 from lantern_bridge.dataset.routes import DATASET_WEATHERS, OPEN_LOOP_SEED, candidate_pair, candidates
 from lantern_bridge.dataset.writer import ROWS_PER_SHARD, ShardWriter
 from lantern_bridge.scenario.route_spec import RouteSpec
@@ -46,9 +53,16 @@ class CollectResult:
 _RENDER: Callable[..., tuple[str, str]] | None = None
 
 
-def _init(render: Callable[..., tuple[str, str]]) -> None:
+def _set_render(render: Callable[..., tuple[str, str]]) -> None:
     global _RENDER
     _RENDER = render
+
+
+def _init(render: Callable[..., tuple[str, str]]) -> None:
+    """A pool worker: Ctrl-C (the whole process group gets it) is the parent's to handle: it keeps what
+    was decided and terminates the pool; a worker's KeyboardInterrupt traceback would only be noise."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _set_render(render)
 
 
 def _job(args: tuple[int, str, int, tuple[int, int], int]) -> tuple[str, list[dict[str, Any]], list[str], int]:
@@ -68,62 +82,97 @@ def _rows(spec: RouteSpec, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**meta, **row} for row in rows]
 
 
+def generator(settings: CollectSettings) -> dict[str, Any]:
+    """The settings that decide the dataset (the manifest's ``generator``; a resume must match it)."""
+    return {**asdict(settings), "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
+            "waypoints": rollout.N_WAYPOINTS, "waypoint_dt_s": rollout.WAYPOINT_TICKS * rollout.DT, "anti_deadlock": False,
+            "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP}}
+
+
 def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tuple[str, str]], workers: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> CollectResult:
+            progress: Callable[[int, int], None] | None = None, log: Callable[[str], None] | None = None) -> CollectResult:
+    """Collect into ``out_dir``, resuming the progress an interrupted run left there (``journal``).
+
+    Every rollout's outcome is on disk before the next one is consumed; a rerun with the same settings
+    skips what was decided and ends with the shards and hash of an uninterrupted run.
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    writer = ShardWriter(out_dir, settings.rows_per_shard)
-    accepted: list[dict[str, Any]] = []
-    rejected: list[dict[str, Any]] = []
+    gen = generator(settings)
+    state = journal.load(out_dir, gen)
+    if state is None and (out_dir / "manifest.json").exists():
+        raise journal.JournalError(f"{out_dir} already holds a finished dataset (manifest.json); collect into a new directory")
+    journal.remove_leftovers(out_dir, state)
+    if state is None:
+        state = journal.CollectState(generator=gen)
+        journal.save(out_dir, state)  # from here on, the directory is a resumable collection
+    elif log is not None:
+        log(f"resuming {out_dir}: {len(state.accepted)} of {settings.size} sequences kept, {state.rollouts} rollouts done")
+    writer = ShardWriter(out_dir, settings.rows_per_shard, state.shards, state.pending)
+    last = tuple(state.last_key) if state.last_key else (-1, 1)
+    ahead: list[dict[str, Any]] = []  # geometry rejections of candidates not reached yet (recorded when passed)
     stream = candidates(settings.seed)
     specs: dict[str, RouteSpec] = {}
-    samples = rollouts = 0
     ctx = mp.get_context("fork")
     pool = ctx.Pool(workers, initializer=_init, initargs=(render,)) if workers > 1 else None
     if pool is None:
-        _init(render)
+        _set_render(render)
     try:
-        while len(accepted) < settings.size:
-            need = settings.size - len(accepted)
+        while len(state.accepted) < settings.size:
+            need = settings.size - len(state.accepted)
             batch: list[tuple[int, str, int, tuple[int, int], int]] = []
+            keys: list[tuple[int, int]] = []
             while len(batch) < need + max(0, workers - 1):  # a little over-provisioning keeps both cores busy
                 c = next(stream)
+                if c.index < last[0] or (c.index == last[0] and last[1] == 1):
+                    continue  # decided before the interruption
                 if c.rejected:
-                    rejected.append({"id": c.route_a.pair_id, "stage": "geometry", "reasons": [c.rejected]})
+                    ahead.append({"id": c.route_a.pair_id, "stage": "geometry", "reasons": [c.rejected], "key": [c.index, -1]})
                     continue
-                for spec in (c.route_a, c.route_b):
+                for order, spec in enumerate((c.route_a, c.route_b)):
+                    if (c.index, order) <= last:
+                        continue
                     specs[spec.route_id] = spec
+                    keys.append((c.index, order))
                     batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles))
             results = pool.imap(_job, batch) if pool is not None else map(_job, batch)
-            for rid, rows, reasons, frames in results:
-                if len(accepted) >= settings.size:
+            for key, (rid, rows, reasons, frames) in zip(keys, results):
+                if len(state.accepted) >= settings.size:
                     break  # later results of an over-provisioned batch are not used
-                rollouts += 1
+                state.rejected += [r for r in ahead if tuple(r["key"]) < key]
+                ahead = [r for r in ahead if tuple(r["key"]) > key]
+                state.rollouts += 1
                 spec = specs.pop(rid)
+                flushed = False
                 if reasons:
-                    rejected.append({"id": rid, "stage": "rollout", "reasons": reasons})
+                    state.rejected.append({"id": rid, "stage": "rollout", "reasons": reasons, "key": list(key)})
                 else:
-                    writer.add(_rows(spec, rows))
-                    samples += len(rows)
-                    accepted.append({"sequence_id": rid, "family": spec.family, "route_kind": spec.kind, "weather": spec.weather,
-                                     "samples": len(rows), "frames": frames, "route_length_m": round(spec.length, 2),
-                                     "geometry_hash": spec.geometry_hash(), "town": spec.town})
+                    flushed = writer.add(_rows(spec, rows))
+                    state.samples += len(rows)
+                    state.accepted.append({"sequence_id": rid, "family": spec.family, "route_kind": spec.kind, "weather": spec.weather,
+                                           "samples": len(rows), "frames": frames, "route_length_m": round(spec.length, 2),
+                                           "geometry_hash": spec.geometry_hash(), "town": spec.town})
+                state.last_key, last = list(key), key
+                state.shards, state.pending = list(writer.shards), list(writer.pending)
+                journal.save(out_dir, state)  # the rollout is kept: a kill from here on does not redo it
+                if flushed:
+                    journal.remove_leftovers(out_dir, state)  # the pending files the new shard absorbed
                 if progress is not None:
-                    progress(len(accepted), settings.size)
+                    progress(len(state.accepted), settings.size)
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
     shards = writer.close()
-    manifest = _manifest(settings, shards, accepted, rejected, samples)
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return CollectResult(manifest, samples, rollouts, rejected)
+    rejected = [{k: v for k, v in r.items() if k != "key"} for r in state.rejected]
+    manifest = _manifest(gen, shards, state.accepted, rejected, state.samples)
+    atomic_write_text(out_dir / "manifest.json", json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    (out_dir / journal.STATE_FILE).unlink()  # complete: the manifest is the only record
+    shutil.rmtree(out_dir / journal.PENDING_DIR, ignore_errors=True)
+    return CollectResult(manifest, state.samples, state.rollouts, rejected)
 
 
-def _manifest(settings: CollectSettings, shards: list[dict[str, Any]], accepted: list[dict[str, Any]], rejected: list[dict[str, Any]], samples: int) -> dict[str, Any]:
-    gen = {**asdict(settings), "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
-           "waypoints": rollout.N_WAYPOINTS, "waypoint_dt_s": rollout.WAYPOINT_TICKS * rollout.DT, "anti_deadlock": False,
-           "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP}}
+def _manifest(gen: dict[str, Any], shards: list[dict[str, Any]], accepted: list[dict[str, Any]], rejected: list[dict[str, Any]], samples: int) -> dict[str, Any]:
     h = hashlib.sha256(json.dumps(gen, sort_keys=True).encode())
     for s in shards:
         h.update(s["sha256"].encode())

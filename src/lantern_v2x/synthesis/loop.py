@@ -306,15 +306,83 @@ def make_witness_file(program: Program, execute_fn: Execute, path: Path | None, 
 WITNESS_HEADER = "# lantern v2x witness"
 
 
-def write_witness(program: Program, summary: RunSummary, path: Path) -> None:
-    """A witness file: the scenario YAML (loads with ``load_scenario``) under a comment header naming its admission's digest."""
-    from lantern_v2x.scenario import dump_scenario
+def trace_file(path: Path) -> Path:
+    """Where a witness's recorded trace lives: beside it, ``<stem>.trace.json.gz``."""
+    return path.with_name(f"{path.stem}.trace.json.gz")
 
+
+def write_witness(program: Program, summary: RunSummary, path: Path) -> None:
+    """A witness file: the scenario YAML (loads with ``load_scenario``) under a comment header naming its admission's
+    summary digest and the digest of its FULL trace, with the trace itself beside it (gzip, ``trace_file``).
+
+    Why the full trace: a summary digest misses what the summary does not hold (an edited ego speed can leave the
+    label, red-entry time and gaps as they were); the trace holds every tick's messages, beta(t), both decisions
+    with their reasons and both egos, so ``replay`` can name the first tick and field that differ.
+    """
+    import gzip
+
+    from lantern_v2x.paired import run_pair
+    from lantern_v2x.scenario import dump_scenario
+    from lantern_v2x.trace import trace_digest
+
+    trace = run_pair(program)
+    if trace.summary.digest() != summary.digest():
+        raise RuntimeError(f"{program.name}: the traced run's summary differs from the witness's admitting run (non-deterministic execution)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    head = f"{WITNESS_HEADER}\n# label: {summary.label}\n# digest: {summary.digest()}\n"
+    side = trace_file(path)
+    tmp_side = side.with_name(side.name + ".tmp")
+    tmp_side.write_bytes(gzip.compress(trace.to_json().encode(), mtime=0))
+    tmp_side.replace(side)
+    head = (f"{WITNESS_HEADER}\n# label: {summary.label}\n# digest: {summary.digest()}\n"
+            f"# trace_digest: {trace_digest(trace)}\n# trace: {side.name}\n")
     tmp = path.with_suffix(".tmp")
     tmp.write_text(head + dump_scenario(program))
     tmp.replace(path)
+
+
+@dataclass
+class ReplayResult:
+    """What ``replay_witness`` found: reproduced, and else the first difference in one line."""
+
+    ok: bool
+    label: str
+    recorded_label: str
+    line: str  # "reproduced bit for bit (...)" or "NOT reproduced: <first difference>"
+
+
+def replay_witness(path: Path, program: Program, head: dict[str, str]) -> ReplayResult:
+    """Re-run a witness and compare its FULL trace with the recorded one (digest, then tick by tick for the first
+    differing tick and field, from the trace file beside the witness)."""
+    import gzip
+    import hashlib
+    import json
+
+    from lantern_v2x.paired import run_pair
+    from lantern_v2x.trace import first_difference, trace_digest
+
+    trace = run_pair(program)
+    s = trace.summary
+    rec_label = head.get("label", "?")
+    if "trace_digest" not in head:
+        return ReplayResult(False, s.label, rec_label, "NOT reproduced: the witness records no trace digest (written before full-trace replay): "
+                                                     "only its summary could be compared; minimise it again")
+    got = trace_digest(trace)
+    if got == head["trace_digest"] and s.digest() == head.get("digest") and s.label == rec_label:
+        return ReplayResult(True, s.label, rec_label, f"reproduced bit for bit: {len(trace.ticks)} ticks, trace digest {got[:16]}")
+    if got == head["trace_digest"]:
+        return ReplayResult(False, s.label, rec_label, "NOT reproduced: the trace is identical but the header's summary digest or label was edited")
+    side = path.parent / head.get("trace", trace_file(path).name)
+    if not side.is_file():
+        return ReplayResult(False, s.label, rec_label, f"NOT reproduced: trace digest {got[:16]} != recorded {head['trace_digest'][:16]} "
+                                                     f"(the recorded trace {side} is missing, so the first differing tick is unknown)")
+    try:
+        text = gzip.decompress(side.read_bytes()).decode()
+    except (OSError, EOFError, UnicodeDecodeError) as e:
+        return ReplayResult(False, s.label, rec_label, f"NOT reproduced: the recorded trace {side} is unreadable ({e})")
+    if hashlib.sha256(text.encode()).hexdigest() != head["trace_digest"]:
+        return ReplayResult(False, s.label, rec_label, f"NOT reproduced: the recorded trace {side.name} does not match the header's trace digest (edited)")
+    diff = first_difference(json.loads(text), json.loads(trace.to_json()))
+    return ReplayResult(False, s.label, rec_label, f"NOT reproduced: first difference at {diff or 'an unknown place (same content, different bytes)'}")
 
 
 def read_witness_header(text: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Sequence
 
 from lantern_v2x.synthesis.parsers.base import IntentParser, ParseAttempt
+from lantern_v2x.synthesis.parsers.offline import coverage_problems, spec_values
 from lantern_v2x.synthesis.spec import ScenarioSpec
 
 #: verify(S) -> the blocking errors E (empty: feasible). ``errors_of`` adapts a ``verify.Verdict``-returning verifier.
@@ -55,7 +56,13 @@ def errors_of(verdict_or_errors: Any) -> list[str]:
 
 
 def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[ScenarioSpec], Any] | None = None, k: int = 3) -> ParseResult:
-    """Parse ``prompt`` with at most ``k`` attempts, feeding parse and verifier errors back.
+    """Parse ``prompt`` with at most ``k`` attempts, feeding parse, coverage and verifier errors back.
+
+    Coverage (``offline.coverage_problems``) is checked on every parser's S
+    before the verifier: a requested fault missing from S, a clause about the
+    messages left unread or a number of the prompt that S does not hold is an
+    error fed back like a verifier's (a model may drop what it did not
+    understand; the loop never lets that pass silently).
 
     ``verify`` returns a ``Verdict`` (``errors()``) or a list of error strings;
     None skips verification (the spec is accepted once it validates). The
@@ -68,6 +75,8 @@ def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[Sce
     attempts: list[ParseAttempt] = []
     previous: ScenarioSpec | None = None
     errors: list[str] = []
+    seen: set[float] = set()
+    lossy = False
     for i in range(k):
         att = parser.parse(prompt, previous=previous, errors=list(errors))
         if att.feedback != tuple(errors):
@@ -78,9 +87,19 @@ def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[Sce
             continue
         spec = att.spec.with_provenance(prompt=prompt, parser=att.parser, model=att.model, attempts=i + 1)
         previous = spec
+        data = spec.model_dump(mode="json", exclude={"provenance"})
+        lost = coverage_problems(prompt, data, seen)  # no silent loss, whichever parser read it
+        seen |= spec_values(data)
+        lossy = bool(lost)
+        if lost:  # recorded as a failed attempt: this S is never accepted, verified or run
+            attempts[-1] = replace(att, spec=None, error="the specification loses part of the intent: " + "; ".join(lost))
+            errors = lost
+            continue
         errors = errors_of(verify(spec)) if verify is not None else []
         if not errors:
             return ParseResult(prompt, spec, tuple(attempts), (), verified=verify is not None)
+    if lossy:  # the last S dropped a requested fault, a clause or a number: there is no S to report
+        return ParseResult(prompt, None, tuple(attempts), tuple(errors), verified=False)
     return ParseResult(prompt, previous, tuple(attempts), tuple(errors), verified=False)
 
 

@@ -311,16 +311,27 @@ def verify_program(program: Program) -> Verdict:
 def _roadway(program: Program, scene: Scene) -> list[CheckResult]:
     a = program.application
     roles = [v.role for v in program.vehicles if v.behaviour.kind != "stop"]  # a standing vehicle is context, never the conflict
+    has = _scene_has(program)
     if a == "lta":
         ok = scene.binding.movement.permissive and "opposing" in roles
-        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else "lta needs the ego turning left across an opposing approach and a moving 'opposing' vehicle")]
+        why = ("the ego's left turn here is protected (no opposing approach to cross)" if "opposing" in roles
+               else f"lta needs a moving 'opposing' vehicle; {has}")
+        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else why)]
     if a == "ima":
         ok = any(r in ("crossing_left", "crossing_right") for r in roles)
-        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else "ima needs a moving vehicle crossing from the left or the right")]
+        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"ima needs a moving vehicle crossing from the left or the right; {has}")]
     if a in ("fcw", "eebl"):
         ok = "lead" in roles
-        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"{a} needs a lead vehicle ahead of the ego in its lane")]
+        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"{a} needs a moving lead vehicle ahead of the ego in its lane; {has}")]
     return [CheckResult("roadway.precondition", "roadway", True)]
+
+
+def _scene_has(program: Program) -> str:
+    """What the scene holds, for a precondition message: the failing cause must be visible, not a guess at it."""
+    if not program.vehicles:
+        return "the scene has no other vehicle"
+    parts = [f"{v.id} ({v.role}, {'standing' if v.behaviour.kind == 'stop' else v.behaviour.kind or 'moving'})" for v in program.vehicles]
+    return "the scene has " + ", ".join(parts)
 
 
 def _nominal(program: Program, app: Any, consumed: set[str]) -> list[CheckResult]:
@@ -552,4 +563,37 @@ def verify(spec: Spec, seed: int | None = None) -> Verdict:
     return Verdict(checks + verify_program(program).checks)
 
 
-__all__ = ["FAMILIES", "CheckResult", "Edit", "VerifierError", "Timing", "Verdict", "drop_probability_for", "mean_added_age", "verify", "verify_program"]
+#: What a tester is told about an intent (issue 21): the first two are never executed.
+NOT_UNDERSTOOD, INFEASIBLE, FEASIBLE = "Not understood", "Infeasible", "Feasible"
+USER_VERDICTS = (NOT_UNDERSTOOD, INFEASIBLE, "Clean", "Admitted", "Non-attributable")
+
+
+def user_verdict(parsed: bool, checks: list[dict[str, Any]], label: str = "", parse_error: str = "", grounding_failure: str = "") -> tuple[str, str]:
+    """(verdict, one-line reason) for an intent, splitting the loop's mixed "Gated" in two.
+
+    Why: "Gated" told a tester neither whether the words were not understood
+    (fix the wording) nor whether the test they describe cannot work (fix the
+    test); each needs a different action. ``parsed`` is whether any
+    specification was accepted by the schema; ``checks`` the verifier's
+    checks (dicts with name, family, passed, message); ``label`` the loop's
+    label once executed (Clean / Admitted / Non-attributable pass through).
+    An Infeasible reason names the first failing check, its family and its
+    message (which carries the quantity: the mean added age against the
+    budget, the arrival gap, the wrong group).
+    """
+    if not parsed:
+        return NOT_UNDERSTOOD, parse_error or "no specification"
+    failed = [c for c in checks if not c.get("passed")]
+    if failed:
+        c = failed[0]
+        more = f" (and {len(failed) - 1} more failing check(s))" if len(failed) > 1 else ""
+        return INFEASIBLE, f"check {c.get('name')} [{c.get('family')}]: {c.get('message')}{more}"
+    if grounding_failure:
+        return INFEASIBLE, f"grounding: {grounding_failure}"
+    if label in ("Clean", "Admitted", "Non-attributable"):
+        return label, ""
+    return FEASIBLE, f"{len(checks)}/{len(checks)} checks passed"
+
+
+__all__ = ["FAMILIES", "FEASIBLE", "INFEASIBLE", "NOT_UNDERSTOOD", "USER_VERDICTS", "CheckResult", "Edit", "VerifierError", "Timing", "Verdict",
+           "drop_probability_for", "mean_added_age", "user_verdict", "verify", "verify_program"]

@@ -8,7 +8,13 @@ from lantern_bridge.scenario.behaviours.base import Behaviour, ClearZone, Ctx
 
 
 class VehicleCutIn(Behaviour):
-    """A car 21 m ahead in the adjacent same-direction lane merges into the ego lane in 2 s."""
+    """A car 21 m ahead in the adjacent same-direction lane merges into the ego lane in 2 s.
+
+    ScenarioRunner's cut-in timing (srunner HighwayCutIn, agents BasicAgent.lane_change), read when a
+    route sets it (the LANTERN authors' files do; the frozen suite's do not, and get 0 s for both, the
+    Table 7 behaviour): ``same_lane_time`` s the car keeps its own lane after event onset before the lane
+    change starts, ``other_lane_time`` s it keeps driving the ego lane, scripted, after the change before it
+    is released (here: handed to traffic). ``lane_change_time`` is their ``change_time``."""
 
     def setup(self) -> None:
         g = self.geo
@@ -23,6 +29,8 @@ class VehicleCutIn(Behaviour):
         self.v_c = max(float(self.p("min_speed")), float(ratio) * float(self.spec.params.get("reference_speed", 8.0)))
         self.lat = self.side
         self.handed = False
+        self.t_same = float(self.spec.params.get("same_lane_time", 0.0))
+        self.t_other = float(self.spec.params.get("other_lane_time", 0.0))
 
     def before_step(self, c: Ctx) -> None:
         self.check_contacts(c)
@@ -38,7 +46,7 @@ class VehicleCutIn(Behaviour):
             x, y, yaw = g.pose(self.s_a, self.side)
             self.set_pose(self.car, x, y, yaw, ds / c.dt)
             return
-        tau = self.tau(c)
+        tau = self.tau(c) - self.t_same  # the lane change starts same_lane_time s after event onset
         self.s_a += self.v_c * c.dt
         if self.hazard_on:
             f = min(1.0, max(0.0, tau / T))
@@ -48,7 +56,7 @@ class VehicleCutIn(Behaviour):
             f, dlat = 1.0, 0.0
         x, y, yaw = g.pose(self.s_a, self.lat)
         self.set_pose(self.car, x, y, yaw - math.atan2(-dlat, self.v_c), self.v_c)
-        if f >= 1.0:
+        if f >= 1.0 and (not self.hazard_on or tau >= T + self.t_other - 1e-9):
             self._hand_over()
 
     def _hand_over(self) -> None:
@@ -64,7 +72,7 @@ class VehicleCutIn(Behaviour):
     def status(self, c: Ctx) -> tuple[str | None, str | None]:
         if self.event_t is None or self.finished or not self.hazard_on:
             return None, None
-        if self.tau(c) >= float(self.p("lane_change_time")) - 1e-9:
+        if self.tau(c) - self.t_same >= float(self.p("lane_change_time")) - 1e-9:
             self.finished = True
             return "merged", None
         lim = self.safety(c)

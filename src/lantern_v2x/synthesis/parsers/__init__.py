@@ -1,7 +1,9 @@
 """Intent parsers Lambda: natural language -> S (``spec.ScenarioSpec``), three interchangeable implementations.
 
 ``OfflineParser`` (rules, no model), ``EndpointParser`` (any OpenAI-compatible
-chat-completions endpoint), ``LocalLmParser`` (a local transformers causal LM).
+chat-completions endpoint), ``LocalLmParser`` (a local transformers causal LM),
+``GgufParser`` (a GGUF model shipped in a PyPI package, llama.cpp, decoding
+constrained by the spec's JSON Schema).
 ``make_parser`` builds one from a name and options (the CLI's ``--parser``).
 """
 
@@ -26,7 +28,11 @@ def make_parser(kind: str, **options: Any) -> IntentParser:
         from lantern_v2x.synthesis.parsers.local_lm import LocalLmParser
 
         return LocalLmParser(**options)
-    raise ParserConfigError(f"parser: unknown kind {kind!r} (known: offline, endpoint, local)")
+    if kind == "gguf":
+        from lantern_v2x.synthesis.parsers.local_gguf import GgufParser
+
+        return GgufParser(**options)
+    raise ParserConfigError(f"parser: unknown kind {kind!r} (known: offline, endpoint, local, gguf)")
 
 
 __all__ = ["IntentParser", "ParseAttempt", "ParserConfigError", "make_parser"]

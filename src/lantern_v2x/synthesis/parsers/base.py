@@ -72,14 +72,49 @@ SYSTEM_PROMPT = (
     "lta (left-turn assist: the ego turns left across oncoming traffic), fcw (forward collision warning: following a lead), "
     "eebl (emergency electronic brake light: a vehicle ahead brakes hard). SPaT/MAP carry the signal state and lane binding, "
     "BSM carries each equipped vehicle's position, speed and braking. Fault operators: drop, burst_drop, delay, skew, freeze, "
-    "rebind (MAP), pos_perturb (BSM). Units: metres, seconds, m/s. Use null where the prompt says nothing. "
+    "rebind (MAP), pos_perturb (BSM). Every other vehicle the prompt mentions goes into vehicles with an id; a BSM fault's target is "
+    "one of those ids (or empty for every sender), a SPaT or MAP fault has no target. Each operator takes only its own magnitude: "
+    "drop probability; burst_drop probability and length; delay delay (s); skew offset (s, negative = in the past); rebind signal_group; "
+    "pos_perturb shift [forward, left] m or sigma. Units: metres, seconds, m/s (km/h / 3.6). Use null where the prompt says nothing. "
     "Answer with the JSON object only."
 )
 
 
-def build_messages(prompt: str, previous: ScenarioSpec | None, errors: Sequence[str]) -> list[dict[str, str]]:
-    """The chat messages for a (re-)parse: the intent, and on a retry the previous answer and the verifier's errors E."""
-    msgs = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
+#: Few-shot examples (intent, S) for a model parser: three development intents (data/prompts/dev_intents.yaml), never
+#: held-out ones, with the specification the offline parser reads from them (checked by a test), in the compact form
+#: a model should answer with (fields left out take their defaults).
+FEW_SHOT: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("Red light violation warning: 70 m from the stop line at 45 km/h, the light turns red 2 s before we arrive. All traffic light messages arrive 1.5 s late.",
+     {"application": "rlvw", "ego": {"speed": 12.5, "distance": 70.0}, "communication": {"signal": {"align": {"event": "red", "before_arrival": 2.0}}},
+      "vehicles": [], "faults": [{"op": "delay", "stream": "spat", "delay": 1.5}]}),
+    ("IMA: a connected car comes from the left at 40 km/h, 50 m from its stop line, running its red; we go straight at 40 km/h from 50 m. Its BSMs are stale by 0.9 s.",
+     {"application": "ima", "ego": {"speed": 11.111, "distance": 50.0},
+      "vehicles": [{"id": "crossing1", "cls": "car", "role": "crossing_left", "distance": 50.0, "speed": 11.111, "equipped": True, "behaviour": {"kind": "run_red"}}],
+      "faults": [{"op": "delay", "stream": "bsm", "target": "crossing1", "delay": 0.9}]}),
+    ("FCW: we drive at 60 km/h; a connected truck is 75 m ahead doing 48 km/h. Its BSMs are dropped with 50% probability.",
+     {"application": "fcw", "ego": {"speed": 16.667},
+      "vehicles": [{"id": "lead1", "cls": "truck", "role": "lead", "distance": 75.0, "speed": 13.333, "equipped": True}],
+      "faults": [{"op": "drop", "stream": "bsm", "target": "lead1", "probability": 0.5}]}),
+)
+
+
+def few_shot_messages() -> list[dict[str, str]]:
+    """The few-shot examples as user/assistant turns (compact JSON answers)."""
+    out: list[dict[str, str]] = []
+    for intent, answer in FEW_SHOT:
+        out.append({"role": "user", "content": intent})
+        out.append({"role": "assistant", "content": json.dumps(answer, separators=(",", ":"))})
+    return out
+
+
+def build_messages(prompt: str, previous: ScenarioSpec | None, errors: Sequence[str], shots: bool = False) -> list[dict[str, str]]:
+    """The chat messages for a (re-)parse: the intent, and on a retry the previous answer and the verifier's errors E.
+
+    ``shots``: put the few-shot examples between the system prompt and the
+    intent (a small local model cannot guess the field names from the schema
+    alone; the endpoint parser's strict schema already names them).
+    """
+    msgs = [{"role": "system", "content": SYSTEM_PROMPT}, *(few_shot_messages() if shots else []), {"role": "user", "content": prompt}]
     if previous is not None or errors:
         prev = dump_spec(previous) if previous is not None else "(no valid specification)"
         fix = "\n".join(f"- {e}" for e in errors) or "- (none)"
@@ -127,7 +162,9 @@ __all__ = [
     "ParseAttempt",
     "ParserConfigError",
     "SYSTEM_PROMPT",
+    "FEW_SHOT",
     "build_messages",
+    "few_shot_messages",
     "extract_json",
     "parse_spec",
     "response_schema",

@@ -68,7 +68,7 @@ class LocalLmParser:
     def parse(self, prompt: str, previous: ScenarioSpec | None = None, errors: Sequence[str] = ()) -> ParseAttempt:
         meta: dict[str, Any] = {"parser": self.name, "model": str(self.model_dir), "temperature": 0.0, "seed": self.seed, "feedback": tuple(errors)}
         t0 = time.perf_counter()  # latency is recorded, never decided on
-        raw = self.generate(self._render(build_messages(prompt, previous, errors)))
+        raw = self.generate(self._render(build_messages(prompt, previous, errors, shots=True)))  # few-shot: the field names by example
         latency = time.perf_counter() - t0
         spec: Optional[ScenarioSpec]
         try:

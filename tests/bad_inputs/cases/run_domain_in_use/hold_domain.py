@@ -1,4 +1,7 @@
-"""Hold ROS domain 0 like a live lantern session does, for at most 30 s (shared by the *_domain_in_use cases).
+"""Hold ROS domain 0 like a live lantern session does, until the test process exits (shared by the *_domain_in_use cases).
+
+A fixed hold (it was 30 s) raced a slow suite: a later case that found the
+earlier holder "busy" could start its run just as that holder let go.
 
 Domain 0 because free leases never hand it out (they use 1..101): only an
 explicit --domain-id 0 / ROS_DOMAIN_ID=0 can ask for it, so holding it here
@@ -21,7 +24,7 @@ except DomainBusyError:
     print("busy", flush=True)  # an earlier case's holder still has it: just as good
 else:
     print("held", flush=True)
-    time.sleep(30)
+    time.sleep(1800)  # PR_SET_PDEATHSIG ends it with the test process
 """
 
 
