@@ -428,6 +428,14 @@ class TrafficLight(Actor):
         super().__init__(*a)
         self._state = TrafficLightState.Red
         self._stop_wps: list[Waypoint] = []
+        self._frozen = False
+
+    def freeze(self, freeze: bool) -> None:
+        """carla.TrafficLight.freeze: stop (True) or resume (False) the light's cycle."""
+        self._frozen = bool(freeze)
+
+    def is_frozen(self) -> bool:
+        return self._frozen
 
     def get_state(self) -> Any:
         return self._state

@@ -67,12 +67,17 @@ def test_broken_fixture_names_every_field_that_does_not_map(capsys):
         "scenario/collision_point",  # missing marker
         "scenario/cooperative_enabled",  # 'maybe'
         "scenario/event_trigger_policy",  # 'whenever'
-        "scenario/cooperative_prompt",  # no <FRONT_CAR_POS>
         "scenario/speed_perc",  # no Pedestrian Emergence field
         "scenario/event_lead_distance",  # 'nine'
     ])
     assert main([str(BROKEN)]) == 1
-    assert "speed_perc: no Pedestrian Emergence field to map it to" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "speed_perc: no Pedestrian Emergence field to map it to" in out
+    # a prompt without <FRONT_CAR_POS> is accepted: one note, not a failure
+    assert [ln for ln in out.splitlines() if "cooperative_prompt" in ln] == [
+        f"warning: {BROKEN}: scenario/cooperative_prompt: the prompt has no <FRONT_CAR_POS> slot, so the warning it words names no position"
+        " (kept as prompt_template; lantern's RSU sends its own Table 2 text)"
+    ]
 
 
 def test_no_unknown_element_warnings_for_the_authors_fields():

@@ -43,7 +43,7 @@ USED: list[tuple[str, str, tuple[str, ...]]] = [
     ("Vehicle", "apply_control", ()), ("Vehicle", "set_autopilot", ()), ("Vehicle", "is_at_traffic_light", ()),
     ("Walker", "apply_control", ()),
     ("Sensor", "listen", ()), ("Sensor", "stop", ()),
-    ("TrafficLight", "get_state", ()), ("TrafficLight", "get_stop_waypoints", ()),
+    ("TrafficLight", "get_state", ()), ("TrafficLight", "get_stop_waypoints", ()), ("TrafficLight", "set_state", ()), ("TrafficLight", "freeze", ()), ("TrafficLightState", "Green", ()),
     ("Image", "frame", ()), ("Image", "raw_data", ()), ("Image", "width", ()), ("Image", "height", ()),
     ("CollisionEvent", "other_actor", ()), ("CollisionEvent", "frame", ()), ("LaneInvasionEvent", "crossed_lane_markings", ()), ("LaneInvasionEvent", "frame", ()),
     ("LaneMarking", "type", ()), ("LabelledPoint", "location", ()), ("BoundingBox", "extent", ()), ("BoundingBox", "location", ()),

@@ -68,6 +68,23 @@ def test_left_turn_hand_computed():
     assert snapped.marker_error > rc.marker_error  # the conflict is on a 10-m arc: a 4.75-m arc cannot pass it exactly
 
 
+@pytest.mark.parametrize("off", [0.002, 0.063])  # published files: a start 2 mm / 6.3 cm off the fitted approach line
+def test_the_route_begins_at_the_files_start_even_a_little_off_the_approach_line(off):
+    """The trigger point sits on the start: the route must not begin a hair after it (marker behind the
+    route), nor hop sideways to it (read as a second turn)."""
+    from lantern_bridge.scenario.route_reconstruct import Pose, reconstruct
+
+    start = (0.0, off)
+    conflict = Pose(40.0 + 10.0 * math.cos(-math.pi / 4), 10.0 + 10.0 * math.sin(-math.pi / 4), math.pi / 4)  # the left turn above
+    poses = [Pose(0.0, off, 0.0), Pose(10.0, 0.0, 0.0), Pose(30.0, 0.0, 0.0), conflict]
+    for right_angle in (False, True):
+        rc = reconstruct(start, (50.0, 40.0), poses, right_angle=right_angle, radius=4.75 if right_angle else None)
+        assert rc.points[0] == start
+        assert math.hypot(rc.points[1][0] - start[0], rc.points[1][1] - start[1]) >= 0.9  # no sideways hop
+        heading = math.atan2(rc.points[1][1] - start[1], rc.points[1][0] - start[0])
+        assert abs(heading) < math.radians(5.0), math.degrees(heading)
+
+
 def test_right_turn_direction_is_negative():
     from lantern_bridge.scenario.route_reconstruct import Pose, reconstruct
 
@@ -165,8 +182,8 @@ def test_fixed_fields_with_another_value_are_errors_not_misread(tmp_path):
 
     src = (BL / "closed_lane_cut_in_0123.xml").read_text()
     for old, new, field in (
-        ('<force_all_traffic_lights_green value="false" />', '<force_all_traffic_lights_green value="true" />', "force_all_traffic_lights_green"),
-        ('<closed_cut_in_destroy_after_cut_in value="false" />', '<closed_cut_in_destroy_after_cut_in value="true" />', "closed_cut_in_destroy_after_cut_in"),
+        ('<force_all_traffic_lights_green value="false" />', '<force_all_traffic_lights_green value="maybe" />', "force_all_traffic_lights_green"),
+        ('<closed_cut_in_destroy_after_cut_in value="false" />', '<closed_cut_in_destroy_after_cut_in value="maybe" />', "closed_cut_in_destroy_after_cut_in"),
         ('<event_trigger_policy value="distance_or_timeout" />', '<event_trigger_policy value="disabled_route_b_control" />', "event_trigger_policy"),
         ('<speed_perc value="80" />', '<speed_perc value="fast" />', "speed_perc"),
     ):
@@ -359,3 +376,145 @@ def test_run_prints_the_notes_validate_prints():
     assert notes == [f"warning: {w}" for w in route_warnings(f)]
     assert any("scenario/ghost_model: value 'vehicle.audi.a2' not supported" in n for n in notes)
     assert any("scenario/junction_id: value '15149'" in n for n in notes)
+
+
+# -- honoured options of the authors' files --------------------------------------------------------
+def _edited(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    src = (BL / name).read_text()
+    assert old in src
+    p = tmp_path / name
+    p.write_text(src.replace(old, new))
+    return p
+
+
+def _run_controller(spec, world, frames: int = 1600, on_step=None):
+    from lantern_bridge.scenario.controller import ScenarioController
+    from lantern_bridge.scenario.drive import ScriptedDriver
+
+    ctrl = ScenarioController(spec, world)
+    ctrl.setup()
+    driver = ScriptedDriver(follow=True, target_speed=8.0)
+    for _ in range(frames):
+        ctrl.before_step()
+        r = world.step(*driver.control(world, ctrl.ego_s))
+        ctrl.after_step(r)
+        if on_step is not None:
+            on_step(world, ctrl)
+        if ctrl.done or r.done:
+            break
+    return ctrl
+
+
+def test_force_all_traffic_lights_green_keeps_every_embedded_light_green(tmp_path):
+    from dataclasses import replace
+
+    from lantern_bridge.scenario.controller import ScenarioController
+    from lantern_bridge.world.world import World
+
+    # the authors' own false (this fixture): the spec as before, no flag in params
+    assert "force_all_traffic_lights_green" not in _parse(BL / "closed_lane_cut_in_0123.xml").embedded.params
+    name = "closed_ghost_driver_right_turn_0123.xml"
+    anchor = '<scenario_activation_policy value="route_start" />'
+    p = _edited(tmp_path, name, anchor, '<force_all_traffic_lights_green value="true" />' + anchor)
+    ar = _parse(p)
+    spec = ar.embedded
+    assert spec.params["force_all_traffic_lights_green"] is True
+    from lantern_bridge.scenario.authors_routes import check_authors
+
+    assert check_authors(ar) == []
+    # the authors' junction has no signal in the embedded world: give it one to see the option act
+    sig = replace(spec, layout=replace(spec.layout, traffic_light=True))
+    plain = World(sig.layout, sig.weather, seed=sig.seed, background_vehicles=0)
+    lights = list(plain.road.lights.values())
+    assert lights and any(lt.state(t) != "green" for lt in lights for t in np.arange(0.0, lights[0].cycle, 0.5))
+    w = World(sig.layout, sig.weather, seed=sig.seed, background_vehicles=0)
+    ScenarioController(sig, w)
+    assert all(lt.state(t) == "green" for lt in w.road.lights.values() for t in np.arange(0.0, 2 * lights[0].cycle, 0.5))
+
+
+def test_force_all_traffic_lights_green_on_carla_sets_green_and_freezes(fake):
+    from lantern_bridge.carla.scenario_world import CarlaScenarioWorld
+
+    server = fake.Client("localhost", 2000).get_world()
+    tls = [server.add_traffic_light(0.0, float(i), [(1.0, float(i))], 0.0, fake.TrafficLightState.Red) for i in range(3)]
+    seam = CarlaScenarioWorld(fake, server, None, 0.05, lambda: None, lambda: None)
+    assert seam.force_lights_green() == 3
+    assert all(tl.get_state() == fake.TrafficLightState.Green and tl.is_frozen() for tl in tls)
+
+
+def test_destroy_after_cut_in_removes_the_car_once_the_cut_in_is_done(tmp_path):
+    from lantern_bridge.world.world import World
+
+    name = "closed_lane_cut_in_0123.xml"
+    p = _edited(tmp_path, name, '<closed_cut_in_destroy_after_cut_in value="false" />', '<closed_cut_in_destroy_after_cut_in value="true" />')
+    seen: dict[str, list] = {}
+    for label, path in (("keep", BL / name), ("destroy", p)):
+        spec = _parse(path).embedded
+        assert ("closed_cut_in_destroy_after_cut_in" in spec.params) == (label == "destroy")
+        w = World(spec.layout, spec.weather, 0.05, seed=spec.seed, background_vehicles=0)
+        trace: list = []
+        ctrl = _run_controller(spec, w, on_step=lambda w, c: trace.append((w.has_actor("scn_cutin"), c.behaviour.handed, c.behaviour.lat)))
+        assert ctrl.done
+        seen[label] = trace
+    keep, gone = seen["keep"], seen["destroy"]
+    assert all(alive for alive, _, _ in keep)  # default: the car stays (handed to traffic after other_lane_time)
+    k = next(i for i, (alive, _, _) in enumerate(gone) if not alive)
+    # removed on the frame the merge reaches the ego lane (lateral offset 0), not before
+    assert k > 0 and gone[k][2] == 0.0 and keep[k][2] == 0.0 and keep[k - 1][2] != 0.0
+    assert not any(alive for alive, _, _ in gone[k:])
+    assert keep[:k] == gone[:k]  # identical until the cut-in completes
+
+
+def test_prompt_without_position_slot_is_accepted_with_a_note(tmp_path):
+    from lantern_bridge.scenario.authors_routes import check_authors
+    from lantern_bridge.scenario.route_xml import route_warnings
+
+    name = "closed_occluded_pedestrian_0123.xml"
+    src = (BL / name).read_text()
+    prompt = ET.fromstring(src).find(".//cooperative_prompt").get("value")
+    assert "<FRONT_CAR_POS>" in prompt
+    p = tmp_path / name
+    p.write_text(src.replace("&lt;FRONT_CAR_POS&gt;", "ahead"))
+    ar = _parse(p)
+    assert "<FRONT_CAR_POS>" not in ar.embedded.prompt_template and check_authors(ar) == []
+    notes = [w for w in route_warnings(p) if w.field == "scenario/cooperative_prompt"]
+    assert len(notes) == 1 and notes[0].reason.startswith("the prompt has no <FRONT_CAR_POS> slot, so the warning it words names no position")
+    assert not [w for w in route_warnings(BL / name) if w.field == "scenario/cooperative_prompt"]
+
+
+def test_short_sparse_route_is_extended_for_the_recovery_window(tmp_path):
+    from lantern_bridge.scenario.authors_routes import check_authors
+    from lantern_bridge.scenario.route_xml import route_warnings
+
+    name = "closed_occluded_pedestrian_0123.xml"
+    full = _parse(BL / name)
+    assert full.extended == 0.0
+    spec = full.checked
+    root = ET.fromstring((BL / name).read_text())
+    pos = root.findall(".//waypoints/position")
+    (x0, y0), (x1, y1) = ((float(q.get("x")), float(q.get("y"))) for q in (pos[0], pos[-1]))
+    c = next(q for q in root.iter("collision_point"))
+    cx, cy = float(c.get("x")), float(c.get("y"))
+    # move the end to 20 m past the collision point along the exit (the recovery needs 30 m here)
+    d = math.hypot(x1 - cx, y1 - cy)
+    nx, ny = cx + (x1 - cx) * 20.0 / d, cy + (y1 - cy) * 20.0 / d
+    src = (BL / name).read_text()
+    old = f'x="{pos[-1].get("x")}" y="{pos[-1].get("y")}"'
+    assert src.count(old) == 1
+    p = tmp_path / name
+    short = src.replace(old, f'x="{nx:.6f}" y="{ny:.6f}"')
+    p.write_text(short.replace(' candidate_route_length_m="90.000"', ""))
+    own = _parse(p)
+    own_length = own.checked.length - own.extended
+    # the recorded length is checked against the file's own route, without the extension
+    p.write_text(short.replace('candidate_route_length_m="90.000"', f'candidate_route_length_m="{own_length:.3f}"'))
+    ar = _parse(p)
+    assert 9.5 < ar.extended < 11.0
+    after = ar.checked.length - ar.checked.conflict_s
+    assert after >= 30.0 - 1e-6 and after < 30.2
+    assert check_authors(ar) == [] and ar.embedded is not None
+    # the CARLA-frame route keeps the file's end (CARLA plans the file's own start and end)
+    assert ar.carla.length < ar.checked.length - 9.0
+    notes = [w for w in route_warnings(p) if "past the file's end" in w.reason]
+    assert len(notes) == 1 and notes[0].reason == f"route extended {ar.extended:.1f} m past the file's end for the recovery window"
+    assert not [w for w in route_warnings(BL / name) if "past the file's end" in w.reason]

@@ -282,6 +282,10 @@ def camera_period(decls: list[NodeDecl], agent_reads_images: bool) -> int:
     return math.gcd(*periods)
 
 
+#: The session's nodes that subscribe /lantern/warning.
+WARNING_READERS = frozenset({"lantern_agent", "lantern_recorder", "lantern_eval", "lantern_live_view"})
+
+
 def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     cfg.validate()
     route_file = resolve_route(cfg.route)
@@ -355,5 +359,8 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     from lantern_warning_server.keys import bind_session, check_session
 
     bind_session(out, nonce)  # RSU, channel, grounding, agent: parameter session_nonce
+    for d in out:  # the first warning waits until all of the session's readers have matched (grounding_node)
+        if d.name == "lantern_grounding":
+            d.overrides["warning_readers"] = sum(r.name in WARNING_READERS for r in out)
     check_session(out)  # a missing V2X key store is a config error now, not a node crash later
     return out

@@ -42,8 +42,8 @@ from lantern_warning_server.grounding import GateConfig, Grounder, NoticeGate, N
 from lantern.ros.lockstep import drain
 from lantern_warning_server.templates import TemplateLibrary
 
-#: Wall seconds the first warning waits for known readers to match this writer (``_publish_warning``).
-MATCH_WAIT_S = 3.0
+#: Wall seconds the first warning waits for the session's readers to match this writer (``_publish_warning``).
+MATCH_WAIT_S = 10.0
 
 
 @dataclass
@@ -66,6 +66,7 @@ class GroundingParams:
     max_queue: int = param(1024, "Notices of all senders waiting for their frame; more are rejected (queue_full).")
     max_rejection_reports: int = param(32, "REJECTED diagnostics per frame; the rest are summed in one 'suppressed' diagnostic.")
     session_nonce: str = param("", session_binding.PARAM_DOC)
+    warning_readers: int = param(0, "Readers of /lantern/warning the session starts (agent, recorder, eval node, live view): the first warning waits for this many to match, even before the graph shows them (0: the readers the graph knows).", ge=0)
     sign_warnings: bool = param(True, "Set every CooperativeWarning's auth_tag with the onboard key (the agent and the evaluator check it).")
     warning_key_id: str = param(keystore.ONBOARD, "Key id in the key store of the grounding -> agent tag.")
     templates_file: str = param("", "Template data file ('' = packaged templates.yaml).")
@@ -183,23 +184,30 @@ class GroundingNode(LanternNode):
         self._publish_warning()
 
     def _publish_warning(self) -> None:
-        """Publish the frame's warning once every reader the graph knows has matched this writer.
+        """Publish the frame's warning once every reader of the session has matched this writer.
 
         DDS matches the two sides of a topic separately: a recorder whose reader has matched us (and so
         declared itself ready) may not yet be matched on our side, and a volatile message sent now never
         reaches it (seen: 57 of 60 warnings recorded in a fresh process-per-node session). The lockstep
         waits for the warning, so holding it costs only that moment of discovery; a reader that never
-        matches (incompatible QoS) holds it at most ``MATCH_WAIT_S`` of wall time, once.
+        matches (incompatible QoS, or a reader the session counted that never came) holds it at most
+        ``MATCH_WAIT_S`` of wall time, once.
         """
-        if self._match_deadline is None or self.pub.get_subscription_count() >= self.count_subscribers(topics.WARNING):
+        if self._match_deadline is None or self._readers_matched():
             self.pub.publish(self._last_warning)
             return
         if self._match_deadline == 0.0:
             self._match_deadline = time.monotonic() + MATCH_WAIT_S
             self._match_timer = self.create_timer(0.005, self._retry_publish, clock=Clock(clock_type=ClockType.STEADY_TIME))
 
+    def _readers_matched(self) -> bool:
+        """Every reader the session starts (``warning_readers``) and every one the graph knows has matched us:
+        under load a reader can be matched a hundred frames late without the graph showing it (seen: an eval
+        node that missed the first 148 warnings of a process-per-node run)."""
+        return self.pub.get_subscription_count() >= max(self.p.warning_readers, self.count_subscribers(topics.WARNING))
+
     def _retry_publish(self, force: bool = False) -> None:
-        if force or self.pub.get_subscription_count() >= self.count_subscribers(topics.WARNING) or time.monotonic() > self._match_deadline:
+        if force or self._readers_matched() or time.monotonic() > self._match_deadline:
             self._match_timer.cancel()
             self._match_deadline = None  # from now on publish at once
             self.pub.publish(self._last_warning)

@@ -178,6 +178,15 @@ class CarlaScenarioWorld:
         m.handed = True
         m.proxy.driver = "traffic"
 
+    def force_lights_green(self) -> int:
+        """The authors' ``force_all_traffic_lights_green``: every traffic light of the town set green and
+        frozen (its cycle stopped) for the run; returns how many lights were set."""
+        lights = self.cw.get_actors().filter("traffic.traffic_light")
+        for tl in lights:
+            tl.set_state(self.carla.TrafficLightState.Green)
+            tl.freeze(True)
+        return len(lights)
+
     def suppress_spawn(self, lane_ids: list[str]) -> None:
         """App. C: no new background spawns on the ego entry lane (traffic.py reads this before spawning)."""
         self.suppressed_lanes = list(lane_ids)

@@ -27,6 +27,8 @@ in exactly one of these classes (docs/scenarios.md has the full table):
 
 - *mapped* (``PROTOCOL``, ``PARAM_MAP``, ``RANGE_MAP``, ``junction_arm_count``,
   route attributes): read into the RouteSpec with its documented meaning;
+- *honoured options* (``FLAGS``): booleans lantern implements both ways
+  (true -> ``params[name] = True``);
 - *fixed* (``FIXED``): a behaviour lantern always has; the file's value must
   be the one lantern implements, any other value is an error (never misread);
 - *unsupported* (``UNSUPPORTED``): no embedded-world counterpart; reported,
@@ -97,9 +99,13 @@ RANGE_MAP: dict[str, dict[str, str]] = {"right_turn_yield": {"source_dist_interv
 FIXED: dict[str, tuple[frozenset[str], str]] = {
     "scenario_activation_policy": (frozenset({"route_start"}), "the scenario's actors exist from the route start"),
     "deterministic_actor": (frozenset({"true"}), "every scenario actor is scripted deterministically"),
-    "closed_cut_in_destroy_after_cut_in": (frozenset({"false"}), "the cut-in car stays after the merge (handed to traffic)"),
-    "force_all_traffic_lights_green": (frozenset({"false"}), "traffic lights keep their cycle"),
     "keep_obstacle": (frozenset({"false"}), "the object is removed at stop_limit at the latest"),
+}
+#: Boolean options lantern honours (true -> ``params[name] = True``; false leaves the spec as it was), with
+#: the families that have them (None: every family) and what true does.
+FLAGS: dict[str, tuple[frozenset[str] | None, str]] = {
+    "force_all_traffic_lights_green": (None, "every traffic light of the run stays green (embedded world and CARLA: set green and frozen)"),
+    "closed_cut_in_destroy_after_cut_in": (frozenset({"vehicle_cut_in"}), "the cut-in car is removed once its cut-in has completed"),
 }
 #: Elements with no embedded-world counterpart: reported with their value by validate AND run (why, per element).
 UNSUPPORTED: dict[str, str] = {
@@ -132,7 +138,7 @@ PROTOCOL = frozenset({
 #: Authors' parameter names of any family: on a family without that field they are an error, never ignored.
 AUTHOR_PARAMS = frozenset({k for m in PARAM_MAP.values() for k in m} | {k for m in RANGE_MAP.values() for k in m})
 #: Every scenario element this module understands (route_xml.route_warnings reports the rest).
-AUTHOR_FIELDS = PROTOCOL | AUTHOR_PARAMS | frozenset(FIXED) | frozenset(UNSUPPORTED)
+AUTHOR_FIELDS = PROTOCOL | AUTHOR_PARAMS | frozenset(FIXED) | frozenset(FLAGS) | frozenset(UNSUPPORTED)
 #: Route attributes: read (id, town, source_route_id, benchmark_variant, paired_route_a_id,
 #: candidate_route_length_m) or provenance kept verbatim in params (the rest).
 ROUTE_ATTRS = ("id", "town", "seed", "source_route_id", "benchmark_variant", "paired_route_a_id", "candidate_route_length_m")
@@ -172,6 +178,7 @@ class AuthorsRoute:
     recorded_length: float = math.nan  # candidate_route_length_m (m), nan when absent
     basis: RouteSpec | None = None  # the route the embedded road is fitted to and checked on (None: ``carla``)
     embedded_rebuilt: Reconstruction | None = None  # a sparse turn snapped to the world's right-angle junction
+    extended: float = 0.0  # m the checked route's exit leg runs straight past the file's end (sparse files, recovery window)
 
     @property
     def checked(self) -> RouteSpec:
@@ -184,12 +191,29 @@ def _seed(route_id: str) -> int:
 
 
 def field_notes(sc: ET.Element, file: str) -> list[Failure]:
-    """One note per UNSUPPORTED element, with its value (what validate and run both print)."""
+    """One note per UNSUPPORTED element, with its value, and one for a prompt without the position slot
+    (what validate and run both print)."""
     out = []
+    prompt = sc.find("cooperative_prompt")
+    if prompt is not None and prompt.get("value") is not None and PROMPT_SLOT not in prompt.get("value", ""):
+        out.append(Failure(file, "scenario/cooperative_prompt", f"the prompt has no {PROMPT_SLOT} slot, so the warning it words names no position (kept as prompt_template; lantern's RSU sends its own Table 2 text)"))
     for child in sc:
         if isinstance(child.tag, str) and child.tag in UNSUPPORTED:
             out.append(Failure(file, f"scenario/{child.tag}", f"value {child.get('value')!r} not supported on the embedded simulator ({UNSUPPORTED[child.tag]}); not used"))
     return out
+
+
+def extension_notes(path: Path | str) -> list[Failure]:
+    """The note validate and run print when a sparse file's route is extended for the recovery window
+    ([] when it is not, or when the file does not parse: its errors are reported elsewhere)."""
+    try:
+        r, sc, file = read_route_element(path)
+        ar = parse_authors(r, sc, file, derive=False)
+    except (RouteFileError, OSError, ValueError):
+        return []
+    if ar.extended <= 0.0:
+        return []
+    return [Failure(file, "waypoints", f"route extended {ar.extended:.1f} m past the file's end for the recovery window")]
 
 
 def _range(rd: Reader, el: ET.Element, tag: str) -> tuple[float, float] | None:
@@ -229,6 +253,14 @@ def _params(rd: Reader, sc: ET.Element, fam: Family | None, coop: bool, seed: in
             rd.fail(f"scenario/{tag}", "parameter element without a value attribute" + (" (a range needs a family that has one)" if child.get("from") is not None else ""))
             continue
         if fam is None:
+            continue
+        if tag in FLAGS:
+            fams, _ = FLAGS[tag]
+            on = rd.boolean(raw, f"scenario/{tag}")
+            if on and fams is not None and fam.id not in fams:
+                rd.fail(f"scenario/{tag}", f"true has no {fam.name} counterpart ({', '.join(sorted(fams))} only)")
+            elif on:
+                params[tag] = True
             continue
         if tag in FIXED:
             ok, what = FIXED[tag]
@@ -394,8 +426,7 @@ def parse_authors(r: ET.Element, sc: ET.Element, file: str, derive: bool = True)
     prompt = value(sc, "cooperative_prompt")
     if prompt is None:
         rd.fail("scenario/cooperative_prompt", "missing")
-    elif PROMPT_SLOT not in prompt:
-        rd.fail("scenario/cooperative_prompt", f"has no {PROMPT_SLOT} slot for the hazard position")
+    # a prompt without the PROMPT_SLOT is accepted: its warning names no position (field_notes says so)
 
     params, ego_lane, kind = _params(rd, sc, fam, coop, seed)
     for k in PROVENANCE_ATTRS:
@@ -446,16 +477,41 @@ def parse_authors(r: ET.Element, sc: ET.Element, file: str, derive: bool = True)
         params=MappingProxyType(params), source_route_id=r.get("source_route_id") or route_id, path=file, **fields,
     )
     basis = replace(carla_spec, waypoints=basis_wps) if basis_wps is not None else carla_spec
+    extended = 0.0
+    if rebuilt is not None:
+        # a sparse file ending short of the App. E recovery window: the exit leg goes on straight past its end
+        # (the embedded world's route only; the CARLA backend plans the file's own start and end on the town)
+        need = max(c.min_recovery_length, float(params.get("recovery_distance", 0.0)))
+        basis_ext, extended = extend_exit(basis, need)
+        if extended > 0.0:
+            basis_wps, basis = basis_ext.waypoints, basis_ext
     try:
         fit = fit_road(basis.polyline, basis.conflict_s, junction_kind=kind, lanes_per_direction=fam.layout.lanes_per_direction, lane_width=LANE_WIDTH, seed=seed, ego_lane=ego_lane)
     except WorldError as exc:
-        return AuthorsRoute(carla_spec, None, None, str(exc), wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt)
+        return AuthorsRoute(carla_spec, None, None, str(exc), wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended)
     carla_spec, basis = replace(carla_spec, layout=fit.layout), replace(basis, layout=fit.layout)
     emb = _embedded(basis, fit)
     if derive and fam.id == "right_turn_yield" and "source_distance" not in emb.params:
         emb = _with_source_distance(emb)
         carla_spec, basis = replace(carla_spec, params=emb.params), replace(basis, params=emb.params)
-    return AuthorsRoute(carla_spec, emb, fit, "", wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt)
+    return AuthorsRoute(carla_spec, emb, fit, "", wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended)
+
+
+def extend_exit(spec: RouteSpec, need: float) -> tuple[RouteSpec, float]:
+    """``spec`` with its last segment continued straight so that >= ``need`` m of route follow the conflict
+    point, and the extension in m (0.0 and ``spec`` itself when the route is long enough)."""
+    short = need - (spec.length - spec.conflict_s)
+    if short <= 1e-6:
+        return spec, 0.0
+    ext = math.ceil((short + 0.01) * 10.0) / 10.0
+    wps = spec.waypoints
+    x1, y1, z1 = wps[-1]
+    x0, y0, _ = next((p for p in reversed(wps[:-1]) if math.hypot(x1 - p[0], y1 - p[1]) > 0.1), wps[0])
+    d = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / d, (y1 - y0) / d
+    n = max(1, math.ceil(ext / 0.5))
+    tail = tuple((round(x1 + ux * ext * i / n, 4), round(y1 + uy * ext * i / n, 4), z1) for i in range(1, n + 1))
+    return replace(spec, waypoints=tuple(wps) + tail), ext
 
 
 @functools.lru_cache(maxsize=64)
@@ -531,8 +587,9 @@ def check_authors(ar: AuthorsRoute) -> list[Failure]:
         fail("scenario/collision_point", f"only {spec.length - conflict:.1f} m of route after it; recovery needs >= {recovery:g} m")
     if math.isfinite(ar.recorded_length):
         tol = max(c.length_tolerance_abs, c.length_tolerance_rel * ar.recorded_length)
-        if abs(spec.length - ar.recorded_length) > tol:
-            fail("route@candidate_route_length_m", f"{ar.recorded_length:g} m recorded, the {route} {'is' if ar.rebuilt is not None else 'are'} {spec.length:.1f} m (tolerance {tol:.1f} m, App. A)")
+        length = spec.length - ar.extended  # the file's own route, without the recovery extension
+        if abs(length - ar.recorded_length) > tol:
+            fail("route@candidate_route_length_m", f"{ar.recorded_length:g} m recorded, the {route} {'is' if ar.rebuilt is not None else 'are'} {length:.1f} m (tolerance {tol:.1f} m, App. A)")
     try:
         turn = detect_turn(spec.polyline).turn
     except WorldError as exc:

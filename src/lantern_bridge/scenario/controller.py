@@ -39,6 +39,8 @@ class ScenarioController:
         self.safeguards = safeguards
         self.geo = Geometry(route_spec)
         self.behaviour = make_behaviour(route_spec, world, self.geo)
+        if route_spec.params.get("force_all_traffic_lights_green") and hasattr(world, "force_lights_green"):
+            world.force_lights_green()  # the authors' option: every light of the run stays green
         self.protocol = TemporalProtocol(ProtocolConfig(
             warning_s=route_spec.warning_s,
             event_s=route_spec.event_s,

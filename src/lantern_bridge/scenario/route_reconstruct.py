@@ -55,6 +55,7 @@ TURN_MARKER_DEG = 3.0  # a marker whose heading differs this much from the appro
 ANALYTIC_OK = 0.25  # m: the analytic turn (module docstring) is kept when every marker is this close to it
 YAW_WEIGHT = 2.0  # m per radian of heading mismatch at a marker (5 degrees ~ 0.17 m) in the turn search
 TIE_BREAK = 0.5  # m per radian (0.009 m per degree) the turn is off a right angle: decides between near-equal fits
+START_BLEND = 1.0  # m: sampled approach points this close to the file's start give way to it
 DEDUPE = 0.05  # m: poses closer than this to the previous one are the same point (RTY: event = warning point)
 
 
@@ -223,6 +224,18 @@ def _approach(s: np.ndarray, ps: list[Pose]) -> tuple[np.ndarray, np.ndarray]:
     return c, u
 
 
+def _from_file_start(pts: list[tuple[float, float]], s: np.ndarray) -> list[tuple[float, float]]:
+    """The route begins exactly at the file's start (the trigger point sits there: a start a millimetre
+    before it left that marker behind the route, s < 0), and the sampled approach points within
+    START_BLEND of it are dropped, so a start a few cm off the fitted approach line bends the first
+    metre by a few degrees instead of adding a sideways hop that reads as a second turn."""
+    start = (float(s[0]), float(s[1]))
+    k = 0
+    while k < len(pts) - 2 and math.hypot(pts[k][0] - start[0], pts[k][1] - start[1]) < START_BLEND:
+        k += 1
+    return [start, *pts[k:]]
+
+
 def _right_angle(s: np.ndarray, e: np.ndarray, mk: np.ndarray, ps: list[Pose], anchor: np.ndarray, u0: np.ndarray, delta: float, radius: float | None) -> Reconstruction:
     """The turn snapped to the embedded world's right-angle junction (module docstring)."""
     h0 = math.atan2(u0[1], u0[0])
@@ -258,9 +271,7 @@ def _right_angle(s: np.ndarray, e: np.ndarray, mk: np.ndarray, ps: list[Pose], a
     search(t_b + np.arange(-1.0, 1.0 + 1e-9, 0.1), fine)
     _, geo, e2 = best
     err = _turn_dist(mk, a_start, e2, geo)
-    pts = _sample_turn(a_start, e2, geo)
-    if math.hypot(s[0] - a_start[0], s[1] - a_start[1]) > DEDUPE:
-        pts.insert(0, (float(s[0]), float(s[1])))
+    pts = _from_file_start(_sample_turn(a_start, e2, geo), s)
     return Reconstruction(tuple(pts), "turn", math.degrees(sign * math.pi / 2), float(geo[4]), max(err, _dist_to_polyline(mk, np.array(pts))), float(np.linalg.norm(e2 - e)))
 
 
@@ -330,7 +341,5 @@ def reconstruct(start: tuple[float, float], end: tuple[float, float], poses: lis
             search(h_b + np.linspace(-math.radians(4.0), math.radians(4.0), 9), np.arange(max(R_MIN, best[1][4] - 3.0), min(R_MAX, best[1][4] + 3.0) + 1e-9, 0.5))
     geo = geo_a if best is None or (geo_a is not None and err_a <= _turn_dist(mk, a_start, e, best[1])) else best[1]
     err = _turn_dist(mk, a_start, e, geo)
-    pts = _sample_turn(a_start, e, geo)
-    if math.hypot(s[0] - a_start[0], s[1] - a_start[1]) > DEDUPE:
-        pts.insert(0, (float(s[0]), float(s[1])))
+    pts = _from_file_start(_sample_turn(a_start, e, geo), s)
     return Reconstruction(tuple(pts), "turn", math.degrees(geo[6]), float(geo[4]), max(err, _dist_to_polyline(mk, np.array(pts))))

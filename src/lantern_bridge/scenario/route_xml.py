@@ -294,13 +294,14 @@ def route_warnings(path: Path | str) -> list[Failure]:
             walk(child, here)
 
     if root.tag == "routes":
-        from lantern_bridge.scenario.authors_routes import AUTHOR_FIELDS, field_notes, is_authors_route
+        from lantern_bridge.scenario.authors_routes import AUTHOR_FIELDS, extension_notes, field_notes, is_authors_route
 
         rs = root.findall("route")
         authors = AUTHOR_FIELDS if len(rs) == 1 and is_authors_route(rs[0]) else frozenset()
         walk(root, "routes")
         if authors:  # the authors' elements lantern has no counterpart for: reported with their value, never dropped silently
             out += [n for sc in rs[0].findall("scenarios/scenario") for n in field_notes(sc, file)]
+            out += extension_notes(path)
     return out
 
 

@@ -106,6 +106,7 @@ class TrafficLight:
     head: tuple[float, float, float]  # map position of the signal head (x, y, yaw facing traffic)
     timing: tuple[float, float, float, float, float, float]  # g0, y0, r0, g1, y1, r1 (s)
     offset: float = 0.0
+    forced: str | None = None  # a state held for the whole run (force_all_traffic_lights_green), None: the cycle
 
     @property
     def cycle(self) -> float:
@@ -113,6 +114,8 @@ class TrafficLight:
 
     def state(self, t: float) -> str:
         """'green' | 'yellow' | 'red' at simulation time t."""
+        if self.forced is not None:
+            return self.forced
         g0, y0, r0, g1, y1, r1 = self.timing
         u = (t + self.offset) % self.cycle
         if self.group == 0:

@@ -14,7 +14,10 @@ class VehicleCutIn(Behaviour):
     route sets it (the LANTERN authors' files do; the frozen suite's do not, and get 0 s for both, the
     Table 7 behaviour): ``same_lane_time`` s the car keeps its own lane after event onset before the lane
     change starts, ``other_lane_time`` s it keeps driving the ego lane, scripted, after the change before it
-    is released (here: handed to traffic). ``lane_change_time`` is their ``change_time``."""
+    is released (here: handed to traffic). ``lane_change_time`` is their ``change_time``. With the authors'
+    ``closed_cut_in_destroy_after_cut_in`` true the car is removed from the world as soon as its lane change
+    reaches the ego lane (the merge, HAZARD_CLEAR ``merged``), instead of driving on for ``other_lane_time``
+    and being handed to traffic (Route A; a Route B car makes no cut-in and is handed to traffic as before)."""
 
     def setup(self) -> None:
         g = self.geo
@@ -56,6 +59,10 @@ class VehicleCutIn(Behaviour):
             f, dlat = 1.0, 0.0
         x, y, yaw = g.pose(self.s_a, self.lat)
         self.set_pose(self.car, x, y, yaw - math.atan2(-dlat, self.v_c), self.v_c)
+        if self.hazard_on and f >= 1.0 and self.spec.params.get("closed_cut_in_destroy_after_cut_in"):
+            self.remove(self.car)  # the authors' option: the car leaves the world once its merge is done
+            self.handed = True
+            return
         if f >= 1.0 and (not self.hazard_on or tau >= T + self.t_other - 1e-9):
             self._hand_over()
 
