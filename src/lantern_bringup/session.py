@@ -162,7 +162,7 @@ _ROUTE_META: dict[tuple[str, bytes], dict[str, Any]] = {}
 
 def _read_route_metadata(route_file: Path) -> dict[str, Any]:
     from lantern_bridge.scenario.route_xml import read_route_file, route_warnings
-    from lantern_bridge.scenario.suite import sha256_file
+    from lantern.file_integrity import sha256_file
 
     spec = read_route_file(route_file)  # validates: an invalid file never runs
     meta: dict[str, Any] = {

@@ -33,7 +33,8 @@ from typing import Any
 from lantern_bridge.scenario.families import family
 from lantern_bridge.scenario.route_spec import RouteSpec
 from lantern_bridge.scenario.route_xml import write_route
-from lantern_bridge.scenario.suite import MANIFEST, SUITE_DIR, pair_specs, sha256_file, write_or_check
+from lantern.file_integrity import sha256_file
+from lantern_bridge.scenario.suite import MANIFEST, SUITE_DIR, pair_specs, write_or_check
 
 HELDOUT_NAME = "heldout"
 HELDOUT_DIR = SUITE_DIR.parent / HELDOUT_NAME

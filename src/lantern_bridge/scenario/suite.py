@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from lantern.file_integrity import sha256_file
 from lantern_bridge.scenario.behaviours.cross_flow import hidden_source_distance
 from lantern_bridge.scenario.errors import Failure
 from lantern_bridge.scenario.families import FAMILY_IDS, Family, common, family
@@ -46,10 +47,6 @@ MANIFEST = "manifest.json"
 #: family parameters the generator derives from the route's geometry instead of drawing them (their table
 #: entry is the validator's range): Right-Turn Yield's source_distance (behaviours/cross_flow.py)
 DERIVED_PARAMS = frozenset({"source_distance"})
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def simplify(points: np.ndarray, tol: float = 0.05) -> np.ndarray:
@@ -212,8 +209,8 @@ def verify_hashes(suite_dir: Path | str = SUITE_DIR) -> list[Failure]:
         p = d / rel
         if not p.is_file():
             fails.append(Failure(str(p), "manifest", "listed in the manifest but missing"))
-        elif sha256_file(p) != digest:
-            fails.append(Failure(str(p), "sha256", f"content hash {sha256_file(p)[:12]}... differs from the manifest's {str(digest)[:12]}..."))
+        elif (got := sha256_file(p)) != digest:
+            fails.append(Failure(str(p), "sha256", f"content hash {got[:12]}... differs from the manifest's {str(digest)[:12]}..."))
     for p in sorted(d.rglob("*.xml")):
         rel = p.relative_to(d).as_posix()
         if rel not in files:
