@@ -41,7 +41,11 @@ def _child_pid(parent: int, executable: str, deadline: float) -> int:
 
 
 def _wait_frames(ctx, n: int, deadline: float) -> int:
-    """Listen on DDS until the run has published ``n`` odometry frames (never a wall-clock guess)."""
+    """Listen on DDS until the run has published ``n`` distinct odometry frames (never a wall-clock guess).
+
+    Distinct stamps, not messages: under load the bridge retransmits a frame whose
+    answer was lost, and the recorder (rightly) records a retransmitted frame once.
+    """
     import rclpy
     from nav_msgs.msg import Odometry
     from rclpy.executors import SingleThreadedExecutor
@@ -49,9 +53,9 @@ def _wait_frames(ctx, n: int, deadline: float) -> int:
     from lantern import topics
     from lantern.ros import qos
 
-    frames: list[int] = []
+    frames: set[tuple[int, int]] = set()
     listener = rclpy.create_node("runtime_crash_listener", context=ctx)
-    listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.append(1), qos.STATE)
+    listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.add((m.header.stamp.sec, m.header.stamp.nanosec)), qos.STATE)
     ex = SingleThreadedExecutor(context=ctx)
     ex.add_node(listener)
     try:
@@ -70,7 +74,8 @@ def _kill_mid_run(tmp_path: Path, ros_domain: int, ctx, executable: str) -> tupl
     try:
         deadline = time.monotonic() + 60
         pid = _child_pid(p.pid, executable, deadline)
-        assert _wait_frames(ctx, 20, deadline) >= 20, "no frames flowed"
+        # frame N+1 is stepped only once the recorder acked N: 21 frames seen -> at least 20 in the bag
+        assert _wait_frames(ctx, 21, deadline) >= 21, "no frames flowed"
         os.kill(pid, signal.SIGKILL)
         t0 = time.monotonic()
         try:
