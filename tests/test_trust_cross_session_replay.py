@@ -22,85 +22,38 @@ excluded, never ``verified``.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from intruder_session import make_store, rejected_counts
+from intruder_session import run_session as _run
 
 pytestmark = pytest.mark.ros
 
 ROUTE_A = Path(__file__).resolve().parents[1] / "src/lantern_bridge/routes/suite_v1/pedestrian_emergence/closed_pedestrian_emergence_0001_A.xml"
-TIMEOUT_S = 180.0
-
-_SESSION = """
-import json, sys
-from lantern_bringup import runner
-from lantern_bringup.session import SessionConfig, session_nodes
-a = json.loads(sys.argv[1])
-cfg = SessionConfig(route=a["route"], condition=a["condition"], agent="onboard", record_dir=a["bag"], result_path=a["result"], extra=a["extra"])
-sys.exit(runner.run_in_process(session_nodes(cfg), a["domain"]))
-"""
 
 
 def run_session(tmp: Path, domain: int, condition: str, store: Path, replay_from: Path | None = None, ctx=None, extra: dict | None = None) -> dict:  # noqa: ANN001
-    import os
-
     from v2x_replayer import SYNC_NAME, Replayer
 
-    tmp.mkdir(parents=True, exist_ok=True)
-    bag, eval_json = tmp / "bag", tmp / "eval.json"
-    extra = dict(extra or {})
-    if replay_from:
-        extra["lantern_bridge"] = {"sync_participants": ["rsu", "recorder", "eval", SYNC_NAME]}
-    args = {"route": str(ROUTE_A), "condition": condition, "bag": str(bag), "result": str(eval_json), "extra": extra, "domain": domain}
-    replayer = ex = None
-    if replay_from is not None:
-        from rclpy.executors import SingleThreadedExecutor
-
-        replayer = Replayer(replay_from, ctx)
-        ex = SingleThreadedExecutor(context=ctx)
-        ex.add_node(replayer)
-    log = tmp / "log.txt"
-    with open(log, "w") as fh:
-        proc = subprocess.Popen([sys.executable, "-c", _SESSION, json.dumps(args)], stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, "LANTERN_KEYS": str(store)})
-        end = time.monotonic() + TIMEOUT_S
-        try:
-            while proc.poll() is None and time.monotonic() < end:
-                if ex is not None:
-                    ex.spin_once(timeout_sec=0.005)
-                else:
-                    time.sleep(0.05)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-            if replayer is not None:
-                ex.shutdown()
-                replayer.destroy_node()
-    text = log.read_text()
-    assert proc.returncode == 0, text[-3000:]
-    return {"record": json.loads(eval_json.read_text())["record"], "log": text, "bag": bag, "sent": replayer.sent if replayer else None}
+    replayer = Replayer(replay_from, ctx) if replay_from is not None else None
+    return _run(tmp, domain, ROUTE_A, condition, store, extra=extra, intruder=replayer, sync_name=SYNC_NAME, ctx=ctx)
 
 
 def view(bag: Path) -> dict:
     from lantern import topics
     from lantern_eval.bag_reader import OpenBag, iter_messages
 
-    out: dict = {"traj": [], "rejected": {}, "meta": {}, "pos": {}}
+    out: dict = {"traj": [], "meta": {}, "pos": {}}
+    reasons: list[str] = []
     for topic, _t, _ns, m in iter_messages(bag, [topics.TRAJECTORY, topics.V2X_DIAGNOSTICS, topics.odometry("hero")]):
         if topic == topics.odometry("hero"):
             out["pos"][(m.header.stamp.sec, m.header.stamp.nanosec)] = (m.pose.pose.position.x, m.pose.pose.position.y)
         elif topic == topics.TRAJECTORY:
             out["traj"].append((m.header.stamp.sec, m.header.stamp.nanosec, tuple(m.x), tuple(m.y), tuple(m.target_speed), bool(m.warning_used), int(m.warning_notice_id)))
-        elif m.reason.startswith("suppressed "):
-            for item in m.reason.removeprefix("suppressed ").split(","):
-                k, n = item.split("=")
-                out["rejected"][k] = out["rejected"].get(k, 0) + int(n)
-        elif m.reason:
-            out["rejected"][m.reason] = out["rejected"].get(m.reason, 0) + 1
+        else:
+            reasons.append(str(m.reason))
+    out["rejected"] = rejected_counts(reasons)
     with OpenBag(bag) as ob:
         out["meta"] = ob.summary.metadata
     return out
@@ -129,11 +82,7 @@ def splice(into: Path, donor: Path, out: Path) -> int:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from lantern_warning_server import keys
-
-    path = tmp_path_factory.mktemp("keys") / "v2x_keys.yaml"
-    keys.init_store(path)
-    return path
+    return make_store(tmp_path_factory)
 
 
 def test_signed_traffic_replayed_from_another_session_never_reaches_the_agent_or_the_score(tmp_path, ros_domain, rclpy_context, store):

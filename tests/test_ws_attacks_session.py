@@ -31,13 +31,11 @@ is a lockstep sync participant, so its timing is exact and reproducible:
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from intruder_session import make_store, rejected_counts
+from intruder_session import run_session as _run
 
 pytestmark = pytest.mark.ros
 
@@ -45,62 +43,14 @@ ROUTES = Path(__file__).resolve().parents[1] / "src/lantern_bridge/routes/suite_
 ROUTE_A = ROUTES / "closed_pedestrian_emergence_0001_A.xml"
 ROUTE_B = ROUTES / "closed_pedestrian_emergence_0001_B.xml"
 OPT_OUT = {"lantern_grounding": {"auth_required": False}, "lantern_agent": {"warning_auth_required": False}}
-TIMEOUT_S = 180.0
-
-_SESSION = """
-import json, sys
-from lantern_bringup import runner
-from lantern_bringup.session import SessionConfig, session_nodes
-a = json.loads(sys.argv[1])
-cfg = SessionConfig(route=a["route"], condition=a["condition"], agent="onboard", record_dir=a["bag"], result_path=a["result"], extra=a["extra"])
-sys.exit(runner.run_in_process(session_nodes(cfg), a["domain"]))
-"""
 
 
 def run_session(tmp: Path, domain: int, route: Path, condition: str, *, extra: dict | None = None, plan=None, ctx=None, store: Path) -> dict:  # noqa: ANN001
     """One session (shipped config plus ``extra`` overrides), with the attacker in the lockstep when ``plan`` is given."""
-    import os
+    from v2x_attacker import SYNC_NAME, Attacker
 
-    from v2x_attacker import SYNC_NAME
-
-    tmp.mkdir(parents=True, exist_ok=True)
-    bag, eval_json = tmp / "bag", tmp / "eval.json"
-    env = {**os.environ, "LANTERN_KEYS": str(store)}
-    extra = dict(extra or {})
-    if plan is not None:
-        extra["lantern_bridge"] = {"sync_participants": ["rsu", "recorder", "eval", SYNC_NAME]}
-    args = {"route": str(route), "condition": condition, "bag": str(bag), "result": str(eval_json), "extra": extra, "domain": domain}
-    cmd = [sys.executable, "-c", _SESSION, json.dumps(args)]
-    attacker = ex = None
-    if plan is not None:
-        from rclpy.executors import SingleThreadedExecutor
-
-        from v2x_attacker import Attacker
-
-        attacker = Attacker(plan, ctx)
-        ex = SingleThreadedExecutor(context=ctx)
-        ex.add_node(attacker)
-    log = tmp / "log.txt"
-    with open(log, "w") as fh:
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
-        end = time.monotonic() + TIMEOUT_S
-        try:
-            while proc.poll() is None and time.monotonic() < end:
-                if ex is not None:
-                    ex.spin_once(timeout_sec=0.005)
-                else:
-                    time.sleep(0.05)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
-            if attacker is not None:
-                ex.shutdown()
-                attacker.destroy_node()
-    text = log.read_text()
-    assert proc.returncode == 0, text[-3000:]
-    record = json.loads(eval_json.read_text())["record"]
-    return {"record": record, "log": text, "bag": bag, "sent": attacker.sent if attacker else None}
+    attacker = Attacker(plan, ctx) if plan is not None else None
+    return _run(tmp, domain, route, condition, store, extra=extra, intruder=attacker, sync_name=SYNC_NAME, ctx=ctx)
 
 
 def bag_view(bag: Path) -> dict:
@@ -119,27 +69,9 @@ def bag_view(bag: Path) -> dict:
     return out
 
 
-def rejected_counts(reasons: list[str]) -> dict[str, int]:
-    """REJECTED diagnostics by reason, the 'suppressed a=n,b=m' summaries folded in."""
-    out: dict[str, int] = {}
-    for r in reasons:
-        if r.startswith("suppressed "):
-            for item in r.removeprefix("suppressed ").split(","):
-                k, n = item.split("=")
-                out[k] = out.get(k, 0) + int(n)
-        elif r:
-            out[r] = out.get(r, 0) + 1
-    return out
-
-
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    """A key store made for these sessions (per suite, as `lantern keys init --store` does)."""
-    from lantern_warning_server import keys
-
-    path = tmp_path_factory.mktemp("keys") / "v2x_keys.yaml"
-    keys.init_store(path)
-    return path
+    return make_store(tmp_path_factory)
 
 
 def _used(view: dict) -> set[int]:
