@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import math
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -376,3 +377,108 @@ def test_lantern_run_on_a_published_sparse_file_reports_unused_fields():
     assert "truncated" in r.stdout and "closed_ghost_driver_left_turn_0123_B" in r.stdout and "left_turn_wrong_way" in r.stdout
     assert "scenario/ghost_model: value 'vehicle.audi.a2' not supported on the embedded simulator" in r.stderr
     assert "scenario/junction_topology: value 'cross_or_multiarm'" in r.stderr
+
+
+# -- the corpus's last refusals (issue 20): dense exits, short approaches, U shapes, lead distances ----
+SHORT_EXIT = FIX / "vehicle_cut_in_short_exit.xml"  # dense, 20 m of route after the conflict (demo_route0002 0002)
+SHORT_APPROACH = FIX / "vehicle_cut_in_short_approach.xml"  # dense, conflict 14 m after the start (decision_v1 0010)
+U_SHAPED = FIX / "right_turn_wrong_way_u.xml"  # dense, two right turns 14 m apart (decision_v1 0004)
+
+
+def test_dense_route_with_a_straight_tail_is_extended_for_the_recovery_window():
+    from lantern_bridge.scenario.authors_routes import check_authors
+    from lantern_bridge.scenario.route_xml import route_warnings
+
+    ar = _parse(SHORT_EXIT)
+    assert ar.rebuilt is None  # read as dense
+    assert ar.carla.length - ar.carla.conflict_s == pytest.approx(20.0, abs=1e-6)  # the file's own route (CARLA backend)
+    assert ar.extended == pytest.approx(9.1)  # recovery 29 m: 9 m short, rounded up past it to 0.1 m
+    assert ar.checked.length - ar.checked.conflict_s == pytest.approx(29.1, abs=1e-6)
+    # continued along the straight tail: the new end lies on the file's line, 9.1 m past its end
+    wps = _file_waypoints(SHORT_EXIT)
+    end = np.array(ar.checked.waypoints[-1][:2]) * (1.0, -1.0)  # back to CARLA (y mirrored)
+    assert end == pytest.approx(wps[-1] + (wps[-1] - wps[-2]) / np.linalg.norm(wps[-1] - wps[-2]) * 9.1, abs=1e-3)
+    assert check_authors(ar) == [] and ar.embedded is not None and ar.embedded.length - ar.embedded.conflict_s >= 29.0
+    notes = [w.reason for w in route_warnings(SHORT_EXIT) if "past the file's end" in w.reason]
+    assert notes == ["route extended 9.1 m past the file's end for the recovery window"]
+
+
+def test_dense_route_ending_in_a_bend_is_not_extended(tmp_path):
+    """Where a bending tail leads is not in the file: no extension, and the refusal says why."""
+    from lantern_bridge.scenario.authors_routes import check_authors
+
+    mf = _fixtures_module()
+    mf.HERE = tmp_path
+    mf.cut_in_dense(30.0, 20.0, "bend.xml", "bend_end", bend_radius=20.0)
+    ar = _parse(tmp_path / "bend.xml")
+    assert ar.extended == 0.0 and "bend" in ar.not_extended
+    msgs = [f"{f.field}: {f.reason}" for f in check_authors(ar)]
+    assert len(msgs) == 1 and re.fullmatch(
+        r"scenario/collision_point: only 20\.0 m of route after it; recovery needs >= 29 m \(not extended past the file's end: "
+        r"its last 20\.0 m bend \([0-9.]+ m off their chord, limit 0\.25 m\), so it is not continued straight\)", msgs[0]), msgs
+
+
+def test_short_approach_builds_and_runs_from_the_files_start():
+    """13.97 m of approach before the conflict in the authors' file (14 m here): the world needs no 20-m
+    approach; the ego starts at the file's start and the run completes with the Route A lifecycle."""
+    from lantern_bridge.scenario.acceptance import accept
+    from lantern_bridge.scenario.authors_routes import check_authors
+    from lantern_bridge.world.errors import WorldError
+    from lantern_bridge.world.layout import LayoutSpec, build
+
+    ar = _parse(SHORT_APPROACH)
+    assert check_authors(ar) == [] and ar.extended == 0.0
+    emb = ar.embedded
+    assert emb.layout.approach_length == pytest.approx(14.0, abs=1e-6) and emb.conflict_s == pytest.approx(14.0, abs=1e-6)
+    assert emb.marker_s("scenario_arm_point") == pytest.approx(0.0, abs=1e-6)  # the route begins on the file's start
+    acc = accept(emb)
+    assert acc.ok, acc.reasons
+    # the world's own limits: an approach must exist; the exit keeps its 20 m
+    for a, e in ((0.0, 40.0), (float("nan"), 40.0), (14.0, 19.9)):
+        with pytest.raises(WorldError, match="approach_length must be > 0 m and exit_length >= 20 m"):
+            build(LayoutSpec("straight", approach_length=a, exit_length=e))
+
+
+def test_u_shaped_route_is_refused_in_one_precise_line():
+    """Two right turns inside one 30-m turn window: no longer read as one wide turn of their sum (which
+    strayed 341 m from the authors' route); one line naming both turns and the straight between them."""
+    from lantern_bridge.scenario.errors import RouteFileError
+    from lantern_bridge.scenario.route_xml import read_route_file
+    from lantern_bridge.world.errors import WorldError
+    from lantern_bridge.world.route_fit import detect_turn
+
+    ar = _parse(U_SHAPED)
+    with pytest.raises(WorldError, match=r"^the waypoints turn twice: right 90 deg, straight from [0-9]+ to [0-9]+ m, right 90 deg; the embedded world builds one junction per route$"):
+        detect_turn(ar.carla.polyline)
+    with pytest.raises(RouteFileError) as ei:
+        read_route_file(U_SHAPED)
+    assert [f.field for f in ei.value.failures] == ["waypoints"] and "turn twice" in ei.value.failures[0].reason
+    # one turn of each family's kind still reads as one turn
+    assert detect_turn(_turn_polyline(6.0)).turn == "right" and detect_turn(_turn_polyline(12.0, right=False)).turn == "left"
+
+
+def test_right_turn_yield_warning_point_off_its_lead_distance_is_refused(tmp_path):
+    """decision_v1 RTY 0004: its collision point sits a few metres into the turn like every other published RTY
+    file's, but its warning/event point lies 23.5 m upstream while hint/event_lead_distance say 10 m (every
+    other file: 10.0 m). The paper measures both leads upstream from the conflict point and its validator
+    checks them (App. A, App. D): inconsistent under the authors' own semantics, so refused."""
+    from lantern_bridge.scenario.authors_routes import check_authors
+
+    name = "closed_right_turn_on_red_0123.xml"
+    root = ET.parse(FIX / "branchlab" / name).getroot()
+    ar0 = _parse(FIX / "branchlab" / name)
+    assert check_authors(ar0) == []
+    spec = ar0.checked
+    s_new = spec.marker_s("cooperative_trigger_point") - 13.5
+    x, y, _ = spec.polyline.point_at(s_new)
+    src = (FIX / "branchlab" / name).read_text()
+    for tag in ("cooperative_trigger_point", "event_trigger_point"):
+        el = root.find(f".//{tag}")
+        old = f'<{tag} x="{el.get("x")}" y="{el.get("y")}"'
+        assert src.count(old) == 1
+        src = src.replace(old, f'<{tag} x="{x:.6f}" y="{-y:.6f}"')
+    p = tmp_path / name
+    p.write_text(src)
+    fails = {f.field: f.reason for f in check_authors(_parse(p))}
+    for tag, lead in (("cooperative_trigger_point", "hint_lead_distance"), ("event_trigger_point", "event_lead_distance")):
+        assert re.fullmatch(rf"lies 23\.[45][0-9] m before the collision point; {lead} says 10 m", fails[f"scenario/{tag}"]), fails

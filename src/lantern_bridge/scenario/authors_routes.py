@@ -67,7 +67,7 @@ from lantern_bridge.scenario.route_reconstruct import Pose, Reconstruction, reco
 from lantern_bridge.scenario.route_spec import MARKERS, TRIGGER, Point, RouteSpec, Weather
 from lantern_bridge.world.errors import WorldError
 from lantern_bridge.world.layout import LayoutSpec, build
-from lantern_bridge.world.route_fit import RoadFit, detect_turn, fit_road
+from lantern_bridge.world.route_fit import CURVE_TOL, RoadFit, detect_turn, fit_road
 from lantern_bridge.world.weather import nearest_profile
 
 #: ``event_trigger_policy`` of the authors' Route B files: the event is reference-only (no hazard, no warning).
@@ -178,7 +178,8 @@ class AuthorsRoute:
     recorded_length: float = math.nan  # candidate_route_length_m (m), nan when absent
     basis: RouteSpec | None = None  # the route the embedded road is fitted to and checked on (None: ``carla``)
     embedded_rebuilt: Reconstruction | None = None  # a sparse turn snapped to the world's right-angle junction
-    extended: float = 0.0  # m the checked route's exit leg runs straight past the file's end (sparse files, recovery window)
+    extended: float = 0.0  # m the checked route's exit leg runs straight past the file's end (recovery window)
+    not_extended: str = ""  # why a dense route short of the recovery window was not extended ("" otherwise)
 
     @property
     def checked(self) -> RouteSpec:
@@ -204,7 +205,7 @@ def field_notes(sc: ET.Element, file: str) -> list[Failure]:
 
 
 def extension_notes(path: Path | str) -> list[Failure]:
-    """The note validate and run print when a sparse file's route is extended for the recovery window
+    """The note validate and run print when a file's route is extended for the recovery window
     ([] when it is not, or when the file does not parse: its errors are reported elsewhere)."""
     try:
         r, sc, file = read_route_element(path)
@@ -478,37 +479,77 @@ def parse_authors(r: ET.Element, sc: ET.Element, file: str, derive: bool = True)
     )
     basis = replace(carla_spec, waypoints=basis_wps) if basis_wps is not None else carla_spec
     extended = 0.0
+    not_extended = ""
+    # a file ending short of the App. E recovery window: the exit leg goes on straight past its end (the
+    # embedded world's route only; the CARLA backend plans / drives the file's own start and end on the town).
+    # Sparse: the rebuilt exit leg is a straight line. Dense: only when the route's tail (after the conflict
+    # and after its turn) is straight, continued along that tail's chord (dense_tail).
+    need = max(c.min_recovery_length, float(params.get("recovery_distance", 0.0)))
     if rebuilt is not None:
-        # a sparse file ending short of the App. E recovery window: the exit leg goes on straight past its end
-        # (the embedded world's route only; the CARLA backend plans the file's own start and end on the town)
-        need = max(c.min_recovery_length, float(params.get("recovery_distance", 0.0)))
         basis_ext, extended = extend_exit(basis, need)
-        if extended > 0.0:
-            basis_wps, basis = basis_ext.waypoints, basis_ext
+    elif need - (basis.length - basis.conflict_s) > 1e-6:
+        direction, not_extended = dense_tail(basis)
+        basis_ext, extended = extend_exit(basis, need, direction) if direction is not None else (basis, 0.0)
+    if extended > 0.0:
+        basis_wps, basis = basis_ext.waypoints, basis_ext
     try:
         fit = fit_road(basis.polyline, basis.conflict_s, junction_kind=kind, lanes_per_direction=fam.layout.lanes_per_direction, lane_width=LANE_WIDTH, seed=seed, ego_lane=ego_lane)
     except WorldError as exc:
-        return AuthorsRoute(carla_spec, None, None, str(exc), wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended)
+        return AuthorsRoute(carla_spec, None, None, str(exc), wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended, not_extended)
     carla_spec, basis = replace(carla_spec, layout=fit.layout), replace(basis, layout=fit.layout)
     emb = _embedded(basis, fit)
     if derive and fam.id == "right_turn_yield" and "source_distance" not in emb.params:
         emb = _with_source_distance(emb)
         carla_spec, basis = replace(carla_spec, params=emb.params), replace(basis, params=emb.params)
-    return AuthorsRoute(carla_spec, emb, fit, "", wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended)
+    return AuthorsRoute(carla_spec, emb, fit, "", wdist, rebuilt, recorded, basis if basis_wps else None, emb_rebuilt, extended, not_extended)
 
 
-def extend_exit(spec: RouteSpec, need: float) -> tuple[RouteSpec, float]:
-    """``spec`` with its last segment continued straight so that >= ``need`` m of route follow the conflict
-    point, and the extension in m (0.0 and ``spec`` itself when the route is long enough)."""
+def dense_tail(spec: RouteSpec) -> tuple[tuple[float, float] | None, str]:
+    """Where a dense route may be continued past its end: (unit direction, "") when its tail is straight,
+    else (None, why).
+
+    The tail is the route after the conflict point and after its junction turn (``detect_turn``), the part
+    the embedded road builds as a straight exit. It is straight when every file position on it lies within
+    ``route_fit.CURVE_TOL`` (the world's own test for a straight road) of its chord; the route then goes on
+    along that chord, as the road the world builds on it would. A tail that bends (a curve, a second turn)
+    is not continued: where it leads is not in the file."""
+    line = spec.polyline
+    try:
+        s0 = max(spec.conflict_s, detect_turn(line).s_end)
+    except WorldError as exc:
+        return None, str(exc)
+    pts = np.array([(x, y) for x, y, _ in spec.waypoints])
+    ss = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    tail = np.vstack([line.point_at(s0)[:2], pts[ss > s0 + 1e-6]])
+    chord = tail[-1] - tail[0]
+    length = float(np.hypot(*chord))
+    if len(tail) < 2 or length < 0.1:
+        return None, "its tail after the conflict and the turn is too short to give a heading"
+    u = chord / length
+    dev = float(np.max(np.abs((tail[:, 0] - tail[0, 0]) * u[1] - (tail[:, 1] - tail[0, 1]) * u[0])))
+    if dev > CURVE_TOL:
+        return None, f"its last {line.length - s0:.1f} m bend ({dev:.2f} m off their chord, limit {CURVE_TOL:g} m), so it is not continued straight"
+    return (float(u[0]), float(u[1])), ""
+
+
+def extend_exit(spec: RouteSpec, need: float, direction: tuple[float, float] | None = None) -> tuple[RouteSpec, float]:
+    """``spec`` with its route continued straight past its end so that >= ``need`` m of route follow the
+    conflict point, and the extension in m (0.0 and ``spec`` itself when the route is long enough).
+
+    ``direction``: the unit heading to continue along (dense files: ``dense_tail``); None = the last
+    segment's (a rebuilt sparse route ends on a straight leg)."""
     short = need - (spec.length - spec.conflict_s)
     if short <= 1e-6:
         return spec, 0.0
     ext = math.ceil((short + 0.01) * 10.0) / 10.0
     wps = spec.waypoints
     x1, y1, z1 = wps[-1]
-    x0, y0, _ = next((p for p in reversed(wps[:-1]) if math.hypot(x1 - p[0], y1 - p[1]) > 0.1), wps[0])
-    d = math.hypot(x1 - x0, y1 - y0)
-    ux, uy = (x1 - x0) / d, (y1 - y0) / d
+    if direction is None:
+        x0, y0, _ = next((p for p in reversed(wps[:-1]) if math.hypot(x1 - p[0], y1 - p[1]) > 0.1), wps[0])
+        d = math.hypot(x1 - x0, y1 - y0)
+        ux, uy = (x1 - x0) / d, (y1 - y0) / d
+    else:
+        ux, uy = direction
     n = max(1, math.ceil(ext / 0.5))
     tail = tuple((round(x1 + ux * ext * i / n, 4), round(y1 + uy * ext * i / n, 4), z1) for i in range(1, n + 1))
     return replace(spec, waypoints=tuple(wps) + tail), ext
@@ -584,7 +625,8 @@ def check_authors(ar: AuthorsRoute) -> list[Failure]:
         fail("scenario/event_trigger_policy", f"{'a forced trigger' if spec.forced_trigger else 'no forced trigger'} but {fam.name} {'has' if fam.forced_trigger else 'has no'} forced trigger (event_force_after_hint_time > 0 with distance_or_timeout)")
     recovery = max(c.min_recovery_length, float(spec.params.get("recovery_distance", 0.0)))
     if spec.length - conflict < recovery - 1e-6:
-        fail("scenario/collision_point", f"only {spec.length - conflict:.1f} m of route after it; recovery needs >= {recovery:g} m")
+        why = f" (not extended past the file's end: {ar.not_extended})" if ar.not_extended else ""
+        fail("scenario/collision_point", f"only {spec.length - conflict:.1f} m of route after it; recovery needs >= {recovery:g} m{why}")
     if math.isfinite(ar.recorded_length):
         tol = max(c.length_tolerance_abs, c.length_tolerance_rel * ar.recorded_length)
         length = spec.length - ar.extended  # the file's own route, without the recovery extension

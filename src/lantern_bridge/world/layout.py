@@ -60,8 +60,12 @@ class LayoutSpec:
             raise WorldError(f"LayoutSpec.lanes_per_direction: {self.lanes_per_direction} outside 1..4")
         if not 2.5 <= self.lane_width <= 5.0:
             raise WorldError(f"LayoutSpec.lane_width: {self.lane_width} m outside 2.5..5.0")
-        if self.approach_length < 20 or self.exit_length < 20:
-            raise WorldError(f"LayoutSpec: approach_length/exit_length must be >= 20 m (got {self.approach_length}, {self.exit_length})")
+        # The approach only has to exist: the ego starts at its beginning, and nothing in the world needs road
+        # behind the ego (measured: straight, 3- and 4-arm layouts with 0.5-14 m approaches build and drive
+        # with background traffic). What needs room before the conflict is the scenario (its markers and
+        # actors), checked on the route. The exit keeps 20 m: every route needs its recovery window after it.
+        if not self.approach_length > 0 or self.exit_length < 20:
+            raise WorldError(f"LayoutSpec: approach_length must be > 0 m and exit_length >= 20 m (got {self.approach_length}, {self.exit_length})")
         if self.stop_sign and (self.kind == "straight" or self.traffic_light):
             raise WorldError("LayoutSpec.stop_sign: stop signs need an unsignalised junction (kind junction3/junction4, traffic_light false)")
         if self.centreline:

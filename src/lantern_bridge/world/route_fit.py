@@ -54,6 +54,8 @@ from lantern_bridge.world.roads import Polyline, Route
 TURN_THRESHOLD_DEG = 45.0  # heading change within TURN_WINDOW that counts as a junction turn
 TURN_WINDOW = 30.0  # m: a junction turn completes within this arc length (CARLA turns: 10-25 m)
 SETTLE_DEG = 5.0  # heading within this of the approach/exit heading = outside the turn
+BETWEEN_TURNS = 10.0  # m: a stretch this long holding its heading (within 2 x SETTLE_DEG), >= TURN_THRESHOLD_DEG off
+# both the approach and the exit heading, splits a heading change into two junction turns (a U-shaped route)
 SAMPLE = 0.5  # m between heading samples
 CURVE_TOL = 0.25  # m: a straight-kind route the chord-straightened road misses by more than this gets a curved road
 CURVE_STEP = 1.0  # m between centre-line points of a curved road
@@ -77,7 +79,9 @@ def _headings(line: Polyline) -> tuple[np.ndarray, np.ndarray]:
 
 
 def detect_turn(line: Polyline) -> TurnInfo:
-    """Straight or one turn; raises WorldError when the route turns more than once."""
+    """Straight or one turn; raises WorldError when the route turns more than once: a second turn outside
+    the first's window, or two turns inside one window with a straight stretch between them (a U shape,
+    which would otherwise read as one wide turn of their summed angle)."""
     ss, h = _headings(line)
     k = max(1, int(round(TURN_WINDOW / SAMPLE)))
     if len(ss) <= k:
@@ -101,6 +105,23 @@ def detect_turn(line: Polyline) -> TurnInfo:
             kk = min(k, len(seg) - 1)
             if np.max(np.abs(seg[kk:] - seg[:-kk])) >= math.radians(TURN_THRESHOLD_DEG):
                 raise WorldError("the waypoints turn more than once; the embedded world builds one junction per route")
+    # two turns inside the window: a straight stretch between them, heading away from both ends of it
+    run = max(1, int(round(BETWEEN_TURNS / SAMPLE)))
+    for a in range(j0, j1 - run + 1):
+        mid = h[a : a + run + 1]
+        if np.ptp(mid) <= 2 * settle and min(abs(mid.mean() - h0), abs(h1 - mid.mean())) >= math.radians(TURN_THRESHOLD_DEG):
+            hm = float(np.median(mid))
+            b0, b1 = a, a + run
+            while b0 > 0 and abs(h[b0 - 1] - hm) <= settle:
+                b0 -= 1
+            while b1 + 1 < len(h) and abs(h[b1 + 1] - hm) <= settle:
+                b1 += 1
+            # the route's own start and end headings: no other turn lies outside this window (checked above)
+            first, second = math.degrees(hm - h[0]), math.degrees(h[-1] - hm)
+            raise WorldError(
+                f"the waypoints turn twice: {'left' if first > 0 else 'right'} {abs(first):.0f} deg, straight from {ss[b0]:.0f} to "
+                f"{ss[b1]:.0f} m, {'left' if second > 0 else 'right'} {abs(second):.0f} deg; the embedded world builds one junction per route"
+            )
     ang = math.degrees(h1 - h0)
     return TurnInfo("left" if ang > 0 else "right", ang, float(ss[j0]), float(ss[j1]))
 
@@ -154,7 +175,7 @@ def fit_road(line: Polyline, conflict_s: float, *, junction_kind: str = "junctio
     meet) lands on the built junction's corner, so the approach and exit lanes lie on
     the route's own approach and exit lines and only the turn itself can differ.
     Raises WorldError when the shape cannot be built (two turns, parallel approach and
-    exit, an approach or exit shorter than the world's 20-m minimum)."""
+    exit, an empty approach or an exit shorter than the world's 20-m minimum)."""
     turn = detect_turn(line)
     L = line.length
     if turn.turn == "straight":
