@@ -4,7 +4,9 @@ A step = resize (the bridge's 640x320 camera to the policy's input) + EfficientN
 MiniLM (a new warning text; a repeated one is a memo lookup; the empty text is stored in the
 checkpoint) + the fusion head. The policy's default input is 256x128 (`lantern train
 --image-size`); the peer in the same run is the same step at the dataset's 320x160, and the
-ratio says what the smaller input saves. The head is randomly initialised (its cost does not
+ratio says what the smaller input saves. Input layout 2 (issue 19: MiniLM's token states through a
+trained attention head instead of its pooled embedding, ``learned/inputs.py``) is measured in the same
+run at 256x128, its peer the layout-1 step. The head is randomly initialised (its cost does not
 depend on its values), so no dataset is needed.
 
     .venv/bin/python benchmarks/bench_learned_step.py [--steps 30]
@@ -30,16 +32,17 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=30)
     a = ap.parse_args()
     medians = {}
-    for size in ((256, 128), (320, 160)):
-        medians[size] = measure(size, a.steps)
-    print(f"new-text step, 256x128 / 320x160: {medians[(256, 128)] / medians[(320, 160)]:.2f}")
+    for size, layout in (((256, 128), 1), ((320, 160), 1), ((256, 128), 2)):
+        medians[size, layout] = measure(size, a.steps, layout)
+    print(f"new-text step, 256x128 / 320x160 (layout 1): {medians[(256, 128), 1] / medians[(320, 160), 1]:.2f}")
+    print(f"new-text step, layout 2 / layout 1 (256x128): {medians[(256, 128), 2] / medians[(256, 128), 1]:.2f}")
 
 
-def measure(size: tuple[int, int], steps: int) -> float:
-    """Print the three cases at one policy input size; return the new-text median (ms)."""
+def measure(size: tuple[int, int], steps: int, layout: int = 1) -> float:
+    """Print the three cases at one policy input size and layout; return the new-text median (ms)."""
     with tempfile.TemporaryDirectory() as d:
         torch.manual_seed(0)
-        save_policy(Policy(PolicyConfig(image_width=size[0], image_height=size[1])), Path(d), {"dataset_hash": "bench", "seed": 0})
+        save_policy(Policy(PolicyConfig(image_width=size[0], image_height=size[1], inputs=layout)), Path(d), {"dataset_hash": "bench", "seed": 0})
         be = LearnedBackend(model_dir=d, torch_threads=1)
         img = np.random.default_rng(0).integers(0, 256, (320, 640, 3), dtype=np.uint8)
 
@@ -49,7 +52,7 @@ def measure(size: tuple[int, int], steps: int) -> float:
             return Observation(frame=0, t=0.0, image=img, speed=6.0, pose=(0.0, 0.0, 0.0), route=np.zeros((0, 2)), command=4,
                                target_point_ego=(15.0, 0.0), distance_to_maneuver=-1.0, warning=w, actors=None)
 
-        print(f"policy input {size[0]}x{size[1]}:")
+        print(f"policy input {size[0]}x{size[1]}, layout {layout}:")
         med = 0.0
         for name, warned, fresh in (("no warning (empty text)", False, False), ("warning, repeated text", True, False), ("warning, new text every step", True, True)):
             be.reset()

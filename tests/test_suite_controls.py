@@ -91,3 +91,20 @@ def test_cli_controls_from_a_mismatch_is_one_line(tmp_path, capsys):
     rc = suite_main(["--families", "pedestrian_emergence", "--pairs", "1", "--variant", "late_onset", "--controls-from", str(base), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and err[-1].startswith("lantern suite: --controls-from:") and "other settings (agent)" in err[-1]
+
+
+def test_a_rerun_with_another_command_is_refused_before_it_mixes_runs(tmp_path, capsys):
+    """Resume keeps every finished run under --out: a rerun with another agent or option must not add its runs beside them."""
+    from lantern_bringup.suite import RunCommand, resume_problem, suite_main
+
+    out = tmp_path / "o"
+    (out / "runs" / "closed_pedestrian_emergence_0001_A_warning").mkdir(parents=True)
+    (out / COMMAND_FILE).write_text(json.dumps({**asdict(RunCommand("onboard")), "extra": ["--processes"]}))
+    assert resume_problem(out, RunCommand("onboard")) == ""  # the mode is not part of it: both give identical runs
+    assert resume_problem(tmp_path / "fresh", RunCommand("constant")) == ""
+    problem = resume_problem(out, RunCommand("onboard", variant="late_onset"))
+    assert "holds runs of another command (variant 'full', now 'late_onset')" in problem
+    rc = suite_main(["--families", "pedestrian_emergence", "--pairs", "1", "--agent", "constant", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == 2 and "lantern suite: --out" in err and "agent 'onboard', now 'constant'" in err and "Traceback" not in err
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["closed_pedestrian_emergence_0001_A_warning"]  # nothing lost, nothing added

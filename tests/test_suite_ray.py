@@ -137,7 +137,8 @@ def test_ray_without_a_shared_filesystem_then_ctrl_c_and_resume(cluster, tmp_pat
 
     out = tmp_path / "stopped"
     first = out / "runs" / "closed_pedestrian_emergence_0001__A__warning"
-    suite = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address)
+    # the same command both times (resume refuses another one); 20 frames keep the resumed runs short
+    suite = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address, "--max-frames", "20")
     _wait_for_log(first)
     time.sleep(0.5)
     suite.send_signal(signal.SIGINT)

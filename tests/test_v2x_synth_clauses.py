@@ -195,7 +195,8 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    for path in (HELDOUT, HELDOUT.parent / "heldout2_intents.yaml"):
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 6))]
+    for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
         labelled = [i["expect"] for i in items if i["expect"] != "refuse"]
@@ -203,7 +204,8 @@ def test_heldout_sets_are_well_formed_and_large_enough() -> None:
         assert {e["fault"]["op"] for e in labelled if e["fault"]} == set(S.OP_PARAMS)
         assert any(e["fault"] is None for e in labelled) and any(i["expect"] == "refuse" for i in items)
     dev = {i["prompt"] for i in load_labelled(DEV)}
-    assert not dev & {i["prompt"] for i in load_labelled(HELDOUT)}
+    for path in sets:  # no held-out intent was copied into the tuning set
+        assert not dev & {i["prompt"] for i in load_labelled(path)}, path.name
 
 
 def test_grade_separates_mapped_from_fully_right() -> None:
@@ -276,3 +278,491 @@ def test_parse_loop_refuses_a_default_in_place_of_a_stated_number() -> None:
     r = parse_with_feedback(DELAY_PROMPT, _Scripted(defaulted, FULL), None, k=2)
     assert r.ok and r.spec.vehicles[0].distance == 30.0 and r.n_attempts == 2
     assert "30 m is not carried" in r.attempts[0].error
+
+
+# ------------------------------------------------------------------------------- issue 21, breadth: shorthand, number words, more vocabulary
+# (each kind below was refused or misread before; the development intents d25-d80 carry the same kinds in context)
+
+IMA_SCENE = "a connected car crosses from the left at 40 km/h, 45 m from the junction, running its red; we go straight at 40 km/h from 50 m."
+FCW_SCENE = "FCW: we follow a connected car 30 m ahead at 50 km/h; it drives at 30 km/h. "
+
+
+@pytest.mark.parametrize(("phrase", "align"), [
+    ("amber 2 s before arrival", {"event": "yellow", "before_arrival": 2.0}),
+    ("green in 9 s", {"event": "green", "at": 9.0}),
+    ("the light shows green in 6 s", {"event": "green", "at": 6.0}),
+    ("turning green in 10 s", {"event": "green", "at": 10.0}),
+    ("the light going red 2 s before we arrive", {"event": "red", "before_arrival": 2.0}),
+    ("the light turns red at 6 s", {"event": "red", "at": 6.0}),
+    ("red two seconds before we arrive", {"event": "red", "before_arrival": 2.0}),
+])
+def test_signal_shorthand(phrase: str, align: dict) -> None:
+    s = parse(f"RLVW, 50 m out at 36 km/h, {phrase}; SPaT arrives 900 ms late.")
+    assert s.communication.signal.align.model_dump(exclude_none=True) == align
+    assert (s.ego.speed, s.ego.distance, s.faults[0].delay) == (10.0, 50.0, 0.9)
+
+
+@pytest.mark.parametrize("ego", ["ego straight", "the ego vehicle goes straight", "the host vehicle goes straight", "HV goes straight",
+                                 "the subject vehicle drives straight", "I go straight", "my car goes straight"])
+def test_names_of_the_ego(ego: str) -> None:
+    s = parse(f"IMA: a crossing truck from the right at 30 km/h 40 m out that runs its red light; {ego} at 45 km/h from 50 m.")
+    (v,) = s.vehicles
+    assert (s.ego.speed, s.ego.distance) == (12.5, 50.0)
+    assert (v.cls, v.role, v.distance, v.speed, v.behaviour.kind) == ("truck", "crossing_right", 40.0, 8.333, "run_red")
+
+
+@pytest.mark.parametrize(("words", "value"), [
+    ("two seconds", 2.0), ("half a second", 0.5), ("one and a half seconds", 1.5), ("a quarter of a second", 0.25),
+    ("1.2 seconds", 1.2), ("700 milliseconds", 0.7), ("twenty-five ms", 0.025),
+])
+def test_number_words_and_spelled_units(words: str, value: float) -> None:
+    s = parse(FCW_SCENE + f"Its BSMs are delayed by {words}.")
+    assert s.faults[0].delay == value
+
+
+def test_number_words_as_counts_and_units_of_length_and_speed() -> None:
+    s = parse("GLOSA: 200 ft from the light at 50 kph; green in 8 s. Traffic light messages are dropped in bursts of five at 40 %.")
+    assert (s.ego.distance, s.ego.speed) == (60.96, 13.889)  # 200 * 0.3048, 50 / 3.6
+    f = s.faults[0]
+    assert (f.op, f.stream, f.length, f.probability) == ("burst_drop", "spat", 5, 0.4)
+    assert parse(RLVW + "SPaT messages are dropped half the time.").faults[0].probability == 0.5
+
+
+@pytest.mark.parametrize(("words", "stream"), [
+    ("Its CAMs", "bsm"), ("Its V2V messages", "bsm"), ("Its vehicle broadcasts", "bsm"), ("Its basic safety messages", "bsm"),
+])
+def test_vehicle_message_words(words: str, stream: str) -> None:
+    s = parse(FCW_SCENE + f"{words} arrive 600 ms late.")
+    (f,) = s.faults
+    assert (f.op, f.stream, f.delay, f.target) == ("delay", stream, 0.6, s.vehicles[0].id)
+
+
+@pytest.mark.parametrize(("sentence", "op", "stream", "mag"), [
+    ("Signal phase and timing arrives 2 s late.", "delay", "spat", {"delay": 2.0}),
+    ("The SPaT is delayed 300 ms with 100 ms jitter.", "delay", "spat", {"delay": 0.3, "jitter": 0.1}),
+    ("The SPaT has 200 ms of jitter.", "delay", "spat", {"delay": 0.0, "jitter": 0.2}),
+    ("SPaT timestamps are offset by -1.5 s.", "skew", "spat", {"offset": -1.5}),
+    ("SPaT timestamps are offset by +0.5 s.", "skew", "spat", {"offset": 0.5}),
+    ("The SPaT clock is 2 s fast.", "skew", "spat", {"offset": 2.0}),
+    ("The SPaT clock is 2 s slow.", "skew", "spat", {"offset": -2.0}),
+    ("The MAP (intersection geometry) puts our lane on the wrong signal group, group 6.", "rebind", "map", {"signal_group": 6}),
+    ("Intersection topology (MAP) binds our lane to group 2.", "rebind", "map", {"signal_group": 2}),
+    ("Signal phase messages drop out completely from 1 s.", "drop", "spat", {"probability": 1.0}),
+    ("20 % packet loss on the SPaT, in bursts of 3.", "burst_drop", "spat", {"probability": 0.2, "length": 3}),
+])
+def test_more_fault_vocabulary(sentence: str, op: str, stream: str, mag: dict[str, float]) -> None:
+    s = parse(RLVW + sentence)
+    (f,) = s.faults
+    assert (f.op, f.stream) == (op, stream)
+    for k, v in mag.items():
+        assert getattr(f, k) == v
+
+
+def test_spoofed_position_with_a_size_and_direction_is_a_position_offset() -> None:
+    s = parse(FCW_SCENE + "Its BSM positions are spoofed 3 m forward.")
+    assert (s.faults[0].op, s.faults[0].shift) == ("pos_perturb", (3.0, 0.0))
+    a = OfflineParser().parse(FCW_SCENE + "Its BSM positions are spoofed.")
+    assert not a.ok and "a position fault needs a shift" in a.error
+
+
+def test_a_negated_fault_is_no_fault() -> None:
+    assert parse(FCW_SCENE + "No packet loss on the BSMs.").faults == []
+    assert parse(FCW_SCENE + "Nothing wrong with the channel.").faults == []
+
+
+@pytest.mark.parametrize(("np", "equipped", "cls"), [
+    ("a V2X-capable van", True, "van"), ("a DSRC-equipped pickup", True, "car"), ("a V2V-equipped SUV", True, "car"),
+    ("a legacy truck", False, "truck"), ("a non-connected sedan", False, "car"), ("a non-V2X car", False, "car"),
+    ("an HGV", True, "truck"), ("a semi", True, "truck"), ("a coach", True, "bus"),
+])
+def test_more_vehicle_adjectives_and_nouns(np: str, equipped: bool, cls: str) -> None:
+    s = parse(f"IMA: {np} crosses from the right at 36 km/h, 45 m from the junction, running its red; we go straight at 45 km/h from 50 m.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed, v.equipped) == (cls, "crossing_right", 45.0, 10.0, equipped)
+
+
+def test_a_vehicle_introduced_with_the() -> None:
+    s = parse("IMA: drop 100% of the crossing truck's BSMs from 1 s for 4 s; the truck comes from the left at 40 km/h, 50 m from its stop line, "
+              "running the red, and we go straight at 45 km/h from 55 m.")
+    (v,) = s.vehicles
+    (f,) = s.faults
+    assert (v.cls, v.role, v.distance, v.speed, v.behaviour.kind) == ("truck", "crossing_left", 50.0, 11.111, "run_red")
+    assert (f.op, f.target, f.window.start, f.window.duration) == ("drop", v.id, 1.0, 4.0)
+    # "the car" with no place is the ego, not a new vehicle
+    s = parse("RLVW with no signal data: the car is 75 m from the stop line at 40 km/h and the light changes to red 3 s before we arrive. All SPaT messages are dropped.")
+    assert s.vehicles == [] and (s.ego.distance, s.ego.speed) == (75.0, 11.111)
+
+
+def test_a_lead_named_again_and_equipage_said_apart() -> None:
+    s = parse("Forward collision warning: the ego follows a V2X-enabled van 35 m ahead at 45 km/h; the van does 25 km/h. Its BSM clock runs 400 ms ahead.")
+    (v,) = s.vehicles
+    assert (s.ego.speed, v.distance, v.speed, s.faults[0].offset) == (12.5, 35.0, 6.944, 0.4)
+    s = parse("LTA where the oncoming car is non-connected: we turn left from 35 m at 20 km/h; an oncoming car comes at 50 km/h from 60 m.")
+    assert [(v.role, v.equipped) for v in s.vehicles] == [("opposing", False)]
+
+
+@pytest.mark.parametrize(("name", "app"), [
+    ("Intersection collision warning", "ima"), ("Left turn across path", "lta"), ("Left-turn warning", "lta"), ("Forward collision alert", "fcw"),
+    ("Rear-end warning", "fcw"), ("Emergency brake warning", "eebl"), ("Hard-brake warning", "eebl"), ("Electronic brake light", "eebl"),
+    ("Green wave advisory", "glosa"), ("Time-to-green advice", "glosa"), ("Signal violation warning", "rlvw"), ("Red-light running warning", "rlvw"),
+])
+def test_more_application_synonyms(name: str, app: str) -> None:
+    test_application_synonyms(name, app)
+
+
+def test_a_fault_named_without_its_size_is_a_mention_of_the_sized_one() -> None:
+    s = parse("EEBL with stale messages: we cruise at 45 km/h; a connected SUV 50 m ahead brakes hard at 6 s. Its hard-braking messages are stale by 1 s.")
+    (f,) = s.faults
+    assert (f.op, f.stream, f.delay, f.target) == ("delay", "bsm", 1.0, s.vehicles[0].id)
+    # alone it is refused; a sized fault of another stream does not stand in for it
+    for p in ("EEBL with stale messages: we cruise at 45 km/h; a connected SUV 50 m ahead brakes hard at 6 s.",
+              "RLVW with late SPaT: we approach at 50 km/h from 60 m; the light turns yellow 3 s before we arrive. The MAP is delayed by 1 s."):
+        a = OfflineParser().parse(p)
+        assert not a.ok and "a delay needs its size" in a.error, a.error
+
+
+@pytest.mark.parametrize(("prompt", "quoted", "why"), [
+    ("Make the LTA fail somehow.", "Make the LTA fail somehow", "too vague"),
+    ("Make IMA misbehave in some way: " + IMA_SCENE, "Make IMA misbehave in some way", "too vague"),
+    ("Make the IMA fail: " + IMA_SCENE, "Make the IMA fail", "names no fault"),
+    (FCW_SCENE + "Drop some of its BSMs.", "Drop some of its BSMs", "how much is lost"),
+    (FCW_SCENE + "Its BSMs drop out for a while.", "Its BSMs drop out for a while", "is no window"),
+    (RLVW + "The SPaT is sent over a degraded link.", "The SPaT is sent over a degraded link", "no fault operator matches it"),
+    (RLVW + "SPaT signed with a revoked certificate.", "SPaT signed with a revoked certificate", "no fault operator matches it"),
+    ("RLVW with a motorcyclist crossing from the right; we approach at 50 km/h from 60 m and the light turns red 2 s before we arrive.",
+     "RLVW with a motorcyclist crossing from the right", "no motorcyclist"),
+    (FCW_SCENE + "Its BSMs are delayed by 2 fortnights.", "Its BSMs are delayed by 2 fortnights", "a delay needs its size"),
+])
+def test_vague_and_unknown_requests_are_refused(prompt: str, quoted: str, why: str) -> None:
+    test_refusals_quote_the_clause(prompt, quoted, why)
+
+
+def test_a_failure_asked_for_with_its_fault_is_read() -> None:
+    s = parse("Make the IMA fail by dropping the crossing car's BSMs: " + IMA_SCENE)
+    assert (s.faults[0].op, s.faults[0].probability, s.faults[0].target) == ("drop", 1.0, s.vehicles[0].id)
+
+
+def test_development_set_covers_the_vocabulary() -> None:
+    items = load_labelled(DEV)
+    assert len(items) >= 80 and len({i["id"] for i in items}) == len(items)
+    labelled = [i["expect"] for i in items if i["expect"] != "refuse"]
+    assert {e["application"] for e in labelled} == set(S.APPLICATIONS)
+    assert {e["fault"]["op"] for e in labelled if e["fault"]} == set(S.OP_PARAMS)
+    assert sum(i["expect"] == "refuse" for i in items) >= 10
+
+
+def test_message_rates_are_carried_or_refused() -> None:
+    s = parse("FCW: connected vehicles broadcast BSMs at 10 Hz; we follow a car 30 m ahead at 50 km/h; it does 30 km/h.")
+    assert s.communication.bsm_hz == 10.0 and s.vehicles[0].distance == 30.0
+    s = parse(RLVW + "The SPaT is sent at 5 Hz and delayed by 1 s.")
+    assert (s.communication.spat_hz, s.faults[0].delay) == (5.0, 1.0)
+    a = OfflineParser().parse(RLVW + "The radio runs at 5 Hz.")  # a rate of no stream the spec has
+    assert not a.ok and '"The radio runs at 5 Hz"' in a.error
+
+
+def test_a_negated_failure_is_no_failure_request() -> None:
+    s = parse("FCW: check that the warning does not fail: we follow a legacy truck 40 m ahead at 50 km/h; it does 30 km/h.")
+    assert s.faults == [] and (s.vehicles[0].equipped, s.vehicles[0].speed) == (False, 8.333)
+    s = parse(RLVW + "SPaT messages fail to arrive from 2 s.")
+    assert (s.faults[0].op, s.faults[0].probability, s.faults[0].window.start) == ("drop", 1.0, 2.0)
+
+
+def test_terse_notes_fractions_and_counts_without_burst() -> None:
+    s = parse("GLOSA | ego 140 m out @ 50 km/h | green in 9 s | SPaT frozen from 0 s")
+    assert (s.ego.distance, s.ego.speed, s.faults[0].op) == (140.0, 13.889, "freeze")
+    s = parse(FCW_SCENE + "Its messages are dropped with 0.3 probability.")
+    assert (s.faults[0].op, s.faults[0].probability) == ("drop", 0.3)
+    s = parse(RLVW + "SPaT packets are lost 25 % of the time, 4 at a time.")
+    assert (s.faults[0].op, s.faults[0].probability, s.faults[0].length) == ("burst_drop", 0.25, 4)
+    s = parse(FCW_SCENE + "Its BSMs are 1 s old.")
+    assert (s.faults[0].op, s.faults[0].delay) == ("delay", 1.0)
+    a = OfflineParser().parse(FCW_SCENE + "Its messages are dropped with 3 probability.")  # not a probability: refused, not clipped
+    assert not a.ok and "the number 3 has no unit" in a.error and '"Its messages are dropped with 3 probability"' in a.error, a.error
+    a = OfflineParser().parse("GLOSA | ego 140 m out @ 50 km/h | green in 9 s | SPaT frozen for a while")
+    assert not a.ok and '"SPaT frozen for a while"' in a.error, a.error
+
+
+def test_a_number_out_of_the_runtime_range_is_refused_with_its_clause() -> None:
+    a = OfflineParser().parse(FCW_SCENE + "Its BSMs are delayed by 15 s.")
+    assert not a.ok and a.error.startswith('offline parse: not understood: "Its BSMs are delayed by 15 s" (15 s is outside what the runtime takes: faults[0].delay'), a.error
+    assert "\n" not in a.error
+
+
+# ------------------------------------------------------------------------------- held-out 3's failure kinds, in other words
+# (each was refused or misread on held-out 3's first measurement; d96-d125 of the development set carry them in context;
+# the wordings here are neither the held-out sentences nor the development ones)
+
+
+@pytest.mark.parametrize(("window", "want"), [
+    ("From the moment the signal changes to green, ", {"anchor": "phase_change", "colour": "green", "start": 0.0}),
+    ("Once the lamp turns amber, ", {"anchor": "phase_change", "colour": "yellow", "start": 0.0}),
+    ("1.5 s after the light goes red, ", {"anchor": "phase_change", "colour": "red", "start": 1.5}),
+])
+def test_a_window_said_before_its_fault_anchors_on_the_phase_change(window: str, want: dict) -> None:
+    s = parse(RLVW + window + "the SPaT messages are lost.")
+    assert s.faults[0].window.model_dump(exclude_none=True) == want
+    assert (s.faults[0].op, s.faults[0].probability, s.communication.signal.align.before_arrival) == ("drop", 1.0, 3.0)
+
+
+@pytest.mark.parametrize(("phrase", "at"), [
+    ("the signal switches to red 7 s into the test", 7.0),
+    ("2.5 s after the start the lamp goes amber", 2.5),
+    ("the light changes to yellow 4 s after the beginning of the run", 4.0),
+])
+def test_a_signal_change_timed_into_the_run(phrase: str, at: float) -> None:
+    s = parse(f"Red-light warning: we come in at 40 km/h from 60 m and {phrase}. SPaT delayed by 0.6 s.")
+    assert s.communication.signal.align.at == at and s.faults[0].delay == 0.6
+
+
+def test_a_vehicle_timed_to_the_conflict_point_has_no_distance_of_ours() -> None:
+    s = parse("IMA: a connected SUV from the right at 36 km/h, running its red, hits the conflict point at 6 s; we go straight at 40 km/h from 50 m. "
+              "Its BSMs are dropped.")
+    v = s.vehicles[0]
+    assert (v.role, v.time_to_conflict, v.distance, v.speed) == ("crossing_right", 6.0, None, 10.0)
+    s = parse("IMA: a connected van from the left at 36 km/h is 3 s from the conflict point, running its red; we go straight at 40 km/h from 50 m.")
+    assert (s.vehicles[0].time_to_conflict, s.vehicles[0].distance, s.ego.distance) == (3.0, None, 50.0)
+
+
+def test_a_zone_window_on_the_target() -> None:
+    s = parse("IMA: we go straight at 40 km/h from 50 m while a connected bus crosses from the left at 30 km/h, 40 m out, running the red. "
+              "When the bus gets within 15 m of the conflict zone, freeze its BSMs.")
+    w = s.faults[0].window
+    assert (s.faults[0].op, s.faults[0].target, w.anchor, w.vehicle, w.radius) == ("freeze", s.vehicles[0].id, "zone_entry", s.vehicles[0].id, 15.0)
+
+
+@pytest.mark.parametrize("where", ["heading towards us", "coming the opposite way", "driving in the other direction", "coming at us head-on"])
+def test_more_words_for_oncoming(where: str) -> None:
+    s = parse(f"LTA: we turn left from 30 m at 20 km/h; a connected car is {where} at 50 km/h, 70 m away.")
+    assert (s.vehicles[0].role, s.vehicles[0].distance, s.vehicles[0].speed) == ("opposing", 70.0, 13.889)
+
+
+@pytest.mark.parametrize(("sentence", "sigma"), [
+    ("Its BSM coordinates get random noise with a standard deviation of 0.8 m.", 0.8),
+    ("Add 3 m of position noise to its BSMs.", 3.0),
+    ("Its BSM positions get Gaussian noise, sigma 1.2 m.", 1.2),
+])
+def test_position_noise_with_a_sigma(sentence: str, sigma: float) -> None:
+    s = parse(FCW_SCENE + sentence)
+    assert (s.faults[0].op, s.faults[0].sigma, s.faults[0].shift, s.faults[0].target) == ("pos_perturb", sigma, None, s.vehicles[0].id)
+
+
+def test_a_vehicle_named_in_a_fault_clause_then_placed() -> None:
+    s = parse("LTA where the oncoming truck's BSMs are frozen from 1 s. We turn left from 30 m at 20 km/h; the truck is 80 m away doing 50 km/h.")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("opposing", "truck", 80.0, 13.889)] and s.faults[0].target == s.vehicles[0].id
+    s = parse("FCW: the lead van's BSMs are delayed by 0.5 s. We follow it 25 m behind at 60 km/h; it travels at 40 km/h.")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("lead", "van", 25.0, 11.111)]
+    assert (s.ego.speed, s.ego.distance, s.faults[0].target) == (16.667, None, s.vehicles[0].id)  # the gap is not our distance to a stop line
+
+
+def test_two_vehicles_chained_in_one_sentence() -> None:
+    s = parse("EEBL: a legacy bus is 18 m ahead of us and further ahead a connected car, 50 m ahead, brakes hard at 4 s at 5 m/s²; we follow at 50 km/h. "
+              "That car's BSMs arrive 0.8 s late.")
+    got = [(v.role, v.cls, v.distance, v.equipped, v.behaviour.kind) for v in s.vehicles]
+    assert got == [("lead", "bus", 18.0, False, None), ("lead", "car", 50.0, True, "brake_at")]
+    assert (s.vehicles[1].behaviour.t, s.vehicles[1].behaviour.decel, s.faults[0].target) == (4.0, 5.0, s.vehicles[1].id)
+
+
+@pytest.mark.parametrize(("text", "t", "decel"), [
+    ("Six seconds in, it brakes hard.", 6.0, None),
+    ("After 4 s, the car brakes at 7 m/s².", 4.0, 7.0),
+    ("At 3 s the car brakes at 6 m/s².", 3.0, 6.0),
+])
+def test_a_brake_time_said_before_its_verb(text: str, t: float, decel: float | None) -> None:
+    s = parse("EEBL: we follow a connected car 35 m ahead, both cruising at 50 km/h. " + text + " Its BSMs are dropped.")
+    b = s.vehicles[0].behaviour
+    assert (b.kind, b.t, b.decel, s.vehicles[0].speed, s.ego.speed) == ("brake_at", t, decel, 13.889, 13.889)
+
+
+@pytest.mark.parametrize("who", ["a van that isn't connected", "a van which hasn't got V2X", "a van that is not V2X-equipped", "a van that lacks a radio"])
+def test_equipage_denied_in_a_relative_clause(who: str) -> None:
+    s = parse(f"IMA baseline, healthy channel: {who} crosses from the left at 30 km/h, 40 m out, running the red; we go straight at 40 km/h from 50 m.")
+    assert (s.vehicles[0].cls, s.vehicles[0].equipped) == ("van", False)
+
+
+def test_a_bare_possessive_names_the_fault_target() -> None:
+    s = parse("FCW: lead bus 40 m ahead at 10 m/s, ego at 20 m/s. Bus's BSMs are lost 30% of the time.")
+    assert (s.faults[0].target, s.faults[0].probability) == (s.vehicles[0].id, 0.3)
+
+
+@pytest.mark.parametrize(("fraction", "p"), [("three quarters of the", 0.75), ("a quarter of its", 0.25)])
+def test_fractions_of_a_stream(fraction: str, p: float) -> None:
+    assert parse(FCW_SCENE + f"{fraction.capitalize()} BSMs are lost.").faults[0].probability == p
+
+
+# ------------------------------------------------------------------------------- no silent loss: quality words with no field
+
+
+GLOSA_SCENE = "GLOSA: we're 150 m from the light at 45 km/h; it turns green in 8 s. "
+
+
+@pytest.mark.parametrize(("prompt", "quoted", "why"), [
+    ("Try the FCW on a dreadful network and see how it copes.", "Try the FCW on a dreadful network and see how it copes", "'dreadful' says how the channel feels"),
+    (GLOSA_SCENE + "The V2X connection is shaky.", "The V2X connection is shaky", "'shaky' says how the channel feels"),
+    (GLOSA_SCENE + "Assume weak SPaT coverage.", "Assume weak SPaT coverage", "'weak' says how the channel feels"),
+    (RLVW + "The MAP feed is glitchy.", "The MAP feed is glitchy", "no fault operator matches it"),
+    (FCW_SCENE + "Expect choppy BSMs.", "Expect choppy BSMs", "'choppy' says how the channel feels"),
+    (FCW_SCENE + "Park it in a coverage hole.", "Park it in a coverage hole", "'coverage hole' says how the channel feels"),
+    (FCW_SCENE + "The radio link drops out for 2 s.", "The radio link drops out for 2 s", "a drop of the whole channel names no messages"),
+    (FCW_SCENE + "With poor GPS.", "With poor GPS", "'poor' says how the channel feels"),
+    (GLOSA_SCENE + "In wintry weather.", "In wintry weather", "the weather is one of"),
+    (GLOSA_SCENE + "On an icy road.", "On an icy road", "the weather is one of"),
+    (GLOSA_SCENE + "With the sun low in front of us.", "With the sun low in front of us", "no sun glare"),
+    (GLOSA_SCENE + "In dense traffic.", "In dense traffic", "how much background traffic"),
+    (GLOSA_SCENE + "With plenty of cars around.", "With plenty of cars around", "how much background traffic"),
+    # a quality word that heads a fault must fit it: a loss word over a delay, a SPaT word over a BSM fault
+    (FCW_SCENE + "Over a patchy link, its BSMs are delayed by 0.4 s.", "Over a patchy link", "'patchy' says how the channel feels"),
+    ("IMA with flaky SPaT: " + IMA_SCENE + " Its BSMs are delayed by 0.3 s.", "IMA with flaky SPaT", "'flaky' says how the channel feels"),
+])
+def test_quality_words_with_no_field_are_refused(prompt: str, quoted: str, why: str) -> None:
+    test_refusals_quote_the_clause(prompt, quoted, why)
+
+
+def test_a_quality_word_heading_a_sized_fault_is_read() -> None:
+    s = parse("RLVW over a lossy link: " + RLVW.removeprefix("RLVW: ") + "30% of the SPaT messages are lost.")
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "spat", 0.3)]
+    s = parse(FCW_SCENE + "On a sluggish network its BSMs arrive 0.7 s late.")
+    assert [(f.op, f.delay) for f in s.faults] == [("delay", 0.7)]
+    s = parse(GLOSA_SCENE + "At dusk, in light traffic with 5 other cars; SPaT delayed by 1 s.")
+    assert (s.environment.time_of_day, s.environment.background_vehicles) == ("dusk", 5)
+    s = parse(FCW_SCENE + "After dark. Its BSMs are delayed by 0.2 s.")
+    assert s.environment.time_of_day == "night"
+
+
+def test_coverage_flags_a_quality_word_a_model_spec_ignored() -> None:
+    """The same rule holds a model's S: a bad network read as a clean run loses part of the intent."""
+    from lantern_v2x.synthesis.parsers.offline import coverage_problems
+
+    prompt = "FCW on a terrible network: we follow a car 30 m ahead at 50 km/h; it drives at 30 km/h."
+    clean = {"application": "fcw", "ego": {"speed": 13.889}, "vehicles": [{"id": "lead1", "role": "lead", "distance": 30.0, "speed": 8.333}], "faults": []}
+    probs = coverage_problems(prompt, clean)
+    assert len(probs) == 1 and probs[0].startswith('not understood: "FCW on a terrible network"'), probs
+    sized = dict(clean, faults=[{"op": "drop", "stream": "bsm", "target": "lead1", "probability": 0.3}])
+    assert coverage_problems(prompt.replace(" it drives at 30 km/h.", " it drives at 30 km/h. 30% of its BSMs are lost."), sized) == []
+
+
+# ------------------------------------------------------------------------------- document structure, ego voices, more clause orders (held-out 4's kinds)
+
+
+@pytest.mark.parametrize("tag", ["[QA-V2X-9001] ", "RLVW-TC-31: ", "TP-SIG-4 | ", "Ticket OPS-512: "])
+def test_a_ticket_or_test_case_id_is_set_aside_with_a_note(tag: str) -> None:
+    a = OfflineParser().parse(tag + RLVW + "SPaT delayed by 1 s.")
+    assert a.ok, a.error
+    assert [(f.op, f.delay) for f in a.spec.faults] == [("delay", 1.0)]
+    assert any(n.startswith('not a test instruction: ignored: the id "') for n in a.notes), a.notes
+    assert a.to_dict()["notes"] == list(a.notes)
+
+
+def test_a_plain_intent_has_no_notes_and_its_record_no_notes_key() -> None:
+    a = OfflineParser().parse(RLVW + "SPaT delayed by 1 s.")
+    assert a.ok and a.notes == () and "notes" not in a.to_dict()
+
+
+@pytest.mark.parametrize("commentary", ["Expected: the warning still fires.", "Pass criterion: no red-light entry.",
+                                        "Hazard H-7 (late signal data) is mitigated by the RLVW age check."])
+def test_commentary_without_numbers_is_set_aside_visibly(commentary: str) -> None:
+    a = OfflineParser().parse(RLVW + "The SPaT is delayed by 1 s. " + commentary)
+    assert a.ok, a.error
+    assert any(n.startswith('not a test instruction: ignored: "') for n in a.notes), a.notes
+
+
+@pytest.mark.parametrize(("prompt", "quoted", "why"), [
+    # commentary with a number is neither set aside nor read as the test
+    (RLVW + "SPaT delayed by 1 s. Expected: a warning at least 2 s before the line.", "Expected: a warning at least 2 s before the line", "it reads as commentary"),
+    # commentary naming a fault the test does not state is not a way to lose it
+    ("Hazard H-2 (stale SPaT) is mitigated by the age check. " + RLVW, "Hazard (stale SPaT) is mitigated by the age check", "commentary that names a delay"),
+    # a stream said to be wrong, alone, is still no fault
+    (RLVW + "The MAP message is wrong.", "The MAP message is wrong", "no fault operator matches it"),
+    # a position said to be wrong without a size
+    (FCW_SCENE + "Its BSMs report a position that is wrong.", "Its BSMs report a position that is wrong", "no fault operator matches it"),
+])
+def test_commentary_and_headings_never_hide_a_refusal(prompt: str, quoted: str, why: str) -> None:
+    test_refusals_quote_the_clause(prompt, quoted, why)
+
+
+@pytest.mark.parametrize(("ego", "speed"), [("HV straight at 36 km/h from 45 m", 10.0), ("host at 10 m/s, 45 m out", 10.0), ("us @ 36 kph, 45 m out", 10.0)])
+def test_the_ego_as_hv_host_or_us(ego: str, speed: float) -> None:
+    s = parse("IMA: an equipped truck comes from the right at 36 km/h, 40 m from its stop line, running the red; " + ego + ". Its BSMs are lost.")
+    assert (s.ego.speed, s.ego.distance) == (speed, 45.0)
+    assert s.vehicles[0].role == "crossing_right" and s.vehicles[0].speed == 10.0
+
+
+@pytest.mark.parametrize(("phrase", "align"), [
+    ("signal red now, green after 12 s", {"event": "green", "at": 12.0}),
+    ("green onset at t = 7 s", {"event": "green", "at": 7.0}),
+    ("the lamp goes red 2 s before we'd hit the line", {"event": "red", "before_arrival": 2.0}),
+    ("the light turns red 3.5 s after the test starts", {"event": "red", "at": 3.5}),
+    ("signal is becoming yellow 3 s before ego arrive", {"event": "yellow", "before_arrival": 3.0}),
+])
+def test_more_signal_timing_voices(phrase: str, align: dict) -> None:
+    s = parse(f"RLVW: we are 60 m from the stop line at 50 km/h; {phrase}. SPaT delayed by 1 s.")
+    assert s.communication.signal.align.model_dump(exclude_none=True) == align
+
+
+@pytest.mark.parametrize(("clause", "op", "stream", "mag"), [
+    ("No MAP messages are received at all.", "drop", "map", {"probability": 1.0}),
+    ("Not a single SPaT message gets through.", "drop", "spat", {"probability": 1.0}),
+    ("The MAP data is incorrect, our lane is associated with signal group 6.", "rebind", "map", {"signal_group": 6}),
+    ("MapData is associating our lane to signal group 2.", "rebind", "map", {"signal_group": 2}),
+    ("SPaT timestamps are 0.7 s stale.", "skew", "spat", {"offset": -0.7}),
+    ("SPaT latency 1.5 s between t = 2 s and t = 6 s.", "delay", "spat", {"delay": 1.5}),
+    ("The SPaT countdown stops changing 3 s into the run (content frozen, timestamps keep updating).", "freeze", "spat", {}),
+])
+def test_more_fault_clause_orders(clause: str, op: str, stream: str, mag: dict) -> None:
+    s = parse(RLVW + clause)
+    assert len(s.faults) == 1, s.faults
+    f = s.faults[0]
+    assert (f.op, f.stream) == (op, stream)
+    for k, v in mag.items():
+        assert getattr(f, k) == v
+
+
+def test_a_window_from_t_equals_and_between() -> None:
+    assert parse(RLVW + "SPaT latency 1.5 s between t = 2 s and t = 6 s.").faults[0].window.model_dump(exclude_none=True)["duration"] == 4.0
+    assert parse(RLVW + "The SPaT freezes 3 s into the run.").faults[0].window.start == 3.0
+
+
+@pytest.mark.parametrize(("clause", "shift"), [("Its BSMs report a position 4 m ahead of where it really is.", (4.0, 0.0)),
+                                               ("Its BSMs claim it is 3 m further back than it actually is.", (-3.0, 0.0))])
+def test_a_position_said_against_the_true_one(clause: str, shift: tuple[float, float]) -> None:
+    f = parse(FCW_SCENE + clause).faults[0]
+    assert (f.op, tuple(f.shift)) == ("pos_perturb", shift)
+
+
+def test_vehicles_without_an_article_and_with_more_adjectives() -> None:
+    s = parse("LTA: we turn left from 30 m at 20 km/h. Opposite direction truck is coming with 40 km/h, 70 m to stop line. Truck BSMs delayed 0.6 s.")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("opposing", "truck", 70.0, 11.111)]
+    assert s.faults[0].target == s.vehicles[0].id
+    s = parse("LTA: we turn left from 30 m at 20 km/h. An oncoming school bus at 40 km/h is 60 m from its stop line. Half of the bus's BSMs are lost.")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("opposing", "bus", 60.0, 11.111)]
+
+
+def test_one_speed_said_for_both() -> None:
+    s = parse("EEBL: lead car 40 m ahead, both at 16 m/s. It brakes hard at 5 s; its BSMs arrive 0.3 s late.")
+    assert (s.ego.speed, s.vehicles[0].speed) == (16.0, 16.0)
+    s = parse("EEBL: lead SUV 38 m ahead at 60 km/h, ego at the same speed; it brakes hard at 5 s. Its BSMs arrive 0.3 s late.")
+    assert (s.ego.speed, s.vehicles[0].speed) == (16.667, 16.667)
+
+
+def test_an_unsized_loss_beside_a_burst_loss_is_one_fault() -> None:
+    s = parse("IMA: " + IMA_SCENE + " Its BSMs go missing: they are lost in bursts of 4 with 70% probability.")
+    assert [(f.op, f.probability, f.length) for f in s.faults] == [("burst_drop", 0.7, 4)]
+    s = parse("IMA: " + IMA_SCENE + " Its BSMs go missing.")
+    assert [(f.op, f.probability) for f in s.faults] == [("drop", 1.0)]
+
+
+def test_an_id_like_token_inside_a_clause_is_not_set_aside() -> None:
+    """Only a document position makes a token an id; "our lane to SG-4" keeps its number, so the ledger refuses it as before."""
+    test_refusals_quote_the_clause(RLVW + "The MAP ties our lane to SG-4.", "The MAP ties our lane to SG-4", "the number 4 has no unit")
+
+
+def test_a_note_heading_is_read_as_the_test() -> None:
+    s = parse("Note: the SPaT is delayed by 1 s. " + RLVW)
+    assert [(f.op, f.delay) for f in s.faults] == [("delay", 1.0)]
+
+
+def test_signal_shorthand_names_the_situation_and_a_gap_is_no_stop_line_distance() -> None:
+    s = parse("Host vehicle travels 45 km/h, 55 m before the stop bar. Amber 2.5 s before arrival. MAP assigns our lane to signal group 2.")
+    assert (s.application, s.ego.distance, s.faults[0].signal_group) == ("rlvw", 55.0, 2)
+    assert parse("Ego 40 km/h, 120 m out, green in 8 s; SPaT 1 s late.").application == "glosa"
+    s = parse("EEBL: HV follows a lead car at 50 km/h, gap 30 m; the lead brakes at 4 s with 6 m/s². Lead BSM delay: 700 ms.")
+    assert (s.ego.distance, s.vehicles[0].distance, s.vehicles[0].behaviour.t) == (None, 30.0, 4.0)

@@ -39,6 +39,17 @@ def test_synthesize_names_the_parse_error_when_nothing_parses(capsys: pytest.Cap
     assert "checks passed" not in out and "Gated" not in out
 
 
+def test_synthesize_prints_what_the_parser_set_aside(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ticket id and an outcome heading are no test instruction: set aside, and said so on screen, never silently."""
+    rc = v2x_main(["synthesize", "[V2X-1432] FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. "
+                   "Its BSMs are delayed by 500 ms. Expected: the warning comes late."])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert 'note: not a test instruction: ignored: the id "V2X-1432"' in out
+    assert 'note: not a test instruction: ignored: "Expected: the warning comes late"' in out
+    assert '"delay": 0.5' in out
+
+
 @pytest.mark.parametrize(("prompt", "verdict", "words"), [
     # a clause no operator reads is quoted, never dropped
     ("RLVW: 60 m at 50 km/h; the light turns yellow 3 s before we arrive. Corrupt the SPaT with quantum noise.", "Not understood",

@@ -209,3 +209,17 @@ def test_local_lm_failure_is_recorded_and_fed_back(tmp_path):
     assert p.parse("we follow a car").raw == r.attempts[0].raw  # greedy: deterministic
     with pytest.raises(ParserConfigError, match="is not a directory"):
         make_parser("local", model_dir=str(tmp_path / "missing"))
+
+
+def test_a_model_spec_is_held_to_the_document_layer_too():
+    """Ids and commentary set aside by the offline rules are set aside for a model's S as well; a commentary naming a fault the S lacks is not."""
+    from lantern_v2x.synthesis.parsers.offline import coverage_problems
+
+    scene = "RLVW: we approach a signalised junction at 50 km/h from 60 m; the light turns yellow 3 s before we arrive. "
+    spec = {"application": "rlvw", "ego": {"speed": 13.889, "distance": 60.0}, "communication": {"signal": {"align": {"event": "yellow", "before_arrival": 3.0}}},
+            "faults": [{"op": "delay", "stream": "spat", "delay": 1.0}]}
+    assert coverage_problems("[V2X-4411] " + scene + "SPaT delayed by 1 s. Expected: the warning still fires.", spec) == []
+    probs = coverage_problems("Hazard H-5 (frozen SPaT) is mitigated by the RSU watchdog. " + scene + "SPaT delayed by 1 s.", spec)
+    assert len(probs) == 1 and "commentary that names a freeze" in probs[0], probs
+    probs = coverage_problems(scene + "SPaT delayed by 1 s. Expected: a warning 2 s before the line.", spec)
+    assert len(probs) == 1 and "it reads as commentary" in probs[0], probs

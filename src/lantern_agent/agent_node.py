@@ -113,6 +113,8 @@ class AgentNode(LanternNode):
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
         self.backend: Backend = load_backend(p.backend, **parse_backend_options(p.backend_options))
         self.backend.reset()
+        declared = getattr(type(self.backend), "image_period", None)  # an image backend that reads the camera on frames % n == 0 only
+        self.image_period = int(declared(parse_backend_options(p.backend_options))) if declared else 1
         self.controller = Controller(controller_config(p))
         self.controller.reset()
         self.warning_key: bytes | None = None
@@ -198,7 +200,7 @@ class AgentNode(LanternNode):
             return False
         if self.backend.perception and frame not in self.perc:
             return False
-        if self.backend.needs_image and p.wait_for_image and frame not in self.images:
+        if self.backend.needs_image and p.wait_for_image and frame % self.image_period == 0 and frame not in self.images:
             return False
         if frame not in self.commands and self.count_publishers(topics.NAV_COMMAND) > 0:
             return False  # the bridge publishes a command per frame: use exactly frame N's

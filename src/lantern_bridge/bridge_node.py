@@ -81,6 +81,7 @@ class BridgeParams:
     signal_perception_range: float = param(60.0, "Metres ahead (front bumper to stop line, along the route) within which the signals governing the ego route are published on the perception topic (HD map + V2I SPaT, not camera-based).", ge=0.0)
     publish_camera: bool = param(True, "Render and publish the front camera (false: headless runs of privileged agents).")
     camera_period_frames: int = param(1, "Render and publish the camera image only on frames with frame % n == 0 (lantern run sets the consumers' rate: the recorder's camera period, 1 for an image agent); camera_info still goes out every frame.", ge=1)
+    final_ack_timeout: float = param(1.0, "Wall seconds the final RunStatus waits for every reader to have acknowledged the run's events (so a recorder or eval node that ends on the status has them all); bounds a wait for a dead reader only.", gt=0.0)
     route_id: str = param("skeleton", "Route id written into events and run status (the route file's id wins when given).")
     run_id: str = param("", "Run id written into the run status.")
     condition: str = param("", "Condition written into the run status ('warning' | 'no-warning'; '' = unknown to the bridge).")
@@ -92,6 +93,9 @@ _COMMANDS = {"LANE_FOLLOW": NavigationCommand.LANE_FOLLOW, "LEFT": NavigationCom
 SIMULATORS = ("embedded", "carla")
 #: Wall seconds between checks of the DDS graph for foreign publishers of the bridge's topics.
 GRAPH_CHECK_PERIOD_S = 0.5
+#: Wall seconds frame 0 waits, once every participant is ready, for the bridge's per-frame writers to match
+#: every reader the graph shows (``BridgeNode._frame_writers_matched``); a start-up bound, never a result.
+FRAME_MATCH_WAIT_S = 2.0
 
 
 def build_session(p: BridgeParams) -> Any:
@@ -165,6 +169,7 @@ class BridgeNode(LanternNode):
         self._last_publish = 0.0
         self._frame_since = 0.0  # wall time frame N was first published (retransmits do not reset the agent timeout)
         self._next_graph_check = 0.0
+        self._match_wait_since = 0.0  # when every participant was first ready (frame 0 then waits for our writers' matches)
         self.create_timer(0.05, self._watchdog)  # wall-clock watchdog only: never advances the world
 
     # -- lockstep -----------------------------------------------------------------
@@ -181,7 +186,24 @@ class BridgeNode(LanternNode):
         self._try_step()
 
     def _ready_to_start(self) -> bool:
-        return self.participants <= self.ready and self.pub_odom.get_subscription_count() > 0 and self.count_publishers(topics.CONTROL) > 0
+        if not (self.participants <= self.ready and self.pub_odom.get_subscription_count() > 0 and self.count_publishers(topics.CONTROL) > 0):
+            return False
+        now = time.monotonic()
+        self._match_wait_since = self._match_wait_since or now
+        # a reader that can never match (a foreign one with incompatible QoS) holds frame 0 at most this long
+        return self._frame_writers_matched() or now - self._match_wait_since > FRAME_MATCH_WAIT_S
+
+    def _frame_writers_matched(self) -> bool:
+        """Each per-frame writer has matched every reader the graph knows of its topic.
+
+        DDS matches the two sides of a topic separately: a recorder whose readers have matched our writers
+        (and so said it is ready) may not yet be matched on our side, and a volatile message sent then never
+        reaches it. /clock and the speedometer are not retransmitted (a consumer numbers the speedometer), so
+        frame 0 waits for this moment of discovery (bounded by startup_timeout)."""
+        pubs = (self.pub_clock, self.pub_speed, self.pub_gt, self.pub_vis, self.pub_nav, self.pub_tf, self.pub_odom)
+        if self.p.publish_camera:
+            pubs += (self.pub_image, self.pub_info)
+        return all(pub.get_subscription_count() >= self.count_subscribers(pub.topic_name) for pub in pubs)
 
     def _watchdog(self) -> None:
         if self.finished:
@@ -280,7 +302,7 @@ class BridgeNode(LanternNode):
     def _publish_frame(self, retransmit: bool = False) -> None:
         stamp = self._stamp()
         self._last_publish = time.monotonic()
-        if not retransmit:
+        if not retransmit:  # /clock and the (unstamped) speedometer go out once per frame: a consumer numbers them
             self._frame_since = self._last_publish
             self.pub_clock.publish(Clock(clock=stamp))
         w = self.world
@@ -294,7 +316,8 @@ class BridgeNode(LanternNode):
             self.pub_image.publish(im)
         if self.p.publish_camera:
             self.pub_info.publish(self._camera_info(stamp))
-        self.pub_speed.publish(Float32(data=float(ego.speed)))
+        if not retransmit:
+            self.pub_speed.publish(Float32(data=float(ego.speed)))
         gt, vis = self.session.actor_states(self.frame, rn)
         self.pub_gt.publish(self._array(stamp, gt))
         self.pub_vis.publish(self._array(stamp, vis))
@@ -388,6 +411,11 @@ class BridgeNode(LanternNode):
         completion = self._progress() / self.world.route.length if self.session is not None else 0.0
         st = RunStatus(run_id=self.p.run_id, route_id=self.route_id, family=info.get("family", ""), route_kind=info.get("route_kind", ""), condition=self.p.condition, outcome=outcome, reason=reason, frame=self.frame, sim_time=self.frame * self.dt_ns / 1e9, route_completion=float(completion))
         st.header.stamp = self._stamp()
+        # DDS orders messages per writer only: the events of the last step (and an infrastructure failure's) are
+        # in every reader's cache before the status that ends the recorder and the eval node goes out
+        from rclpy.duration import Duration
+
+        self.pub_event.wait_for_all_acked(Duration(nanoseconds=int(self.p.final_ack_timeout * 1e9)))
         self.pub_status.publish(st)
         self.get_logger().info(f"run finished: outcome={outcome} reason={reason or '-'} frames={self.frame}")
         self._close_session()

@@ -229,6 +229,24 @@ def agent_needs_image(agent: str) -> bool:
     return bool(getattr(backend_class(agent), "needs_image", False))
 
 
+def agent_image_period(agent: str, options: dict[str, Any]) -> int:
+    """Frames between two camera images the agent reads (0: it reads none).
+
+    An image backend with its own cadence declares it (``image_period(options)``: the learned backend's
+    model runs at 4 Hz, one frame in five); any other image backend reads every frame. The agent node waits
+    for exactly those images (``AgentNode.image_period``, the same rule)."""
+    from lantern_agent.backends.registry import backend_class
+
+    cls = backend_class(agent)
+    if not getattr(cls, "needs_image", False):
+        return 0
+    declared = getattr(cls, "image_period", None)
+    try:
+        return max(1, int(declared(options))) if declared else 1
+    except Exception:  # noqa: BLE001 - bad options are preflight's to report (one line); read every frame meanwhile
+        return 1
+
+
 # -- the node set -------------------------------------------------------------------------------
 
 #: Overrides the session derives but a user's parameter file may set instead (preflight lets it through;
@@ -252,15 +270,15 @@ def effective_param(d: NodeDecl, name: str, config_default: bool = False) -> Any
     return value
 
 
-def camera_period(decls: list[NodeDecl], agent_reads_images: bool) -> int:
+def camera_period(decls: list[NodeDecl], agent_image_period: int) -> int:
     """Frames between two rendered camera images: the greatest common divisor of what the consumers read.
 
     Why: a 640x320 frame costs a render, a 600 kB copy and a DDS hand-off; the recorder keeps one
     frame in ``camera_period_frames`` (2 Hz of sim time: every 10th) and the onboard/expert agents read
-    none. The render is a pure function of the frame (the rain streaks are seeded by the frame number),
-    so skipping unread frames changes no byte of what is read. An image agent or the live view read every
-    frame (1); a camera nobody in the session reads (``--camera`` without a bag) stays at every frame too,
-    for an outside subscriber.
+    none, the learned agent one in five (``agent_image_period``: 0 = none). The render is a pure function of
+    the frame (the rain streaks are seeded by the frame number), so skipping unread frames changes no byte
+    of what is read. The live view reads every frame (1); a camera nobody in the session reads (``--camera``
+    without a bag) stays at every frame too, for an outside subscriber.
     """
     import math
 
@@ -277,9 +295,36 @@ def camera_period(decls: list[NodeDecl], agent_reads_images: bool) -> int:
             periods.append(camera_period_frames(_P))  # type: ignore[arg-type]
         elif d.name == "lantern_live_view":
             periods.append(1)
-    if agent_reads_images or not periods:
+    if agent_image_period:
+        periods.append(agent_image_period)
+    if not periods:
         return 1
     return math.gcd(*periods)
+
+
+def published_volatile_topics(decls: list[NodeDecl], camera: bool, role_name: str = "hero") -> list[str]:
+    """The volatile (not transient-local) topics the session's nodes publish.
+
+    Why: a message on a volatile topic sent before a reader has matched its writer is lost for good. The
+    recorder and the eval node say they are ready (the bridge starts frame 0) only once they have matched
+    a publisher of each of these they read, and await the per-frame ones before each ack and at the run's
+    end (``lockstep.FrameTracker``). Known from the node set, never guessed from a graph still discovering.
+    """
+    from lantern import topics
+
+    by_node = {
+        "lantern_bridge": [topics.CLOCK, topics.odometry(role_name), topics.speedometer(role_name), topics.GROUND_TRUTH_ACTORS,
+                           topics.PERCEPTION_VISIBLE, topics.NAV_COMMAND, topics.TF]
+        + ([topics.camera_image(role_name), topics.camera_info(role_name)] if camera else []),
+        "lantern_rsu": [topics.HAZARD_NOTICE],
+        "lantern_channel": [topics.HAZARD_NOTICE_RX, topics.V2X_DIAGNOSTICS],
+        "lantern_grounding": [topics.WARNING, topics.V2X_DIAGNOSTICS],
+        "lantern_agent": [topics.CONTROL, topics.TRAJECTORY],
+    }
+    out: list[str] = []
+    for d in decls:
+        out += [t for t in by_node.get(d.name, []) if t not in out]
+    return out
 
 
 #: The session's nodes that subscribe /lantern/warning.
@@ -355,7 +400,16 @@ def session_nodes(cfg: SessionConfig) -> list[NodeDecl]:
     if camera:
         bridge_decl = out[0]
         if effective_param(bridge_decl, "camera_period_frames") is None:  # the user's own setting wins
-            bridge_decl.overrides["camera_period_frames"] = camera_period(out, agent_needs_image(cfg.agent))
+            bridge_decl.overrides["camera_period_frames"] = camera_period(out, agent_image_period(cfg.agent, cfg.agent_options))
+    from lantern_eval.telemetry import eval_topics
+
+    published = published_volatile_topics(out, camera)
+    image_period = int(effective_param(out[0], "camera_period_frames", True) or 1) if camera else 0
+    for d in out:  # ready only once every volatile topic it reads has a matched publisher; acks await them per frame
+        if d.name == "lantern_recorder":
+            d.overrides.update(ready_topics=published, image_period_frames=image_period)
+        elif d.name == "lantern_eval":
+            d.overrides["ready_topics"] = [t for t in published if t in eval_topics()]
     from lantern_warning_server.keys import bind_session, check_session
 
     bind_session(out, nonce)  # RSU, channel, grounding, agent: parameter session_nonce

@@ -635,6 +635,31 @@ def _rsu_only(params_file: str) -> bool:
     return set(doc) <= {"lantern_rsu"} and not doc.get("lantern_rsu", {}).get("warn_on_reference_events")
 
 
+def resume_problem(out: Path, command: RunCommand) -> str:
+    """Why ``out`` cannot be resumed by ``command`` ('' when it can).
+
+    Why: a suite resumes every finished run it finds under ``out/runs``; rerun with
+    another agent, option, variant or run argument it would silently mix two
+    configurations in one table. The execution mode (``--processes``) is left out
+    of the comparison: both modes give bit-identical runs.
+    """
+    f = out / COMMAND_FILE
+    if not f.is_file() or not any((out / "runs").glob("*")):
+        return ""
+    try:
+        theirs = json.loads(f.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        return f"--out {out}: holds runs but its {COMMAND_FILE} is unreadable ({exc}); use another --out"
+    mine = json.loads(json.dumps(asdict(command)))
+    for d in (mine, theirs):
+        d["extra"] = [x for x in d.get("extra", []) if x != "--processes"]
+    diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+    if not diff:
+        return ""
+    was = "; ".join(f"{k} {theirs.get(k)!r}, now {mine.get(k)!r}" for k in diff)
+    return f"--out {out} holds runs of another command ({was}); rerun the same command to resume, or use another --out"
+
+
 def link_controls(jobs: Sequence[RunJob], out: Path, base: Path, command: RunCommand) -> list[RunJob]:
     """Link the finished Route A no-warning and Route B runs of ``base`` into ``out/runs``; return the jobs left.
 
@@ -765,6 +790,10 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
     if a.simulator != "embedded":
         extra += ["--simulator", a.simulator, *[x for k, v in carla.items() for x in (f"--{k.replace('_', '-')}", str(v))]]
     command = run_command(a.agent, a.agent_options, a.variant, a.v2x, faults, camera, extra)
+    problem = resume_problem(out, command)
+    if problem:
+        print(f"lantern suite: {problem}", file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     (out / COMMAND_FILE).write_text(json.dumps(asdict(command), indent=1) + "\n")
     all_jobs = jobs

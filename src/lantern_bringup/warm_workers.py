@@ -93,6 +93,14 @@ def _warm_up(extra: Sequence[str]) -> None:
     from lantern_eval.typestore import typestore
 
     typestore()  # rosbags' type stores + lantern_msgs (cached per process): the recorder's bag writer needs them
+    from lantern.paths import config_dir
+    from lantern.ros.params import ParameterError, read_param_file
+
+    for f in sorted(config_dir().glob("*.yaml")):  # parsed once per content (read_param_file's cache): every run reads them
+        try:
+            read_param_file(f)
+        except ParameterError:
+            pass  # not a parameter file (or a broken one: the run says so)
 
 
 def _child(argv: list[str], log: str, cwd: str, close_fds: Sequence[int]) -> None:

@@ -105,12 +105,13 @@ def type_hash(msgtype: str) -> str:
 
 def _with_distro(metadata_yaml: str) -> str:
     """rosbags' serialized metadata with ``ros_distro`` set to the ROS wheels' distro."""
-    doc = yaml.safe_load(metadata_yaml)
+    # libyaml when PyYAML has it (same documents, same text for these; ~15x less CPU at every bag close)
+    doc = yaml.load(metadata_yaml, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 - a safe loader
     info = doc.get("rosbag2_bagfile_information", doc) if isinstance(doc, dict) else None
     if not isinstance(info, dict):
         return metadata_yaml
     info["ros_distro"] = ros_distro()
-    out = yaml.safe_dump(doc, default_flow_style=False, sort_keys=False)
+    out = yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), default_flow_style=False, sort_keys=False)
     return out if metadata_yaml.endswith("\n") else out.strip()
 
 

@@ -2,15 +2,26 @@
 
 Subscriptions are raw (serialized bytes), so recording never deserialises
 (only the rare RunStatus is decoded, to see the run end). The recorder is a
-lockstep participant: it acks frame N once N's odometry is written, so the
-bridge cannot outrun it and nothing is lost. The camera is recorded every
+lockstep participant: it acks frame N once N's odometry is written and every
+per-frame topic the session publishes has delivered N (the agent's control and
+the grounding's warning: N-1, they answer a frame; ``lockstep.FrameTracker``),
+so the bridge cannot outrun it and nothing is lost, however late DDS repairs a
+lost datagram of one topic. The camera is recorded every
 n-th simulation frame (chosen by the frame number in the stamp, so a
 retransmitted frame never shifts the phase) or at ``camera_hz``.
 
-Ending: after the final RunStatus it drains for ``drain_quiet_s`` wall seconds
-without new messages (events published just before the status still land),
-then ends. On that path, on SIGINT/SIGTERM and after a sibling's crash the
-runner calls ``on_shutdown``, which closes the bag: metadata.yaml is written
+Ready: it tells the bridge it is ready for frame 0 only once every volatile
+topic the session publishes (``ready_topics``, set by the session from its node
+set) has a matched publisher: a message sent before discovery is lost for good.
+
+Ending: after the final RunStatus (frame F) it ends once every awaited topic has
+delivered up to F-1, the last frame published (the bridge has its own events
+acknowledged by every reader before it publishes the status), and every queue
+is drained: no wall-clock quiet period decides what the bag holds. A stream that
+is not a session (``ready_topics`` names none of the bridge's per-frame topics:
+a synthetic feeder) ends after ``drain_quiet_s`` without new messages as before;
+``drain_max_s`` bounds both (a producer that died), naming what was missing.
+At the run's end, on SIGINT/SIGTERM and after a sibling's crash the runner calls ``on_shutdown``, which closes the bag: metadata.yaml is written
 with the run metadata (custom data ``lantern``) and a completion marker
 (``lantern_recording``: completed = the final RunStatus was recorded,
 closed_by = run_end | shutdown_before_run_end). A bag without metadata.yaml
@@ -32,6 +43,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,9 +102,10 @@ class RecorderParams:
     fixed_delta_seconds: float = param(0.05, "Simulation step, to recover frame numbers.", gt=0.0)
     sync_name: str = param("recorder", "Name used in FrameAck (must match the bridge's sync_participants).")
     metadata_json: str = param("{}", "Run metadata (JSON object) stored in the bag's custom data 'lantern'.")
-    drain_quiet_s: float = param(0.5, "Wall seconds without new messages after the final RunStatus before the bag is closed.", ge=0.0)
+    drain_quiet_s: float = param(0.5, "Only for a stream whose ready_topics name none of the bridge's per-frame topics (a synthetic feeder): wall seconds without new messages after the final RunStatus before the bag is closed. A session's recorder closes once everything up to the final frame is in.", ge=0.0)
     drain_max_s: float = param(3.0, "Wall seconds after the final RunStatus after which the bag is closed even if messages still arrive.", ge=0.0)
-    ready_topics: list[str] = param(["odometry", "control", "warning"], "Per-frame topics (odometry | control | warning | a full topic name) whose publishers this recorder must have matched before it tells the bridge it is ready: a frame sent before discovery completes would be lost from the bag.")
+    ready_topics: list[str] = param(["odometry", "control", "warning"], "Volatile topics (odometry | control | warning | a full topic name) whose publishers this recorder must have matched before it tells the bridge it is ready (a message sent before discovery completes would be lost from the bag); the per-frame ones among them are also awaited before each ack (lantern run sets the session's whole list).")
+    image_period_frames: int = param(0, "The bridge publishes the camera image on frames % n == 0 (its camera_period_frames, set by lantern run): the recorder acks such a frame it records only once its image is in; 0 = never wait for images.", ge=0)
 
 
 def camera_period_frames(p: RecorderParams) -> int:
@@ -140,18 +153,38 @@ class RecorderNode(LanternNode):
         # The bridge's once-per-frame, stamped topics: a retransmitted frame is the same message again, but
         # re-serialised its CDR padding bytes may differ, so these are recorded once per stamp, not per bytes.
         self._per_frame = {self.odom_topic, topics.camera_info(p.role_name), topics.GROUND_TRUTH_ACTORS,
-                           topics.PERCEPTION_VISIBLE, topics.NAV_COMMAND, topics.TF}
-        for topic, (tname, q) in contract_topics(p.role_name).items():
-            self._declared_qos[topic] = q
-            self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
+                           topics.PERCEPTION_VISIBLE, topics.NAV_COMMAND, topics.TF, topics.speedometer(p.role_name)}
+        contract = contract_topics(p.role_name)
         named = {"odometry": self.odom_topic, "control": topics.CONTROL, "warning": topics.WARNING}
         wanted = [named.get(t, t) for t in p.ready_topics]
-        self._waiting = [sub for sub in self._subs if sub.topic_name in wanted]
-        unknown = sorted(set(wanted) - {sub.topic_name for sub in self._subs})
+        unknown = sorted(set(wanted) - set(contract))
         if unknown:
             raise ValueError(f"parameter ready_topics: {unknown} are not recorded topics")
         self._ready_sent = False
-        # Wall-clock timers (use_sim_time is on and /clock stops with the run): readiness and the drain, never a result. (use_sim_time is on and /clock stops with the run): only ends the drain, never a result.
+        # what each ack (and the run's end) waits for: the awaited per-frame topics the session publishes
+        # The speedometer (std_msgs/Float32, as carla-ros-bridge) has no stamp: when the session says the bridge
+        # publishes it (ready_topics), it is published once per frame from frame 0 and never retransmitted, and
+        # DDS keeps one writer's order, so the k-th message is frame k's (its log time; the latest stamp seen
+        # otherwise, e.g. from another publisher).
+        self.speed_topic = topics.speedometer(p.role_name)
+        self._speed_count = 0
+        ctopics = (topics.CLOCK, self.odom_topic, self.speed_topic, topics.camera_info(p.role_name), topics.GROUND_TRUTH_ACTORS,
+                   topics.PERCEPTION_VISIBLE, topics.NAV_COMMAND, topics.TF)
+        image = None
+        if p.image_period_frames and self.image_topic in wanted:
+            image = (self.image_topic, math.lcm(int(p.image_period_frames), self.camera_period))
+        self.tracker = lockstep.FrameTracker([t for t in ctopics if t in wanted or t == self.odom_topic],
+                                             [t for t in (topics.CONTROL, topics.WARNING) if t in wanted], image)
+        self._odom_frame = -1  # latest odometry frame received
+        self._acked = -1  # latest frame acknowledged
+        self._reack = False  # the latest odometry was a retransmit of a frame already acked: ack it again
+        self._final_frame: int | None = None
+        self._closing = False
+        for topic, (tname, q) in contract.items():
+            self._declared_qos[topic] = q
+            self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
+        self._waiting = [sub for sub in self._subs if sub.topic_name in wanted]
+        # Wall-clock timers (use_sim_time is on and /clock stops with the run): readiness and the bounds of the end, never a result.
         from rclpy.clock import Clock, ClockType
 
         self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
@@ -188,16 +221,23 @@ class RecorderNode(LanternNode):
         is_odom = topic == self.odom_topic
         is_image = topic == self.image_topic
         is_status = topic == topics.RUN_STATUS
+        tracked = topic in self.tracker.seen and not is_odom
+        counted = topic == self.speed_topic and topic in self.tracker.seen
 
         def cb(raw: bytes) -> None:
-            if self._final_wall is not None and topic not in (topics.CLOCK,):
-                self.get_logger().debug(f"after final status: {topic}")
             self._last_msg_wall = time.monotonic()
-            stamp = _stamp_from_cdr(raw, tname)
+            if counted:  # unstamped, once per frame from frame 0, never retransmitted: the k-th is frame k's
+                stamp = self._speed_count * self.dt_ns
+                self._speed_count += 1
+            else:
+                stamp = _stamp_from_cdr(raw, tname)
             t_ns = self._last_t_ns if stamp is None else stamp
+            if tracked and stamp is not None:
+                self.tracker.note(topic, round(t_ns / self.dt_ns))
             if is_image:
                 frame = round(t_ns / self.dt_ns)
                 if frame % self.camera_period or frame in self._camera_frames:
+                    self._after_tracked(tracked)
                     return
                 self._camera_frames.add(frame)
             self._last_t_ns = max(self._last_t_ns, t_ns)
@@ -213,14 +253,32 @@ class RecorderNode(LanternNode):
                     self.writer.write(topic, tname, t_ns, raw)
             if is_odom:
                 frame = round(t_ns / self.dt_ns)
-                for sub in self._subs:  # record what frame N sent before its odometry, then ack N
+                self.tracker.note(topic, frame)
+                self._reack = frame <= self._acked
+                self._odom_frame = max(self._odom_frame, frame)
+                for sub in self._subs:  # take in what frame N sent before its odometry, then ack N once complete
                     if sub.topic_name != topic:
                         lockstep.drain(sub)
-                self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(t_ns)))
+                self._try_ack(self._odom_frame if not self._reack else frame)
             if is_status:
                 self._on_status_raw(raw)
+            self._after_tracked(tracked)
 
         return cb
+
+    def _after_tracked(self, tracked: bool) -> None:
+        if tracked and self._odom_frame > self._acked:
+            self._try_ack(self._odom_frame)
+        if self._final_frame is not None and not self._closing:
+            self._end_check()
+
+    def _try_ack(self, frame: int) -> None:
+        """Ack ``frame`` once every awaited topic has delivered it (a retransmitted frame: again)."""
+        if frame < 0 or (frame <= self._acked and not self._reack) or not self.tracker.complete(frame):
+            return
+        self._reack = False
+        self._acked = max(self._acked, frame)
+        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(frame * self.dt_ns)))
 
     def _offered_qos(self, topic: str) -> list[Qos]:
         """One profile per publisher of ``topic`` (what rosbag2 records), else the contract's declared profile."""
@@ -238,13 +296,28 @@ class RecorderNode(LanternNode):
         if st.outcome != self._run_status_type.RUNNING and not self.final_status_seen:
             self.final_status_seen = True
             self._final_wall = time.monotonic()
+            self._final_frame = int(st.frame)
 
-    def _drain_check(self) -> None:
-        if self._final_wall is None:
+    def _end_check(self) -> None:
+        """End once everything up to the final frame is in (see the module docstring); bounded by drain_max_s."""
+        if self._final_frame is None or self._closing:
             return
         now = time.monotonic()
-        if now - self._last_msg_wall >= self.p.drain_quiet_s or now - self._final_wall >= self.p.drain_max_s:
-            self.request_exit(0)
+        if self.tracker.awaits_more_than_odometry:
+            done = not self.tracker.final_missing(self._final_frame)
+        else:  # not a session (a synthetic feeder): nothing says what the end owes; a quiet period decides
+            done = now - self._last_msg_wall >= self.p.drain_quiet_s
+        if not done and now - self._final_wall < self.p.drain_max_s:
+            return
+        if not done and self.tracker.awaits_more_than_odometry:
+            self.get_logger().warning(f"closing {self.p.drain_max_s:g} s after the final status without {self.tracker.final_missing(self._final_frame)} up to frame {self._final_frame - 1}")
+        self._closing = True
+        for sub in self._subs:  # whatever arrived and is still queued (events, notices, the last trajectory)
+            lockstep.drain(sub)
+        self.request_exit(0)
+
+    def _drain_check(self) -> None:
+        self._end_check()
 
     def on_shutdown(self) -> None:
         if self.writer is not None:

@@ -78,3 +78,52 @@ def drain(sub: Any) -> int:
             return n
         sub.callback(taken[0])
         n += 1
+
+
+class FrameTracker:
+    """Which frame every awaited per-frame topic has delivered up to: when a lockstep consumer may ack.
+
+    Why: DDS orders messages per writer, never across writers. A consumer that acknowledged frame N on
+    N's odometry alone could let the bridge step while N's /tf (or any other topic of N) was still being
+    repaired by DDS after a lost datagram; under load that lagged 4-14 frames and the recorder closed
+    without it. A consumer acks N only once every awaited topic has delivered N (the bridge's topics,
+    published before N's odometry) or N-1 (the answers to a frame: the agent's control, the grounding's
+    warning, published after the frame they answer; the bridge had N-1's control before it published
+    N). At the run's end (RunStatus frame F: the bridge stepped to F and published nothing of F) the
+    consumer holds everything once ``complete(F - 1, answers_of=F - 1)``. Which topics are awaited is
+    the session's knowledge (the topics its nodes publish: ``ready_topics``), never a guess from the
+    graph. Pure: frame numbers in, answers out.
+    """
+
+    def __init__(self, same_frame: list[str], answers: list[str], image: tuple[str, int] | None = None) -> None:
+        self.same_frame = list(same_frame)  # published for frame N before N's odometry
+        self.answers = list(answers)  # published in answer to frame N, after it
+        self.image, self.image_period = image if image is not None else ("", 0)
+        self.seen: dict[str, int] = dict.fromkeys([*self.same_frame, *self.answers, *([self.image] if self.image else [])], -1)
+
+    @property
+    def awaits_more_than_odometry(self) -> bool:
+        return len(self.seen) > 1
+
+    def note(self, topic: str, frame: int) -> None:
+        if frame > self.seen.get(topic, frame):
+            self.seen[topic] = frame
+
+    def missing(self, frame: int, answers_of: int | None = None) -> list[str]:
+        """Awaited topics that have not yet delivered ``frame`` (answers: ``answers_of``, default frame - 1)."""
+        prev = frame - 1 if answers_of is None else answers_of
+        seen = self.seen
+        out = [t for t in self.same_frame if seen[t] < frame]
+        out += [t for t in self.answers if seen[t] < prev]
+        if self.image and frame >= 0 and frame % self.image_period == 0 and seen[self.image] < frame:
+            out.append(self.image)
+        return out
+
+    def complete(self, frame: int, answers_of: int | None = None) -> bool:
+        return not self.missing(frame, answers_of)
+
+    def final_missing(self, final_frame: int) -> list[str]:
+        """What the run's end still owes: every awaited topic up to the last published frame ``final_frame - 1``."""
+        if final_frame <= 0:
+            return []
+        return self.missing(final_frame - 1, answers_of=final_frame - 1)

@@ -42,6 +42,9 @@ P = TypeVar("P")
 EXIT_NODE_CRASH = 70
 #: Exit code of a node refusing a parameter value (type or declared range): a usage/config error.
 EXIT_BAD_PARAMETER = 2
+#: Wall seconds the in-process runner waits, once the session-ending nodes are done, for the other nodes that
+#: end on the final RunStatus to handle it (it is already queued in this process: this bounds a bug, never a result).
+FOLLOWERS_GRACE_S = 2.0
 
 
 class LanternNode(Node):
@@ -101,6 +104,7 @@ class LanternNode(Node):
                 self.on_run_end(msg)
                 self.request_exit(0)
 
+        self.follows_run_end = True  # the in-process runner lets it see the run's end before the session stops
         self.create_subscription(RunStatus, topics.RUN_STATUS, on_status, qos.LATCHED)
 
     def on_run_end(self, status: Any) -> None:
@@ -200,6 +204,11 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None,
         for n in nodes:
             executor.add_node(n)
         enders = [n for n, s in zip(nodes, specs) if s.ends_session] or nodes
+        # nodes that end on the final RunStatus without ending the session (RSU, grounding, agent, live view):
+        # the session stops once they have handled it too (it is already queued in this process), so an observer
+        # such as the live view still sends the run's end; bounded by FOLLOWERS_GRACE_S
+        followers = [n for n in nodes if getattr(n, "follows_run_end", False) and not any(n is e for e in enders)]
+        enders_done_at: float | None = None
         drain_deadline: float | None = None
         while stop.signum is None:
             try:
@@ -217,6 +226,9 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None,
                 break
             done = [n.exit_code for n in enders if n.exit_code is not None]
             if len(done) == len(enders):
+                enders_done_at = enders_done_at or time.monotonic()
+                if any(n.exit_code is None for n in followers) and time.monotonic() - enders_done_at < FOLLOWERS_GRACE_S:
+                    continue
                 end = SessionEnd(next((c for c in done if c), 0))
                 break
             if done and drain_deadline is None:

@@ -18,6 +18,7 @@ nothing here: ``check_param_file`` names it.
 from __future__ import annotations
 
 import array
+import copy
 import dataclasses
 import difflib
 import math
@@ -192,6 +193,23 @@ def read_param_file(path: Path | str) -> dict[str, dict[str, Any]]:
         raise ParameterError(f"{p}: is a directory, not a parameter file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ParameterError(f"{p}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    # Parsed once per file content: a run reads each config file ~3 times (preflight, the node set's
+    # effective values, the nodes) and a warm suite worker's zygote parses config/*.yaml before it forks.
+    # Keyed on the text, so an edited file is parsed again; callers get their own copy.
+    key = (str(p), text)
+    hit = _PARSED.get(key)
+    if hit is None:
+        hit = _parse_param_text(p, text)
+        if len(_PARSED) >= 64:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[key] = hit
+    return copy.deepcopy(hit)
+
+
+_PARSED: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+
+
+def _parse_param_text(p: Path, text: str) -> dict[str, dict[str, Any]]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -15,6 +15,10 @@ Why it looks like this:
   with the same function the feature cache used.
 * The warning enters as its text (empty when none is active: the two
   conditions differ in exactly that) plus its grounded position as numbers.
+  A version-1 checkpoint (the release) also reads "warning active" /
+  "position known" numbers and MiniLM's pooled embedding; a version-2 one
+  reads MiniLM's token states through its trained text head and no
+  presence numbers (``learned/inputs.py``, docs/learned_agent.md).
 * ``torch_threads`` defaults to 1 (next to a simulator on two cores).
 """
 
@@ -96,13 +100,14 @@ class LearnedBackend(Backend):
 
     name = "learned"
     needs_image = True
+    image_period = classmethod(lambda cls, options: int(bound_options(cls, options)["model_period_frames"]))  # reads the camera on frames % this == 0 only (the session renders only those)
 
     def __init__(self, model_dir: str | None = None, torch_threads: int = 1, model_period_frames: int = 5) -> None:
         _check_values(torch_threads, model_period_frames)
         import torch
 
         from lantern_agent.learned.encoders import load_image_encoder
-        from lantern_agent.learned.model import EMPTY_TEXT_FILE, CheckpointError, load_policy
+        from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, CheckpointError, load_policy
 
         torch.set_num_threads(int(torch_threads))
         self.period = int(model_period_frames)
@@ -120,6 +125,12 @@ class LearnedBackend(Backend):
         self._text_encoder: Any = None
         empty = d / EMPTY_TEXT_FILE
         self._empty_text = np.load(empty).astype(np.float32) if empty.is_file() else None
+        self.inputs_version = int(self.policy.cfg.inputs)
+        self._empty_tokens: tuple[np.ndarray, np.ndarray] | None = None
+        if (d / EMPTY_TOKENS_FILE).is_file():
+            with np.load(d / EMPTY_TOKENS_FILE) as z:
+                self._empty_tokens = (z["tokens"].astype(np.float32), z["mask"].astype(np.float32))
+        self._token_memo: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.stats = LearnedStats()
         self._last: tuple[np.ndarray, tuple[float, float, float], float] | None = None
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
@@ -161,6 +172,23 @@ class LearnedBackend(Backend):
             self._text_encoder = TextEncoder()
         return self._text_encoder.encode([text])
 
+    def encode_tokens(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """((1, T, 384), (1, T)) token states and mask of the text (version 2; the stored ones for the empty text)."""
+        if text == "" and self._empty_tokens is not None:
+            return self._empty_tokens[0][None], self._empty_tokens[1][None]
+        hit = self._token_memo.get(text)
+        if hit is None:
+            if self._text_encoder is None:
+                from lantern_agent.learned.encoders import TextEncoder
+
+                self._text_encoder = TextEncoder()
+            states, mask = self._text_encoder.tokens([text], max_tokens=self.policy.cfg.text_tokens)
+            hit = (states, mask)
+            if len(self._token_memo) >= 512:
+                self._token_memo.pop(next(iter(self._token_memo)))
+            self._token_memo[text] = hit
+        return hit
+
     def infer(self, obs: Observation) -> np.ndarray:
         """One model step: (10, 2) ego-frame waypoints from this observation."""
         import torch
@@ -175,11 +203,14 @@ class LearnedBackend(Backend):
         if (img.shape[1], img.shape[0]) != self.image_size:
             self.stats.resized_frames += 1
             img = resize_to(img, self.image_size)
-        text, num = observation_inputs(obs)
+        text, num = observation_inputs(obs, self.inputs_version)
         feats = image_features(self.image_net, [img])
-        txt = torch.from_numpy(self.encode_text(text))
         with torch.inference_mode():
-            wp = self.policy(feats, txt, torch.from_numpy(num)[None])[0]
+            if self.inputs_version == 2:
+                tok, mask = self.encode_tokens(text)
+                wp = self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask))[0]
+            else:
+                wp = self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])[0]
         return wp.double().numpy()
 
     def plan(self, obs: Observation) -> Plan:

@@ -38,6 +38,11 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--no-warning-samples", action="store_true", help="train without any warning-bearing sample (the paper's zero-shot analogue)")
     ap.add_argument("--image-size", type=image_size(32, 1024), default=None, metavar="WxH",
                     help="--backbone learned: policy input size; dataset images are resized to it (default 256x128: the 30 ms step budget)")
+    ap.add_argument("--inputs", type=int, choices=(1, 2), default=1,
+                    help="--backbone learned: policy input layout: 1 = the release checkpoint's (pooled text + warning-active / position-known numbers; default), "
+                         "2 = a trained text head over MiniLM's token states, no presence numbers, App. H counterexample rows")
+    ap.add_argument("--counterexamples", type=number(float, ge=0, le=1), default=0.5, metavar="FRACTION",
+                    help="--inputs 2: share of the no-warning rows that also train with a counterexample statement (default 0.5)")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -72,9 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
+    if a.backbone == "vlm" and a.inputs != 1:
+        ap.error("--inputs applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
-                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size)
+                      val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
+                      inputs=a.inputs, counterexample_fraction=a.counterexamples)
     try:
         source = None
         if a.backbone == "vlm":

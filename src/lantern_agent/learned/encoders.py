@@ -46,6 +46,8 @@ IMAGE_POOL = (1, 3)
 IMAGE_CHANNELS = 1280
 IMAGE_FEATURES = IMAGE_CHANNELS * IMAGE_POOL[0] * IMAGE_POOL[1]
 TEXT_FEATURES = 384
+#: tokens the version-2 policy's text head reads per text (MiniLM token states; longer texts are truncated)
+TEXT_TOKENS = 48
 
 # (repeats, kernel, stride, expand ratio, in, out) of EfficientNet-Lite0 (width = depth = 1.0).
 _LITE0_STAGES = (
@@ -270,6 +272,26 @@ class TextEncoder:
         for i, t in enumerate(texts):
             out[i] = found[t]
         return out
+
+    def tokens(self, texts: list[str], max_tokens: int = TEXT_TOKENS, batch_size: int = 64) -> tuple[np.ndarray, np.ndarray]:
+        """MiniLM's last hidden state per token, before pooling: ((N, max_tokens, 384) float32, (N, max_tokens) mask).
+
+        What the version-2 policy's trainable text head reads: pooling every token into one mean
+        (``encode``) keeps the topic and loses "no" / "behind" / "far"; a trained attention layer over
+        the token states can keep them. Longer texts are truncated at ``max_tokens`` (Table 2 texts with a
+        position take about 35 tokens).
+        """
+        states = np.zeros((len(texts), max_tokens, TEXT_FEATURES), dtype=np.float32)
+        mask = np.zeros((len(texts), max_tokens), dtype=np.float32)
+        for s in range(0, len(texts), batch_size):
+            chunk = list(texts[s : s + batch_size])
+            tok = self.tokenizer(chunk, padding=True, truncation=True, max_length=max_tokens, return_tensors="pt")
+            with torch.inference_mode():
+                h = self.model(**tok).last_hidden_state.numpy()
+            n = h.shape[1]
+            states[s : s + len(chunk), :n] = h
+            mask[s : s + len(chunk), :n] = tok["attention_mask"].numpy()
+        return states, mask
 
 
 @dataclass(frozen=True)

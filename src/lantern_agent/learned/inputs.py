@@ -1,5 +1,13 @@
 """The policy's non-pixel inputs, built the same way from a dataset row and from an ``Observation``.
 
+Two input layouts. Version 1 (the release checkpoint ``learned_v1``) adds a
+"warning active" and a "position known" number, which let the head ignore the
+text (issue 19: the numbers alone triggered the same slow-down). Version 2
+drops both: the warning and no-warning conditions differ only in the text and
+the grounded position (zero when the text carries none), so the model has to
+read the text; counterexamples (``counterexamples.py``) carry positions too,
+so a position is no proxy for a hazard either.
+
 One function per input so training and driving cannot drift apart: the
 warning's rendered text (``""`` when no warning is active: the only text the
 no-warning condition gives) and the numbers (speed, command, target point,
@@ -41,14 +49,31 @@ def numeric_features(speed: float, command: int, target: tuple[float, float], wa
         v[9] = 1.0
         if warning_pos is not None and all(math.isfinite(float(p)) for p in warning_pos):
             v[10] = 1.0
-            v[11] = np.clip(float(warning_pos[0]) / WARNING_POS_SCALE, -3.0, 3.0)
-            v[12] = np.clip(float(warning_pos[1]) / WARNING_POS_SCALE, -3.0, 3.0)
+            v[11:13] = position_features(warning_pos)
     return v
 
 
-def observation_inputs(obs: Observation) -> tuple[str, np.ndarray]:
-    """(text, numbers) of one observation: what the agent node gives a backend."""
+def position_features(pos: tuple[float, float]) -> np.ndarray:
+    """(2,) float32: a grounded position scaled and clipped as both layouts feed it."""
+    return np.clip(np.asarray(pos, dtype=np.float32)[:2] / WARNING_POS_SCALE, -3.0, 3.0)
+
+
+#: version 2: speed, 6 command slots, target x / y, grounded position x / y (0, 0 when the text has none).
+NUM_NUMERIC_V2 = 1 + len(COMMANDS) + 2 + 2
+#: the v1 columns a v2 vector keeps (the v1 vector's position columns are 0 whenever v2's are)
+V2_FROM_V1 = (0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12)
+
+
+def numeric_features_v2(speed: float, command: int, target: tuple[float, float], position: tuple[float, float] | None) -> np.ndarray:
+    """(NUM_NUMERIC_V2,) float32: no warning-presence input; ``position`` None or NaN = none."""
+    return numeric_features(speed, command, target, True, position)[list(V2_FROM_V1)]
+
+
+def observation_inputs(obs: Observation, version: int = 1) -> tuple[str, np.ndarray]:
+    """(text, numbers) of one observation in the policy's input layout ``version``: what the agent node gives a backend."""
     w = obs.warning
     text = warning_text(w is not None, w.text if w is not None else "")
-    num = numeric_features(obs.speed, obs.command, obs.target_point_ego, w is not None, w.position_ego if w is not None else None)
-    return text, num
+    pos = w.position_ego if w is not None else None
+    if version == 2:
+        return text, numeric_features_v2(obs.speed, obs.command, obs.target_point_ego, pos)
+    return text, numeric_features(obs.speed, obs.command, obs.target_point_ego, w is not None, pos)

@@ -26,17 +26,22 @@ from torch import nn
 
 from lantern.file_integrity import atomic_write, atomic_write_text, file_entry, verify_files
 from lantern_agent.backends.base import NUM_WAYPOINTS
-from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES
-from lantern_agent.learned.inputs import NUM_NUMERIC
+from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS
+from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2
 from lantern_agent.learned.manifest_file import read_manifest_file
 
 FORMAT = "lantern-learned-policy"
-VERSION = 1
+#: manifest versions: 1 = input layout 1 (pooled MiniLM text, warning-active / position-known numbers; the
+#: release checkpoint), 2 = input layout 2 (MiniLM token states through a trained text head, no presence numbers)
+VERSION = 2
+SUPPORTED_VERSIONS = (1, 2)
 WEIGHTS = "policy.safetensors"
 MANIFEST = "manifest.json"
 TRAIN_STATE = "train_state.pt"
 #: MiniLM's embedding of the empty text (no active warning), stored so a run without a warning never loads MiniLM.
 EMPTY_TEXT_FILE = "empty_text.npy"
+#: version 2: MiniLM's token states and mask of the empty text, for the same reason
+EMPTY_TOKENS_FILE = "empty_tokens.npz"
 
 
 class CheckpointError(ValueError):
@@ -55,6 +60,11 @@ class PolicyConfig:
     hidden: int = 256
     dropout: float = 0.1
     waypoint_scale: float = 10.0  # m per output unit
+    #: input layout (inputs.py): 1 = pooled text + presence numbers, 2 = token-state text head, no presence numbers
+    inputs: int = 1
+    #: version 2's text head: width of its attention layer and the token states it reads
+    text_width: int = 128
+    text_tokens: int = TEXT_TOKENS
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -65,15 +75,47 @@ class PolicyConfig:
         return cls(**d)
 
 
+class TokenTextHead(nn.Module):
+    """MiniLM token states -> one text vector, trained: a projection, one self-attention layer, masked mean.
+
+    Why not MiniLM's own mean pooling: it averages "no", "behind" and "far" away
+    with the topic words, so "No pedestrian is near the lane" lands next to a
+    pedestrian warning. One trained attention layer over the (frozen) contextual
+    token states can weigh those words; it is small (~0.2 M parameters) and
+    runs on cached token states in training.
+    """
+
+    def __init__(self, width: int, out_dim: int, dropout: float) -> None:
+        super().__init__()
+        self.proj = nn.Linear(TEXT_FEATURES, width)
+        self.layer = nn.TransformerEncoderLayer(width, nhead=4, dim_feedforward=2 * width, dropout=dropout, batch_first=True, norm_first=True)
+        self.out = nn.Sequential(nn.LayerNorm(width), nn.Linear(width, out_dim), nn.GELU())
+
+    def forward(self, tokens: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:  # noqa: D102
+        keep = mask > 0.5
+        h = self.layer(self.proj(tokens), src_key_padding_mask=~keep)
+        m = keep.unsqueeze(-1).to(h.dtype)
+        return self.out((h * m).sum(1) / m.sum(1).clamp(min=1.0))
+
+
 class Policy(nn.Module):
-    """(image features, text embedding, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right)."""
+    """(image features, text, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right).
+
+    Layout 1: text = (B, 384) pooled embedding. Layout 2: text = (B, T, 384) token states plus ``text_mask`` (B, T).
+    """
 
     def __init__(self, cfg: PolicyConfig) -> None:
         super().__init__()
+        if cfg.inputs not in (1, 2):
+            raise CheckpointError(f"policy config: input layout {cfg.inputs!r} is not 1 or 2")
         self.cfg = cfg
         self.image = nn.Sequential(nn.LayerNorm(IMAGE_FEATURES), nn.Dropout(cfg.dropout), nn.Linear(IMAGE_FEATURES, cfg.image_dim), nn.GELU())
-        self.text = nn.Sequential(nn.Linear(TEXT_FEATURES, cfg.text_dim), nn.GELU())
-        self.num = nn.Sequential(nn.Linear(NUM_NUMERIC, cfg.num_dim), nn.GELU())
+        if cfg.inputs == 2:
+            self.text: nn.Module = TokenTextHead(cfg.text_width, cfg.text_dim, cfg.dropout)
+            self.num = nn.Sequential(nn.Linear(NUM_NUMERIC_V2, cfg.num_dim), nn.GELU())
+        else:
+            self.text = nn.Sequential(nn.Linear(TEXT_FEATURES, cfg.text_dim), nn.GELU())
+            self.num = nn.Sequential(nn.Linear(NUM_NUMERIC, cfg.num_dim), nn.GELU())
         width = cfg.image_dim + cfg.text_dim + cfg.num_dim
         self.fuse = nn.Sequential(
             nn.Linear(width, cfg.hidden), nn.GELU(), nn.Dropout(cfg.dropout),
@@ -81,13 +123,14 @@ class Policy(nn.Module):
             nn.Linear(cfg.hidden, NUM_WAYPOINTS * 2),
         )
 
-    def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor) -> torch.Tensor:  # noqa: D102
-        h = torch.cat([self.image(img), self.text(txt), self.num(num)], dim=-1)
+    def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
+        t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
+        h = torch.cat([self.image(img), t, self.num(num)], dim=-1)
         return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
 
 
 #: files of a checkpoint the backend reads, hashed into the manifest's ``files`` when present
-HASHED_FILES = (WEIGHTS, EMPTY_TEXT_FILE)
+HASHED_FILES = (WEIGHTS, EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE)
 
 
 def save_policy(model: Policy, out_dir: Path, manifest: dict[str, Any]) -> None:
@@ -101,7 +144,7 @@ def save_policy(model: Policy, out_dir: Path, manifest: dict[str, Any]) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write(out_dir / WEIGHTS, lambda tmp: save_file({k: v.detach().contiguous() for k, v in model.state_dict().items()}, str(tmp)))
     files = {name: file_entry(out_dir / name) for name in HASHED_FILES if (out_dir / name).is_file()}
-    doc = {"format": FORMAT, "version": VERSION, "policy": asdict(model.cfg), **manifest, "files": files}
+    doc = {"format": FORMAT, "version": model.cfg.inputs, "policy": asdict(model.cfg), **manifest, "files": files}
     atomic_write_text(out_dir / MANIFEST, json.dumps(doc, indent=2, sort_keys=True) + "\n")
 
 
@@ -110,11 +153,13 @@ def read_manifest(model_dir: Path) -> dict[str, Any]:
     mpath, doc = read_manifest_file(model_dir, MANIFEST, "learned checkpoint", "lantern train", CheckpointError)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CheckpointError(f"{mpath}: 'format' must be {FORMAT!r}, got {doc.get('format') if isinstance(doc, dict) else doc!r}")
-    if doc.get("version") != VERSION:
-        raise CheckpointError(f"{mpath}: version {doc.get('version')!r} is not supported (expected {VERSION})")
+    if doc.get("version") not in SUPPORTED_VERSIONS:
+        raise CheckpointError(f"{mpath}: version {doc.get('version')!r} is not supported (expected one of {list(SUPPORTED_VERSIONS)})")
     if not (model_dir / WEIGHTS).is_file():
         raise CheckpointError(f"learned checkpoint {model_dir}: {WEIGHTS} is missing")
-    PolicyConfig.from_dict(dict(doc.get("policy") or {}))
+    cfg = PolicyConfig.from_dict(dict(doc.get("policy") or {}))
+    if cfg.inputs != doc["version"]:  # the manifest's version names the input layout the weights expect
+        raise CheckpointError(f"{mpath}: version {doc['version']} but the policy's input layout is {cfg.inputs}")
     if "files" not in doc:
         raise CheckpointError(f"{mpath}: no per-file SHA-256 ('files'), so its weights cannot be verified "
                               "(written before checkpoints carried them): retrain it with `lantern train`")

@@ -65,6 +65,11 @@ class TrainConfig:
     #: EfficientNet-Lite0 costs 13.9 ms there against 22.1 ms at the dataset's 320x160 (one thread), which keeps
     #: a step with a new warning text (MiniLM, ~11 ms) under the 30 ms budget.
     image_size: tuple[int, int] | None = None
+    #: policy input layout (``inputs.py``): 1 = the release checkpoint's (pooled text + presence numbers),
+    #: 2 = token-state text head, no presence numbers, with App. H counterexample rows (``source_v2.py``)
+    inputs: int = 1
+    #: layout 2: share of the mixture's no-warning rows that also appear with a counterexample statement
+    counterexample_fraction: float = 0.5
 
 
 @dataclass
@@ -85,8 +90,11 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
     kind = np.asarray(cache.route_kind)
     cond = np.asarray(cache.condition)
     usable = (kind == "B") | ((kind == "A") & (cond == "warning"))
+    ce = getattr(cache, "counterexample", None)
     if cfg.no_warning_samples:
         usable &= ~cache.warning_active
+        if ce is not None:  # a model that never sees a warning sees no warning-like statement either
+            usable &= ~ce
     idx = np.nonzero(usable)[0]
     if len(idx) == 0:
         raise TrainError("no usable sample: the mixture needs Route A rows of the warning condition or Route B rows")
@@ -107,6 +115,9 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
         "train_warning_samples": int(cache.warning_active[train].sum()),
         "val_sequences": len(val_seqs), "train_sequences": len(set(seq[train])),
     }
+    if ce is not None:
+        counts["train_counterexamples"] = int(ce[train].sum())
+        counts["val_counterexamples"] = int(ce[val].sum())
     return Selection(train=train, val=val, counts=counts)
 
 
@@ -230,7 +241,13 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
 
     ``stop_after_epoch`` simulates an interruption (tests).
     """
-    source = source if source is not None else LearnedSource()
+    if source is None:
+        if cfg.inputs == 2:
+            from lantern_agent.learned.source_v2 import LearnedSourceV2
+
+            source = LearnedSourceV2()
+        else:
+            source = LearnedSource()
     torch.set_num_threads(cfg.threads)
     out = Path(out_dir)
     info = ds.open_dataset(data_dir)

@@ -20,7 +20,7 @@ import hashlib
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -173,19 +173,27 @@ def file_name(spec: RouteSpec) -> str:
     return f"{spec.family}/{spec.route_id}.xml"
 
 
-def generate(out_dir: Path | str = SUITE_DIR, seed: int = SUITE_SEED) -> dict[str, Any]:
-    """Write every route file and the manifest; returns the manifest."""
+def write_route_set(specs: Sequence[tuple[RouteSpec, RouteSpec]], out_dir: Path | str, head: dict[str, Any]) -> dict[str, Any]:
+    """Write every pair's route files and a manifest (``head`` + pairs + per-file SHA-256); returns the manifest.
+
+    Shared by the frozen suite and the learned agent's development set, so both are hashed and listed alike.
+    """
     out = Path(out_dir)
     files: dict[str, str] = {}
     pairs = []
-    for a, b in suite_specs(seed):
+    for a, b in specs:
         for spec in (a, b):
             p = write_route(spec, out / file_name(spec))
             files[file_name(spec)] = sha256_file(p)
         pairs.append({"pair_id": a.pair_id, "family": a.family, "weather": a.weather, "A": file_name(a), "B": file_name(b), "geometry_sha256": a.geometry_hash(), "route_length_m": round(a.length, 2)})
-    manifest = {"schema": "lantern_suite/v1", "name": SUITE_NAME, "seed": seed, "pairs": pairs, "files": dict(sorted(files.items()))}
+    manifest = {**head, "pairs": pairs, "files": dict(sorted(files.items()))}
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return manifest
+
+
+def generate(out_dir: Path | str = SUITE_DIR, seed: int = SUITE_SEED) -> dict[str, Any]:
+    """Write every route file and the manifest; returns the manifest."""
+    return write_route_set(suite_specs(seed), out_dir, {"schema": "lantern_suite/v1", "name": SUITE_NAME, "seed": seed})
 
 
 def load_manifest(suite_dir: Path | str = SUITE_DIR) -> dict[str, Any]:

@@ -230,6 +230,8 @@ def synthesize_main(argv: Sequence[str]) -> int:
         c = compile_prompt(a.prompt, make_parser(cfg), LoopConfig(attempts=a.attempts, seed=cfg.seed), prompt_id="synthesized")
         r = c.record
         print(f"parse attempts: {len(r.attempts)}")
+        for note in set_aside(r.attempts):
+            print(f"note: {note}")
         if c.spec is not None:
             print("spec S:")
             print(dump_spec(c.spec), end="")
@@ -254,6 +256,16 @@ def synthesize_main(argv: Sequence[str]) -> int:
         return 0 if c.program is not None else 1
 
     return _run(ap.prog, body)
+
+
+def set_aside(attempts: Sequence[dict]) -> list[str]:
+    """What the parser set aside as no test instruction (ids, outcome headings, commentary), once each: printed, never silent."""
+    out: list[str] = []
+    for att in attempts:
+        for note in att.get("notes", ()):
+            if note not in out:
+                out.append(note)
+    return out
 
 
 def pass_verdict(r: Any) -> tuple[str, str]:
@@ -313,6 +325,8 @@ def test_main(argv: Sequence[str]) -> int:
             verdict, why = record_verdict(rec)
             counts[verdict] = counts.get(verdict, 0) + 1
             print(f"{rec.id}: {verdict}" + (f": {why}" if why else ""))
+            for note in set_aside([a for ps in rec.passes for a in ps.attempts]):
+                print(f"  note: {note}")
         print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
         print(f"wrote {out / 'table.md'} ({len(records)} prompts)")
         return 0

@@ -33,6 +33,7 @@ class ParseAttempt:
     seed: Optional[int] = None
     latency: float = 0.0
     feedback: tuple[str, ...] = ()  # the errors E this attempt was asked to fix
+    notes: tuple[str, ...] = ()  # what the parser set aside as no test instruction (an id, an outcome heading, a mitigation clause), quoted
 
     @property
     def ok(self) -> bool:
@@ -50,6 +51,7 @@ class ParseAttempt:
             "raw": self.raw,
             "error": self.error,
             "spec": json.loads(dump_spec(self.spec)) if self.spec is not None else None,
+            **({"notes": list(self.notes)} if self.notes else {}),  # only when there are any: earlier records stay byte-identical
         }
 
 

@@ -8,8 +8,15 @@ corpora (``data/prompts/*.yaml``) and an engineer's wider vocabulary
 km/h / mph / m/s / m/s² / m / s / ms / %), and it never guesses:
 
 - **no silent loss**: a clause about the messages that no operator reads, a
-  fault without its size or direction, a road user the runtime cannot build or
-  a vehicle without a place is refused, quoted ("not understood: "..." (why)");
+  fault without its size or direction, a loss without its amount ("some"), a
+  window without numbers ("for a while"), a request too vague to test ("make
+  it fail somehow") or a failure asked for with no fault named, a road user
+  the runtime cannot build or a vehicle without a place is refused, quoted
+  ("not understood: "..." (why)"); so is a clause that qualifies the channel,
+  a stream, the weather, the light or the traffic in words no field holds
+  ("a really bad network", "unreliable BSMs", "bad weather", "heavy traffic"),
+  unless it heads a fault of the intent stated with its size that fits it
+  (``qualitative_problems``);
 - **numbers carried exactly**: after reading, ``account_numbers`` checks that
   every number of the prompt is held by some field of S in spec units (or is a
   count: a signal group, a burst length, vehicles); otherwise the clause
@@ -22,7 +29,12 @@ meets the ego within the encounter window") are applied to the previous S.
 Errors with no suggestion leave it nothing to act on, so it reads the prompt
 again (the same S: the attempt is recorded and the verdict is Infeasible).
 
-The reading, sentence by sentence: fault clauses are split off first (a fault
+The reading starts with ``document_layer`` (ticket, test-case and hazard ids,
+outcome headings and safety-case commentary set aside, each reported in the
+attempt's ``notes``; commentary with a number, or naming a fault the test does
+not state, refused), then ``normalise`` (number words, spelled units and feet
+rewritten to digits and short units, so one grammar reads "two seconds" and
+"2 s"), then goes sentence by sentence: fault clauses are split off first (a fault
 cue with a message word: "SPaT messages arrive 1.5 s late"; a restated fault is
 one fault); then an application cue (named or inferred from the situation),
 the environment, the ego's approach (its own clauses: a vehicle's clause runs
@@ -48,20 +60,21 @@ _WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 
 #: application named explicitly (fault prompts) -- checked first
 NAMED_APPS: tuple[tuple[str, str], ...] = (
-    ("eebl", r"\be?ebl\b|emergency (electronic )?brake[- ]light|electronic emergency brake[- ]light|hard[- ]braking (relay|warning)|brake[- ]light relay"),
-    ("rlvw", r"\brlvw\b|red[- ]light (violation )?warning"),
-    ("glosa", r"\bglosa\b|green[- ]light (optimi[sz]ed )?speed advisory|\bspeed advisory\b"),
-    ("ima", r"\bima\b|intersection movement assist|cross[- ]traffic (warning|assist)"),
-    ("lta", r"\blta\b|left[- ]turn assist"),
-    ("fcw", r"\bfcw\b|forward collision warning"),
+    ("eebl", r"\be?ebl\b|emergency (electronic )?brake[- ]lights?|electronic (emergency )?brake[- ]lights?|hard[- ]brak(?:e|ing) (relay|warning|alert)"
+             r"|brake[- ]light (relay|warning)|emergency brak(?:e|ing) (warning|alert|relay)|\bebw\b"),
+    ("rlvw", r"\brlvw\b|\brlw\b|red[- ]light (violation |running |runner )?(warning|alert)|signal violation (warning|alert)|\bsvw\b"),
+    ("glosa", r"\bglosa\b|green[- ]light (optimi[sz]ed )?speed advi[sc]e?o?r?y?|\bspeed advi(?:sory|ce)\b|green[- ]wave|time[- ]to[- ]green|\bttg\b|eco[- ]approach"),
+    ("ima", r"\bima\b|intersection movement assist|cross[- ]traffic (warning|assist|alert)|intersection (collision|crossing) (warning|alert|assist)|\bicw\b"),
+    ("lta", r"\blta\b|\bltap\b|left[- ]turn (assist|warning|alert)|left[- ]turn across path"),
+    ("fcw", r"\bfcw\b|forward collision (warning|alert)|rear[- ]end (collision )?(warning|alert)"),
 )
 #: application inferred from the situation, in priority order (a hard stop ahead beats following; a left turn beats a signal)
 SITUATIONS: tuple[tuple[str, str], ...] = (
     ("eebl", r"brakes? hard|slams? on (its|the) brakes|emergency stop|emergency brak"),
     ("lta", r"turn(s|ing)? left|left turn"),
     ("ima", r"cross(es)? from the (left|right)|comes? in from the (left|right)|crossing from the (left|right)"),
-    ("glosa", r"green light|shows green|(turns|goes|switches to|changes to) green|catch the green"),
-    ("rlvw", r"(turns?|goes|switches to|changes to) (yellow|amber|red)|traffic light|signali[sz]ed"),
+    ("glosa", r"green light|shows green|(turns|goes|switches to|changes to) green|catch the green|\bgreen (?:in|after|at) \d"),
+    ("rlvw", r"(turns?|goes|switches to|changes to) (yellow|amber|red)|traffic light|signali[sz]ed|\b(?:yellow|amber|red) \d+(?:\.\d+)? ?s before\b"),
     ("fcw", r"\bfollow(s|ing)?\b|\bbehind (a|an|the)\b|\blead\b"),
 )
 WEATHER: tuple[tuple[str, str], ...] = (
@@ -73,21 +86,35 @@ WEATHER: tuple[tuple[str, str], ...] = (
     ("clear", r"clear|sunny"),
 )
 TIME_OF_DAY: tuple[tuple[str, str], ...] = (
-    ("night", r"\bnight|midnight"),
-    ("dawn", r"\bdawn|sunrise"),
-    ("dusk", r"\bdusk|sunset|evening|twilight"),
+    ("night", r"\bnight|midnight|after dark|in the dark\b|\bdarkness"),
+    ("dawn", r"\bdawn|sunrise|daybreak|first light"),
+    ("dusk", r"\bdusk|sunset|evening|twilight|nightfall"),
     ("day", r"morning|noon|midday|afternoon|daytime"),
 )
 #: vehicle nouns -> class (longest first so "delivery van" is one noun)
 CLASSES: tuple[tuple[str, str], ...] = (
     ("delivery vans?", "van"),
+    ("minivans?", "car"),
+    ("semi-trucks?", "truck"),
+    ("semi-trailers?", "truck"),
+    ("tractor-trailers?", "truck"),
+    ("articulated lorr(?:y|ies)", "truck"),
+    ("hgvs?", "truck"),
+    ("semis?", "truck"),
+    ("coaches", "bus"),
+    ("coach", "bus"),
     ("hatchbacks?", "car"),
+    ("saloons?", "car"),
+    ("coupes?", "car"),
+    ("pick-ups?", "car"),
     ("sedans?", "car"),
     ("suvs?", "car"),
     ("taxis?", "car"),
     ("pickups?", "car"),
     ("cars?", "car"),
+    ("remote vehicles?", "car"),
     ("vehicles?", "car"),
+    ("rvs?", "car"),
     ("vans?", "van"),
     ("lorr(?:y|ies)", "truck"),
     ("trucks?", "truck"),
@@ -95,39 +122,216 @@ CLASSES: tuple[tuple[str, str], ...] = (
 )
 _NOUN = "|".join(p for p, _ in CLASSES)
 #: adjectives an engineer puts before a vehicle noun ("a connected car", "an oncoming equipped SUV")
-_ADJ = (r"(?:slower|faster|parked|oncoming|lead|leading|connected|equipped|unequipped|non-equipped|v2x-equipped|unconnected|"
-        r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|first)")
+#: equipage adjectives: "connected", "equipped", "V2X-capable", "DSRC-equipped", "non-V2X", "legacy" ... (a hyphenated radio prefix is allowed)
+_RADIO = r"(?:v2x|v2v|dsrc|c-v2x|cv2x|its-g5|obu|radio)"
+_EQUIP_ADJ = r"(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|cooperative|" + _RADIO
+_UNEQUIP_ADJ = r"(?:non|un)-?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|non-" + _RADIO + r"|legacy|conventional"
+_ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|"
+        r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|first|city|school|passenger|public|transit|threat|"
+        r"opposite[- ]direction|opposing|cross[- ]traffic)")
 _NP = re.compile(r"\b(a|an|one|two|three|four)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
-_UNEQUIPPED = re.compile(r"\b(?:unequipped|non-equipped|unconnected)\b|without v2x|no v2x|not (?:v2x[- ])?equipped|not connected")
+_UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|no (?:v2x|radio|obu)\b"
+                         r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no)(?: got)?(?: any| a| an)? (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
+                         r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b")
 #: road users the runtime cannot build: a clause about one is refused, not dropped
-_UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|bicycles?|bikes?|motorbikes?|motorcycles?|scooters?|trams?|trains?|animals?|deer)\b")
+_UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|motorcyclists?|bicycl\w*|bikes?|motorbikes?|motorcycles?|e-?scooters?|scooters?|mopeds?|riders?|"
+                          r"trams?|trains?|animals?|deer|horses?|wheelchairs?)\b")
+#: a message noun a negated delivery governs ("no MAP messages are received", "none of the bus's BSMs reach us")
+_STREAM_NOUN = r"(?:spat|spatem|map|mapem|mapdata|bsms?|cams?|messages?|packets?|updates?|broadcasts?|beacons?)"
 #: the fault operators' cues, in priority order (a burst loss before a loss; a timestamp offset before a delay)
 _OPS: tuple[tuple[str, str], ...] = (
-    ("burst_drop", r"\bbursts?\b|\bbursty\b"),
-    ("rebind", r"\b(?:binds?|bound|ties?|tied|assigns?|assigned|maps?|mapped|links?|linked|associates?)\b.*\bgroup\b|\brebind|wrong signal group"),
-    ("pos_perturb", r"\bpositions?\b.*\b(?:shift\w*|offset|off by|displaced|wrong by)\b|\b(?:shift\w*|offset|displaced?)\b.*\bpositions?\b"
-                    r"|position noise|gps (?:error|offset)|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
-    ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? updating|\brepeat"),
+    ("burst_drop", r"\bbursts?\b|\bbursty\b|\b\d+ (?:(?:messages?|packets?) )?(?:at a time|in a row)\b|\b\d+ consecutive\b"),
+    ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*)\b.*\bgroup\b|\brebind|wrong signal group"),
+    ("pos_perturb", r"\b(?:reports?|claims?|puts?|places?|shows?|says?|gives?|broadcasts?|advertises?)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
+                    r"[^;]*\b(?:really|actually|truly|true|real)\b"
+                    r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*)\b"
+                    r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
+                    r"|position noise|gps (?:error|offset)|\b(?:gaussian|random|white|position(?:al)?|gps|location) noise\b"
+                    r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnoise\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
+    ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"),
     ("skew", r"\bskew|\btimestamps?\b|\bclock\b|(?:in|into) the (?:past|future)"),
-    ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b"),
-    ("drop", r"\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|\bdiscarded\b|\bblocked\b"),
+    ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"),
+    ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
+             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"),
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
-_MSG = re.compile(r"\b(spat|map|bsms?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state)|positions?|clock|topology)\b")
+_MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
+                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?)\b")
 #: verbs of a fault the offline rules do not know: the clause is refused, never dropped
-_FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*)\b")
+_FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
+                       r"encrypt\w*|decrypt\w*|signed|signatures?|certificates?|replay\w*|duplicat\w*|reorder\w*|out of order|truncat\w*|"
+                       r"malform\w*|flood\w*|sybil|forg\w*|falsif\w*|fake\w*)\b")
 #: an explicitly healthy channel (no fault asked for)
-_HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline)\b")
+_HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline|nothing wrong|error[- ]free|lossless|"
+                      r"perfect (?:channel|communication|comms)|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
+                      r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?))\b")
+#: a request too vague to map to any field: refused, quoted, never filled with a default
+_VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|\bany (?:fault|failure)s?\b"
+                    r"|\bsomething (?:wrong|bad|weird|odd|strange)\b|\brandom (?:faults?|failures?|errors?|glitch\w*)\b")
+#: asking for a failure (the fault, if any, must be named elsewhere)
+_FAIL_DEMAND = re.compile(r"(?<!not )(?<!n't )(?<!never )\b(?:fail|fails|failing|misbehav\w*|go wrong|goes wrong|mess\w* (?:up|with)|break (?:it|the (?:app\w*|warning|system|feature)))\b")
+#: when or how long a fault lasts, said without a number: refused ("drop out for a while")
+_VAGUE_TIME = re.compile(r"\bfor (?:a while|a bit|a moment|some time|a short time|a few (?:seconds|moments))\b|\bbriefly\b|\bnow and (?:then|again)\b"
+                         r"|\bfrom time to time\b|\bat some point\b|\bsometime\b|\bat times\b")
+#: how much of a stream a loss takes, said without a number: refused ("drop some BSMs")
+_VAGUE_AMOUNT = re.compile(r"\b(?:some|a few|few|several|many|most|thirds?|quarters?|fractions?|portion|proportion|share|majority|minority|bulk|much|occasional\w*|sometimes|a lot|lots|part|a fraction|a bit|intermittent\w*|randomly|certain)\b")
 _ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("crossing", ("crossing_left", "crossing_right")),
     ("oncoming", ("opposing",)),
     ("braking", ("__braking__",)),
     ("lead", ("lead",)),
 )
-_EGO = re.compile(r"^(we|our car|i)\b|\b(we|we're|our car|the ego|ego)\b", re.I)
+#: the ego's names: we / our car / the ego (vehicle) / the host vehicle (HV) / the subject vehicle / I / my car
+_EGO_NAMES = r"(?:we|we're|our car|our vehicle|my car|the ego|ego|the host vehicle|host vehicle|hv|the subject vehicle|subject vehicle|i|i'm)"
+_EGO = re.compile(r"\b" + _EGO_NAMES + r"\b", re.I)
 #: a quantity: a number and its unit (longest units first)
-_QTY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(km/h|kph|kmh|mph|m/s²|m/s\^2|m/s2|m/s|ms|milliseconds?|seconds?|secs?|s|metres?|meters?|m|%|percent)?(?![\w/])")
+_QTY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(km/h|kph|kmh|mph|m/s²|m/s\^2|m/s2|m/s|ms|milliseconds?|seconds?|secs?|s|metres?|meters?|m|%|percent|hz)?(?![\w/])")
 MPH = 0.44704
+#: a time measured from the start of the run ("4 s into the run", "3.5 s after the start", "5 s in")
+_INTO_RUN = r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:start|beginning)(?: of the (?:run|test|scenario))?"\
+            r"|after (?:the )?(?:test|run|scenario|simulation) (?:starts|begins|start|begin)"\
+            r"|from the start|in\b(?! (?:the (?:past|future)|advance))))"
+
+
+_UNITS_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
+                12: "twelve", 13: "thirteen", 14: "fourteen", 15: "fifteen", 16: "sixteen", 17: "seventeen", 18: "eighteen", 19: "nineteen"}
+_TENS_WORDS = {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+_NUMBER_WORDS: dict[str, int] = {w: n for n, w in {**_UNITS_WORDS, **_TENS_WORDS}.items()}
+for _t, _tw in _TENS_WORDS.items():
+    for _u in range(1, 10):
+        _NUMBER_WORDS[f"{_tw}-{_UNITS_WORDS[_u]}"] = _t + _u
+        _NUMBER_WORDS[f"{_tw} {_UNITS_WORDS[_u]}"] = _t + _u
+_NUMBER_WORDS["a hundred"] = _NUMBER_WORDS["one hundred"] = 100
+_NW = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+#: what may follow a number word for it to be read as a number (so "one vehicle phrase" or "a car" stay words)
+_UNIT_AFTER = (r"(?=\s*(?:-\s*)?(?:seconds?|secs?|s\b|milliseconds?|ms\b|metres?|meters?|m\b|km/h|kph|kmh|mph|m/s|percent|per cent|%|feet|foot|ft\b"
+               r"|(?:consecutive )?messages? (?:at a time|in a row)|consecutive|-message))")
+#: fractions of a unit an engineer says in words
+_FRACTIONS: tuple[tuple[str, str], ...] = (
+    (r"\b(?:one|a) and a half (seconds?|metres?|meters?)", r"1.5 \1"),
+    (r"\b(?:a|one) (second|metre|meter) and a half\b", r"1.5 \1s"),
+    (r"\bhalf (?:a|one) (second|metre|meter)\b", r"0.5 \1s"),
+    (r"\b(?:a|one) quarter of (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
+    (r"\b(?:a )?quarter (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
+    (r"\bthree quarters of (?:a|one) (second|metre|meter)\b", r"0.75 \1s"),
+    (r"\bhalf (?:of )?the time\b", "50% of the time"),
+    (r"\bhalf of (the|all|its|their|every)\b", r"50% of \1"),
+    (r"\bthree[- ]quarters of (the|all|its|their|every)\b", r"75% of \1"),
+    (r"\b(?:a|one)[- ]quarter of (the|all|its|their|every)\b", r"25% of \1"),
+    (r"\b(?:a|one)[- ]tenth of (the|all|its|their|every)\b", r"10% of \1"),
+)
+_FT = 0.3048
+
+#: a ticket, test-case or hazard id ("[V2X-1432]", "GLOSA-88", "IMA-TC-05", "TP-RLVW-07", "H-12"): upper-case words joined by hyphens, ending in a number
+_ID = r"(?<![\w-])(?:[A-Z][A-Z0-9]*-)+\d+(?![\w-])"
+#: only where a document puts an id: in brackets, at the start of the text or of a sentence / table cell, or after a label word
+#: (an id-like token inside a clause, e.g. "our lane to SG-4", stays in the text: the number ledger reads or refuses it)
+_DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" + _ID + r")"
+                     r"|(?P<lab>\b(?i:hazard|ticket|issue|bug|story|requirement|req|test case|case|tc|jira|risk|id):? )(?P<c>" + _ID + r")")
+#: a heading that introduces the expected outcome, not the test ("Expected: RLVW still warns", "Pass criterion: ...")
+_OUTCOME_HEAD = re.compile(r"^\s*(?:expected(?: result| outcome| behaviou?r)?|pass(?:/fail)? criteri(?:on|a)|acceptance(?: criteri(?:on|a))?|success criteri(?:on|a)"
+                           r"|rationale|verdict)\s*:", re.I)
+#: a safety-case statement about the mitigation ("Hazard H-12 is mitigated by the RLVW message-age check")
+_MITIGATION = re.compile(r"\b(?:is|are|gets?|will be) (?:mitigated|addressed|prevented|guarded against) by\b|\bmitigat\w+ (?:by|through)\b", re.I)
+#: a purpose phrase before the test's first clause ("To substantiate the claim, the host vehicle ...")
+_PURPOSE_LEAD = re.compile(r"(?:(?<=^)|(?<=[.;!?]\s))(?:to (?:substantiate|verify|demonstrate|show|check|confirm|prove|test|support) (?:the claim|this|that|it)\b,?\s*)", re.I)
+
+
+def document_layer(text: str) -> tuple[str, list[str]]:
+    """(the intent without its document structure, a note for each piece set aside as not a test instruction).
+
+    Why: engineers paste intents from tickets, test plans and safety cases.
+    A ticket or test-case id ("[V2X-1432]", "IMA-TC-05") is a label, not a
+    number with a unit; an outcome heading ("Expected: ...", "Pass
+    criterion: ...") and a safety-case clause about the mitigation ("is
+    mitigated by the RLVW message-age check") say why the test exists, not
+    what it does. They are set aside, each with a visible note (no silent
+    loss), and only when they hold no fault clause and no quantity: a
+    commentary sentence that states a fault or a number is read (or refused)
+    like any other.
+    """
+    notes: list[str] = []
+    t = " ".join(re.sub(r"\s*\n\s*(?:[-*•]\s+)?", "; ", text.strip()).split())  # a bullet list: one clause a line
+
+    def drop_id(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: the id "{m.group("a") or m.group("b") or m.group("c")}"')
+        return (m.group("lead") or "") + (m.group("lab") or "") + " "
+
+    t = _DOC_ID.sub(drop_id, t)
+    t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
+    t = re.sub(r"^(?:[\s|:]|-\s)+|(?:[\s|:]|\s-)+$", "", " ".join(t.split()))  # what an id left at the ends ("| ... |", ": "), never a sign
+    t = _PURPOSE_LEAD.sub("", t)
+    kept: list[str] = []
+    for piece in re.split(r"(?<=[.!?])\s+", t):
+        body = piece.strip()
+        if body and (_OUTCOME_HEAD.search(body) or _MITIGATION.search(body)):
+            if _QTY_WITH_UNIT.search(body):
+                raise not_understood(body.rstrip("."), "it reads as commentary (the expected outcome or the mitigation), yet it states a number: "
+                                     "neither set aside nor read as the test; say the test's faults and numbers in a sentence of their own")
+            notes.append(f'not a test instruction: ignored: "{body.rstrip(".")}"')
+            continue
+        kept.append(piece)
+    return " ".join(kept).strip(), notes
+
+
+_QTY_WITH_UNIT = re.compile(r"\d\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|hz|seconds?|metres?|meters?|percent)\b", re.I)
+
+
+def normalise(text: str) -> str:
+    """The prompt with its quantities in one spelling, so every rule reads one grammar.
+
+    Why a pre-pass: an engineer writes "two seconds", "half a second", "a
+    2-second delay", "200 ft", "1.5 secs", "bursts of five"; the rules (and
+    the number ledger) read digits and short units. Number words become digits
+    only before a unit or a count ("a car" stays a word); feet become metres
+    (3 decimals), so the ledger checks the converted value like any other.
+    """
+    t = " ".join(text.split())
+    t = re.sub(r"\s@\s?(?=\d)", " at ", t)  # "140 m out @ 50 km/h"
+    t = re.sub(r"\bt\s?=\s?(?=\d)", "", t, flags=re.I)  # "at t = 4 s": a time from the start of the run, as "at 4 s"
+    t = re.sub(r"\bbetween (\d+(?:\.\d+)?) ?s and (\d+(?:\.\d+)?) ?s\b",
+               lambda m: f"from {m.group(1)} s for {round(float(m.group(2)) - float(m.group(1)), 3):g} s" if float(m.group(2)) > float(m.group(1)) else m.group(0), t, flags=re.I)
+    t = re.sub(r"\b(we|you|they|it)'d\b", r"\1 would", t, flags=re.I)
+    t = re.sub(r"\bafter the (yellow|amber|red|green) (?:onset|phase starts|phase begins|starts|begins)\b", r"after the light turns \1", t, flags=re.I)
+    t = re.sub(r"\b(?:(?<=[,;:.] )|(?<=^))(us|host)\b(?= (?:at|doing|going|drives?|driving|straight|turns?|turning|travels?|is|are)\b)", "the host vehicle", t, flags=re.I)
+    t = re.sub(r"\b(?:one|1) ((?:spat|map|bsm|cam)s? )?(message|packet)s? (?:in|out of) (two|three|four|five|ten|\d+)\b",
+               lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
+    for pat, rep in _FRACTIONS:
+        t = re.sub(pat, rep, t, flags=re.I)
+    t = re.sub(r"\b(" + _NW + r")\b" + _UNIT_AFTER, lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), t, flags=re.I)
+    t = re.sub(r"\b(bursts? of|burst length(?: of)?|group)\s+(" + _NW + r")\b", lambda m: f"{m.group(1)} {_NUMBER_WORDS[m.group(2).lower()]}", t, flags=re.I)
+    t = re.sub(r"(\d)\s*-\s*(seconds?|secs?|s|milliseconds?|ms|metres?|meters?|m|feet|foot|ft)\b", r"\1 \2", t, flags=re.I)  # "a 2-second delay"
+    t = re.sub(r"(\d)\s?(?:seconds?|secs?)\b", r"\1 s", t, flags=re.I)
+    t = re.sub(r"(\d)\s?milliseconds?\b", r"\1 ms", t, flags=re.I)
+    t = re.sub(r"(\d)\s?(?:metres?|meters?)\b", r"\1 m", t, flags=re.I)
+    t = re.sub(r"(\d)\s?(?:per cent|percent)\b", r"\1%", t, flags=re.I)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
+    return t
+
+
+def commentary_problems(notes: Sequence[str], faults: Sequence[dict[str, Any]]) -> list[str]:
+    """Set-aside commentary that names a fault kind ("Hazard (stale position data) is addressed by ...") the test does not state: [] when none.
+
+    Why: commentary is set aside only as the reason for a test the intent
+    states; when it names a fault the specification does not hold, setting it
+    aside could lose the request, so it is refused, quoted.
+    """
+    out: list[str] = []
+    for n in notes:
+        m = re.fullmatch(r'not a test instruction: ignored: "(.*)"', n)
+        body = re.sub(r"\b(\w+)-(\w+)", r"\1\2", m.group(1)) if m else ""  # a compound ("the message-age check") names no messages
+        if not body or not _is_fault(body):
+            continue
+        op = _first(_OPS, _STILL_OK.sub(" ", _HEALTHY.sub(" ", body.lower())))
+        if not any(f.get("op") == op or {f.get("op"), op} <= {"drop", "burst_drop"} for f in faults):
+            out.append(f'not understood: "{m.group(1)}" (commentary that names a {str(op).replace("_", " ")} the test does not state: state it with its size, or leave it out)')
+    return out
+
+
+def prepared(prompt: str) -> tuple[str, list[str]]:
+    """The text every rule and the number ledger read (``document_layer`` then ``normalise``), and the notes of what was set aside."""
+    text, notes = document_layer(prompt)
+    return normalise(text), notes
 
 
 class OfflineParser:
@@ -138,15 +342,43 @@ class OfflineParser:
     def parse(self, prompt: str, previous: ScenarioSpec | None = None, errors: Sequence[str] = ()) -> ParseAttempt:
         t0 = time.perf_counter()  # recorded for the study table only
         edits = [e for err in errors for e in getattr(err, "suggestion", ())]
+        data: Optional[dict[str, Any]] = None
         try:
             data = apply_edits(previous.model_dump(mode="json", exclude={"provenance"}), edits) if previous is not None and edits else read_prompt(prompt)
             spec: Optional[ScenarioSpec] = parse_spec(data, "offline parse")
             raw, error = dump_spec(spec), None
+            notes = tuple(prepared(prompt)[1]) if not edits else ()
         except OfflineParseError as e:
-            spec, raw, error = None, "", str(e)
-        except SpecError as e:  # a reading the schema rejects (e.g. a number out of range in the prompt)
-            spec, raw, error = None, "", str(e)
-        return ParseAttempt(raw=raw, spec=spec, error=error, parser=self.name, model="rules", temperature=None, seed=None, latency=time.perf_counter() - t0, feedback=tuple(errors))
+            spec, raw, error, notes = None, "", str(e), ()
+        except SpecError as e:  # a reading the schema rejects (e.g. a number out of range in the prompt): quote the clause that holds it
+            spec, raw, error, notes = None, "", _quote_rejected(prompt, data, str(e)) if not edits else str(e), ()
+        return ParseAttempt(raw=raw, spec=spec, error=error, parser=self.name, model="rules", temperature=None, seed=None, latency=time.perf_counter() - t0, feedback=tuple(errors),
+                            notes=notes)
+
+
+def _quote_rejected(prompt: str, data: Optional[dict[str, Any]], msg: str) -> str:
+    """The schema's one-line rejection, with the prompt's clause that stated the rejected number quoted when one did."""
+    m = re.search(r"field '([^']+)': (.*)$", msg)
+    if not m or data is None:
+        return msg
+    node: Any = data
+    for part in [p for p in re.split(r"\.|\[(\d+)\]", m.group(1)) if p]:
+        try:
+            node = node[int(part)] if part.isdigit() else node[part]
+        except (KeyError, IndexError, TypeError):
+            return msg
+    if isinstance(node, bool) or not isinstance(node, (int, float)):
+        return msg
+    try:
+        text = prepared(prompt)[0]
+    except OfflineParseError as e:
+        return str(e)
+    for q in _QTY.finditer(text.lower()):
+        x, unit = float(q.group(1)), q.group(2) or ""
+        val = _to_ms(x, unit) if unit in ("km/h", "kph", "kmh", "mph") else x / 1000.0 if unit == "ms" else x / 100.0 if unit in ("%", "percent") else x
+        if round(val, 3) == round(abs(float(node)), 3):
+            return str(not_understood(_clause_at(text, q.start()), f"{q.group(0).strip()} is outside what the runtime takes: {m.group(1)} in spec units (m, s, m/s, 0..1): {m.group(2)}"))
+    return msg
 
 
 def apply_edits(data: dict[str, Any], edits: Sequence[tuple[str, Any]]) -> dict[str, Any]:
@@ -183,24 +415,140 @@ class OfflineParseError(Exception):
 
 def sentences(text: str) -> list[str]:
     """Split on sentence ends and semicolons, keeping decimals (``2.5 s``) intact."""
-    parts = [p.strip() for p in re.split(r"(?<!\d)\.(?!\d)|[;!?]|(?<=\d)\.(?=\s|$)", " ".join(text.split())) if p.strip()]
+    parts = [p.strip() for p in re.split(r"(?<!\d)\.(?!\d)|[;!?|•]|(?<=\d)\.(?=\s|$)", " ".join(text.split())) if p.strip()]
     out: list[str] = []
-    for p in parts:  # "it ..." continues the previous sentence's vehicle ("...a car 20 m ahead; it drives at 40 km/h")
-        if out and re.match(r"(it|which)\b", p, re.I) and not re.search(r"\bits\b.*\b(bsm|spat|map)", p, re.I):
+    for p in parts:  # "it ..." / "the van ..." continues the previous sentence's vehicle ("...a car 20 m ahead; it drives at 40 km/h")
+        body = re.sub(r"^(?:(?:at|after) \d+(?:\.\d+)? ?s|\d+(?:\.\d+)?" + _INTO_RUN + r"|then|later|suddenly|next|afterwards),?\s+", "", p, flags=re.I)
+        if out and re.match(r"(it|which|the lead(?:er)?(?!'s)(?= (?:brakes|slams|stops|decelerates)))\b", body, re.I) and not re.search(r"\bits\b.*\b(bsm|spat|map)", body, re.I):
+            out[-1] += ", " + p
+        elif out and _same_vehicle(out[-1], body):
             out[-1] += ", " + p
         else:
             out.append(p)
     return out
 
 
+def _same_vehicle(prev: str, p: str) -> bool:
+    """``p`` starts with "the <noun> <verb>" about the vehicle the previous sentence introduced ("...a van 35 m ahead; the van does 25 km/h")."""
+    m = re.match(r"the (?:" + _ADJ + r"\s+)*(" + _NOUN + r")\b(?!'s)(?! (?:bsm|spat|map|messages?|positions?|timestamps?))", p, re.I)
+    if not m or _is_fault(p):
+        return False
+    cls = next(c for pat, c in CLASSES if re.fullmatch(pat, m.group(1).lower()))
+    return any(next(c for pat, c in CLASSES if re.fullmatch(pat, n.group(3))) == cls for n in _NP.finditer(prev.lower()))
+
+
+#: what a content fault leaves intact, said beside it ("timestamps keep updating", "timestamps fresh", "still arriving on time"): part of that fault, no fault of its own
+_STILL_OK = re.compile(r"\b(?:(?:the |its |their )?timestamps? (?:stay |remain |are |is |keep |still )*(?:fresh|updating|updated|current|correct|up to date|advancing)"
+                       r"|(?:messages? |packets? |it |they )?(?:are |is )?still (?:arriving|arrive|arrives|delivered|coming|sent) on time|(?:still )?(?:arriving|arrive|arrives) on time)\b")
+
+
 def _is_fault(piece: str) -> bool:
-    low = piece.lower()
+    low = _STILL_OK.sub(" ", _HEALTHY.sub(" ", piece.lower()))  # "no packet loss" asks for no fault
     return bool(_MSG.search(low) and _first(_OPS, low))
+
+
+def _join_fault_span(pieces: list[str]) -> list[str]:
+    """Pieces with a fault's message word and its fault word in different pieces joined into one clause.
+
+    Why: "The MAP (intersection geometry) puts our lane on the wrong signal group"
+    has "MAP" in one piece and "wrong signal group" in another; read piece by
+    piece it is no fault at all (and its group number looks like a count).
+    Joined only when no piece in between says anything about the scene.
+    """
+    marks = [i for i, p in enumerate(pieces) if _MSG.search(p.lower()) or _first(_OPS, _HEALTHY.sub(" ", p.lower()))]
+    if not marks:
+        return pieces
+    lo, hi = marks[0], marks[-1]
+    if hi == lo or any(_has_scene(p) for p in pieces[lo : hi + 1]):
+        return pieces
+    return pieces[:lo] + [", ".join(pieces[lo : hi + 1])] + pieces[hi + 1 :]
+
+
+#: the channel itself, or a stream of it: what a quality word may describe
+_CHANNEL_NOUN = (r"(?:networks?|channels?|links?|comms|communications?|connectivity|connections?|radio|reception|coverage|wireless|v2x|v2v|"
+                 r"signal strength|air interface|spectrum|dsrc|c-v2x|pc5|cellular|spat|spatem|map|mapem|bsms?|cams?|messages?|packets?|broadcasts?|"
+                 r"updates?|beacons?|signal (?:phase|timing|data)|phase and timing|intersection geometry|topology|timestamps?|clocks?|"
+                 r"signal(?! (?:group|head|light|turns|changes|goes|switches|shows))|gps|gnss|positioning|locali[sz]ation|feeds?)")
+#: how an engineer says a channel or a stream is bad without saying how ("a really bad network", "flaky link", "unreliable BSMs")
+_QUALITY = (r"(?:bad|poor|poorer|terrible|awful|horrible|dreadful|lousy|crappy|weak|flak(?:e)?y|unreliable|patchy|spotty|shaky|unstable|degraded|"
+            r"congested|crowded|overloaded|saturated|noisy|lossy|laggy|glitchy|choppy|dodgy|sketchy|iffy|marginal|intermittent|erratic|"
+            r"low[- ]quality|rough|sluggish|slow|broken|impaired|disrupted|worst[- ]case|stressed|hostile|harsh|adverse|troubled|problematic|"
+            r"messy|busy|imperfect|unpredictable|inconsistent|spiky|jittery|inaccurate|imprecise|jumpy|drifting|drifty|wobbly)")
+_QUALITATIVE = re.compile(r"\b" + _QUALITY + r"\b(?:[\s-]+(?!and\b|or\b|with\b|for\b)[\w-]+){0,3}?[\s-]+" + _CHANNEL_NOUN + r"\b"
+                          r"|\b" + _CHANNEL_NOUN + r"\b(?: \w+){0,3}?(?: (?:is|are|gets?|becomes?|goes|being|stays?|seems?|looks?|turns?)|:)"
+                          r" (?:\w+ ){0,2}?" + _QUALITY + r"\b"
+                          r"|\b(?:dead (?:zone|spot)s?|coverage (?:hole|gap)s?|out of (?:range|coverage)|black ?spots?|shadowing|fading|multipath|nlos)\b")
+#: the channel as a whole, with no stream: a fault word on it ("the connection drops out") names no messages the spec can fault
+_CHANNEL_ONLY = re.compile(r"\b(?:networks?|channels?|links?|comms|communications?|connectivity|connections?|radio|wireless|v2x|v2v)\b")
+#: the operators a quality word implies: it may head a fault stated with its size only when that fault has one of them
+_QUALITY_OPS: tuple[tuple[str, frozenset[str]], ...] = (
+    (r"lossy|patchy|spotty|choppy|intermittent|broken|disrupted|dead (?:zone|spot)s?|coverage (?:hole|gap)s?|out of (?:range|coverage)|black ?spots?"
+     r"|shadowing|fading|multipath|nlos", frozenset({"drop", "burst_drop"})),
+    (r"laggy|slow|sluggish|congested|overloaded|saturated|busy|jittery|spiky", frozenset({"delay", "drop", "burst_drop"})),
+    (r"noisy|inaccurate|imprecise|jumpy|drifting|drifty|wobbly", frozenset({"pos_perturb"})),
+)
+#: weather said without a condition the world has ("bad weather", "poor visibility", "snow")
+_VAGUE_WEATHER = re.compile(r"\b(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|"
+                            r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow\w*|\bicy\b"
+                            r"|\bice\b|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust\w*|\bsandstorm\w*")
+#: a light condition the world has no model of ("low sun", "glare", "golden hour")
+_VAGUE_LIGHT = re.compile(r"\blow sun\b|\bsun (?:is )?low\b|\bsun (?:\w+ )?in (?:our|the driver's|my|his|her) eyes\b|\bglare\b|\bblinding (?:sun|light)\b|\bgolden hour\b")
+#: a traffic density without a count ("heavy traffic", "rush hour", "a busy junction"); a count ("3 other cars") is what the spec holds
+_VAGUE_DENSITY = re.compile(r"\b(?:heavy|dense|busy|light|thick|moderate|sparse|little|some|lots of|a lot of|plenty of|much|more|less|normal|typical|realistic|"
+                            r"peak|medium|high|low|mixed|urban|city) (?:background |ambient |surrounding )?traffic\b|\brush[- ]hour\b|\btraffic jams?\b"
+                            r"|\bbumper[- ]to[- ]bumper\b|\bstop[- ]and[- ]go\b|\bgridlock\w*|\b(?:congested|busy|crowded|packed|jammed) (?:road|roads|junction|"
+                            r"intersection|streets?|crossroads|city|downtown|town|area)\b|\b(?:lots of|a lot of|plenty of|loads of|tons of|heaps of|many|numerous|"
+                            r"several|a few|some|dozens of|a handful of) (?:other |more |background |ambient )?(?:cars|vehicles)\b")
+_EQUIP_PHRASES = re.compile(r"(?<![\w-])(?:non-|un-?)?" + _RADIO + r"[- ]?(?:equipped|connected|capable|enabled)\b|\b(?:no|without|non-) ?" + _RADIO + r"\b")
+
+
+def qualitative_problems(text: str, faults: Sequence[dict[str, Any]]) -> list[str]:
+    """Clauses that qualify the channel, a stream, the weather, the light or the traffic in words no field holds: [] when none.
+
+    Why: "run the EEBL scenario with a really bad network" has no operator and
+    no size; read as a clean EEBL run, the request for a bad network is lost
+    without a word. A quality word about the channel or a stream stands only as
+    the heading of a fault stated with its size elsewhere in the intent ("on a
+    lossy link: half of the SPaT messages are lost"), and then only when the
+    fault fits it (its stream if it names one; its operator if the word implies
+    one: lossy -> a loss, laggy -> a delay, noisy -> a position noise).
+    Vague weather ("bad weather"), light ("low sun") and traffic density
+    ("heavy traffic" with no count) have no field either: refused the same way.
+    """
+    t = " ".join(text.split())
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731 -- same length, so positions in ``low`` are positions in ``t``
+    low = _EQUIP_PHRASES.sub(blank, _HEALTHY.sub(blank, t.lower()))
+    out: list[str] = []
+    for m in _QUALITATIVE.finditer(low):
+        if re.search(r"(?<![a-z-])\d", m.group(0)):
+            continue  # a sized statement ("the SPaT clock is 2 s slow"): the fault rules read it, the ledger checks its number
+        clause = _clause_at(t, m.start())
+        q = re.search(r"\b" + _QUALITY + r"\b", m.group(0))
+        word = q.group(0) if q else m.group(0)  # a coverage phrase ("a dead zone") is its own word
+        implied = next((ops for pat, ops in _QUALITY_OPS if re.fullmatch(pat, word)), None)
+        stream = _explicit_stream(m.group(0))
+        fits = [f for f in faults if (implied is None or f.get("op") in implied) and (stream is None or f.get("stream") == stream)]
+        if not fits:
+            out.append(f'not understood: "{clause}" (\'{word}\' says how the channel feels, not what is done to it: say which messages (SPaT, MAP, BSM) '
+                       "and which fault with its size, e.g. '30% of the BSMs are lost' or 'the SPaT arrives 1 s late')")
+    for c in re.split(r"[.;:,()|]", low):
+        op = _first(_OPS, c) if _CHANNEL_ONLY.search(c) and not _MSG.search(c) else None
+        if op and not any(f.get("op") == op or {f.get("op"), op} <= {"drop", "burst_drop"} for f in faults):
+            m = _CHANNEL_ONLY.search(c)
+            out.append(f'not understood: "{_clause_at(t, low.find(c) + m.start())}" (a {op.replace("_", " ")} of the whole channel names no messages: '
+                       "say which (SPaT, MAP, BSM) and its size, e.g. '30% of the BSMs are lost')")
+    for rx, why in ((_VAGUE_WEATHER, "the weather is one of clear, cloudy, rain, heavy rain, fog or a wet road: say which"),
+                    (_VAGUE_LIGHT, "the time of day is day, dawn, dusk or night; the world has no sun glare"),
+                    (_VAGUE_DENSITY, "how much background traffic? say a number, e.g. '6 other cars'")):
+        m = rx.search(low)
+        if m and not (rx is _VAGUE_DENSITY and re.search(r"\b\d+ (?:other|background|more|ambient) (?:cars?|vehicles?)\b", low)):
+            out.append(f'not understood: "{_clause_at(t, m.start())}" ({why})')
+    return out
 
 
 def _is_unknown_fault(piece: str) -> bool:
     """A clause that asks for something done to the messages or the radio that no operator reads."""
-    low = piece.lower()
+    low = _STILL_OK.sub(" ", piece.lower())
     return bool(_FAULTISH.search(low) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
         _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
         and not re.search(r"\b(light|lamp|signal) (turns|changes|goes|switches|shows)\b", low))
@@ -209,8 +557,18 @@ def _is_unknown_fault(piece: str) -> bool:
 def _has_scene(piece: str) -> bool:
     """The piece says something about the road users or the signal (so it is not a fault's continuation)."""
     low = piece.lower()
-    return bool(_EGO.search(low) or _NP.search(low) or _SPEED.search(low) or re.search(r"\b(turns|changes to|goes|switches)\b", low)
+    return bool(_EGO.search(low) or _NP.search(low) or _SPEED.search(low) or re.search(r"\b(turns|changes to|goes|switches)\b", low) or _align(low)
                 or re.search(_NUM + r" ?m (?:out|from|back|away|ahead|in front|behind)", low))
+
+
+#: a stream said to be wrong without saying how ("The MAP message is wrong"): stands only as the heading of a fault of the same sentence
+_WRONG_HEAD = re.compile(r"\s*(?:the |our |its )?(?:spat|map|mapdata|mapem|bsms?|cams?)(?: (?:message|messages|data|content))? (?:is|are) (?:wrong|incorrect|erroneous|faulty|bad|corrupted)\s*")
+
+
+def _is_heading(p: str) -> bool:
+    """A piece that names a stream or a fault kind and nothing else ("Van BSMs", "burst loss"): it heads the fault clause after it."""
+    low = p.lower()
+    return not _is_fault(p) and not _has_scene(p) and not _QTY.search(p) and bool(_MSG.search(low) or _first(_OPS, low))
 
 
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
@@ -225,21 +583,49 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
     unknown: list[str] = []
     for s in sents:
         pieces = [p.strip() for p in re.split(r"\s*[:(),]\s*", s) if p.strip()]
+        for i in range(len(pieces) - 1):  # "The MAP message is wrong, our lane is assigned to signal group 8": a heading and its fault, one clause
+            if _WRONG_HEAD.fullmatch(pieces[i].lower()) and _first(_OPS, pieces[i + 1].lower()):
+                pieces[i : i + 2] = [pieces[i] + ", " + pieces[i + 1], ""]
+        pieces = [p for p in pieces if p]
+        if not any(_is_fault(p) or _is_unknown_fault(p) for p in pieces) and _is_fault(s):
+            pieces = _join_fault_span(pieces)
         if not any(_is_fault(p) or _is_unknown_fault(p) for p in pieces):
             scene.append(s)
             continue
         rest: list[str] = []
         last_fault = -1
-        for p in pieces:
+        lead_window = ""
+        for i, p in enumerate(pieces):
+            later_fault = any(_is_fault(q) for q in pieces[i + 1 :])
+            if (last_fault >= 0 and not later_fault and not lead_window
+                    and re.fullmatch(r"(?:(?:from|starting|beginning|starting from) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")\s*", p.lower())):
+                faults[last_fault] += ", " + p  # a window said after its fault ("SPaT stuck (...) from 0.5 s after the light turns yellow")
+                continue
+            if _is_heading(p):
+                j = next((k for k in range(i + 1, len(pieces)) if not _is_heading(pieces[k])), len(pieces))
+                if j < len(pieces) and _is_fault(pieces[j]):
+                    lead_window = f"{lead_window}, {p}" if lead_window else p  # a heading of the fault that follows ("Van BSMs: burst loss, 10-message bursts ...")
+                    continue
+            if lead_window and not _is_fault(p):
+                rest.append(lead_window)
+                lead_window = ""
             if _is_fault(p):
-                faults.append(p)
+                faults.append(f"{lead_window}, {p}" if lead_window else p)
+                lead_window = ""
                 last_fault = len(faults) - 1
+            elif re.fullmatch(r"(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")\s*", p.lower()):
+                lead_window = p  # the window of the fault that follows
+                continue
+            elif last_fault >= 0 and _STILL_OK.fullmatch(p.lower().strip()):
+                faults[last_fault] += ", " + p
             elif _is_unknown_fault(p):
                 unknown.append(p)
             elif last_fault >= 0 and not _has_scene(p) and _QTY.search(p):
                 faults[last_fault] += ", " + p
             else:
                 rest.append(p)
+        if lead_window:
+            rest.append(lead_window)
         if rest:
             scene.append(", ".join(rest))
     return scene, faults, unknown
@@ -276,28 +662,116 @@ def _first(table: Sequence[tuple[str, str]], text: str) -> Optional[str]:
     return None
 
 
+def _nu_text(clause: str, why: str) -> str:
+    return f'offline parse: not understood: "{clause.strip()}" ({why})'
+
+
 def not_understood(clause: str, why: str) -> OfflineParseError:
     """The one-line refusal that quotes the clause (no silent loss: a clause is read or refused)."""
     return OfflineParseError(f'offline parse: not understood: "{clause.strip()}" ({why})')
 
 
+_SUBJ_NEXT = (r"(?:comes?|crosses|approaches|is|drives|travels|runs|brakes|waits|does|goes|sits|moves|cruises|heads|stands|arrives|"
+              r"ahead\b|in front\b|from\b|at \d|\d)")
+
+
+def _first_mention(text: str) -> str:
+    """A vehicle introduced with "the" ("...; the truck comes from the left at 40 km/h") read as introduced.
+
+    Only for a class no "a/an <noun>" phrase of the intent introduces, and only
+    the first "the <noun>" that is a subject (a verb or a place follows it), so
+    later references ("the truck's BSMs") still point at it.
+    """
+    low = text.lower()
+    have = {next(c for p, c in CLASSES if re.fullmatch(p, n.group(3))) for n in _NP.finditer(low)}
+    done: set[str] = set()
+
+    def sub(m: re.Match[str]) -> str:
+        cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(2).lower()))
+        adjs = m.group(1) or ""
+        if cls in have or cls in done:
+            return m.group(0)
+        if _role(re.split(r"[;.]", low[m.end():])[0], "") is None:
+            said = _role_adjectives(low, cls)  # its place said at another mention ("the oncoming bus's clock ... the bus is 60 m away")
+            if not said:
+                return m.group(0)  # "the car is 75 m from the stop line" is the ego: a vehicle needs a place
+            adjs = said + adjs
+        done.add(cls)
+        art = "an" if (adjs or m.group(2))[0].lower() in "aeiou" else "a"
+        return f"{art} {adjs}{m.group(2)}"
+
+    return re.sub(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b(?!'s)(?=\s+" + _SUBJ_NEXT + r")", sub, text, flags=re.I)
+
+
+_ROLE_ADJ = r"(?:oncoming|crossing|lead|leading|parked)"
+
+
+def _role_adjectives(low: str, cls: str) -> str:
+    """The role adjective another mention of a vehicle of class ``cls`` carries ("the oncoming bus's BSMs" -> "oncoming "), or ''."""
+    for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b", low):
+        if next(c for p, c in CLASSES if re.fullmatch(p, m.group(2))) == cls:
+            r = re.search(r"\b" + _ROLE_ADJ + r"\b", m.group(1) or "")
+            if r:
+                return r.group(0) + " "
+    return ""
+
+
+def _named_by_possessive(text: str) -> str:
+    """A vehicle the intent names only in a possessive ("the lead car's BSMs") and then places by a pronoun ("we follow it
+    30 m behind", "we drive 35 m behind it"): the pronoun becomes the vehicle's phrase, so its numbers are its own."""
+    low = text.lower()
+    if _NP.search(low):
+        return text
+    ms = list(re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")'s\b", low))
+    if len({m.group(2) for m in ms}) != 1:
+        return text
+    adjs, noun = ms[0].group(1) or "", ms[0].group(2)
+    art = "an" if (adjs or noun)[0] in "aeiou" else "a"
+    return re.sub(r"\b(follow|follows|following|behind|tail|tailing|trail|trailing)\s+it\b", lambda m: f"{m.group(1)} {art} {adjs}{noun}", text, count=1, flags=re.I)
+
+
+def _article(m: re.Match[str]) -> str:
+    """An article before an article-less vehicle phrase (its adjectives say it is one): "crossing truck" -> "a crossing truck"."""
+    adjs = m.group(2)
+    if re.fullmatch(r".*(?<!bu)s|lorries", m.group(3), re.I):
+        return m.group(0)  # a plural ("connected vehicles broadcast ...") introduces no one vehicle
+    if re.match(r"(?:a|an|one|two|three|four|the|its|our|their)\b", adjs, re.I) or re.fullmatch(r"(?:other|second|first)\s+", adjs, re.I):
+        return m.group(0)
+    return f"{m.group(1)}{'an' if adjs[0].lower() in 'aeiou' else 'a'} {adjs}{m.group(3)}"
+
+
 def read_prompt(prompt: str) -> dict[str, Any]:
     """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood."""
-    text = " ".join(prompt.split())
+    text, notes = prepared(prompt)
     if not text:
-        raise OfflineParseError("offline parse: the prompt is empty")
+        raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
     text = re.sub(r"(^|[:,;.]\s+)(lead|leading) (" + _NOUN + r")\b", r"\1a \2 \3", text, flags=re.I)  # "FCW: lead car 25 m ahead"
+    text = re.sub(r"(^|[:,;.]\s+)(?:the )?(lead|leader)(?= \d+(?:\.\d+)? ?m\b)", r"\1a lead vehicle", text, flags=re.I)  # "lead 35 m in front"
+    text = re.sub(r"(^|[:;.|]\s+)(" + _NOUN + r")\b(?<!s)(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises))",
+                  lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)  # "IMA: delivery van with no OBU coming from the left"
+    text = re.sub(r"(^|[:,;.]\s+|\bwith\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
+    text = _named_by_possessive(_first_mention(text))
     low = text.lower()
     sents = sentences(text)
     scene_sents, fault_clauses, unknown = split_faults(sents)
     if unknown:
         raise not_understood(unknown[0], "no fault operator matches it; known: drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset")
+    for s in sents:
+        m = _VAGUE.search(s.lower())
+        if m:
+            raise not_understood(_clause_at(text, text.lower().find(m.group(0))), "too vague to test: say which messages (SPaT, MAP, BSM) and which fault "
+                                 "(loss, burst loss, delay, timestamp skew, freeze, wrong signal group, position offset) with its size")
     for s in scene_sents:
         m = _UNSUPPORTED.search(s.lower())
         if m:
             raise not_understood(s, f"the runtime has no {m.group(1)}; it builds cars, vans, trucks and buses")
+    if not fault_clauses and not _HEALTHY.search(low):
+        m = _FAIL_DEMAND.search(low)
+        if m:
+            raise not_understood(_clause_at(text, m.start()), "it asks for a failure but names no fault: say which messages (SPaT, MAP, BSM) "
+                                 "and which fault with its size, e.g. 'delay the SPaT by 1 s'")
     scene = " ".join(scene_sents).lower()
-    app = _first(NAMED_APPS, low) or _first(SITUATIONS, scene)
+    app = _first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower()) or _first(SITUATIONS, scene)  # an id or a commentary may name the application
     if app is None:
         raise OfflineParseError(
             "offline parse: no known situation in the prompt (name an application, or describe a signal that changes, a green light, "
@@ -313,18 +787,72 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     spec["ego"] = _ego(scene_sents, app)
     vehicles = _vehicles(scene_sents, app)
     spec["vehicles"] = vehicles
+    _same_speed(low, spec["ego"], vehicles)
     comm: dict[str, Any] = {}
     m = re.search(r"(\d+) ?% of (cars|vehicles|traffic) (are|is) (connected|equipped)|penetration of (\d+) ?%", low)
     if m:
         comm["penetration"] = float(m.group(1) or m.group(5)) / 100.0
+    comm.update(_rates(low))
     align = _align(scene)
     if align:
         comm["signal"] = {"align": align}
     if comm:
         spec["communication"] = comm
-    spec["faults"] = merge_restated([_fault(s, app, vehicles) for s in fault_clauses])
+    spec["faults"] = merge_restated(_read_faults(fault_clauses, app, vehicles))
+    problems = qualitative_problems(text, spec["faults"]) + commentary_problems(notes, spec["faults"])
+    if problems:
+        raise OfflineParseError("offline parse: " + problems[0])
     account_numbers(text, spec)
     return spec
+
+
+class _Unsized(OfflineParseError):
+    """A fault named without its size: an error unless the same fault is stated with its size elsewhere in the intent."""
+
+
+def _explicit_stream(low: str) -> Optional[str]:
+    if _MAP_WORDS.search(low) and not _BSM_WORDS.search(low):
+        return "map"
+    if _SPAT_WORDS.search(low):
+        return "spat"
+    if _BSM_WORDS.search(low):
+        return "bsm"
+    return None
+
+
+def _read_faults(clauses: Sequence[str], app: str, vehicles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each fault clause read; one named without its size ("EEBL with stale messages: ...") is a mention of the same
+    fault stated with its size elsewhere ("... are stale by 1 s"), and refused, quoted, when there is none."""
+    out: list[dict[str, Any]] = []
+    unsized: list[tuple[str, _Unsized]] = []
+    for c in clauses:
+        try:
+            out.append(_fault(c, app, vehicles))
+        except _Unsized as e:
+            unsized.append((c, e))
+    for c, e in unsized:
+        low = c.lower()
+        op, stream = _first(_OPS, _HEALTHY.sub(" ", low)), _explicit_stream(low)
+        if not any(f["op"] == op and stream in (None, f["stream"]) for f in out):
+            raise e
+    bursts = [f for f in out if f["op"] == "burst_drop"]
+    out = [f for f in out if not (f.pop("_unsized", False) and any(b["stream"] == f["stream"] and f.get("target", "") in ("", b.get("target", "")) for b in bursts))]
+    return out
+
+
+_RATE_STREAMS = (("spat_hz", r"spat|spatem|signal phase(?: and timing)?|traffic[- ]light messages"),
+                 ("map_hz", r"map|mapem|topology"), ("bsm_hz", r"bsms?|cams?|basic safety messages|v2v messages|beacons?"))
+
+
+def _rates(low: str) -> dict[str, float]:
+    """Message rates ("BSMs at 10 Hz", "SPaT is sent at 5 Hz", "a 2 Hz MAP"); a rate with no stream it belongs to is left to the ledger (refused)."""
+    out: dict[str, float] = {}
+    for key, words in _RATE_STREAMS:
+        m = (re.search(r"\b(?:" + words + r")\b[^.;,]{0,30}?\b(?:at|of|every|rate of|is|are) " + _NUM + r" ?hz\b", low)
+             or re.search(_NUM + r" ?hz (?:" + words + r")\b", low))
+        if m:
+            out[key] = float(m.group(1))
+    return out
 
 
 def merge_restated(faults: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -332,14 +860,19 @@ def merge_restated(faults: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from the start.") asks for one fault; the later statement's magnitudes and window complete the earlier one's."""
     out: list[dict[str, Any]] = []
     for f in faults:
-        same = next((g for g in out if (g["op"], g["stream"], g.get("target", "")) == (f["op"], f["stream"], f.get("target", ""))), None)
+        same = next((g for g in out if (g["op"], g["stream"]) == (f["op"], f["stream"]) and (g.get("target", "") == f.get("target", "") or (
+            "" in (g.get("target", ""), f.get("target", "")) and not (g.get("_all") or f.get("_all"))))), None)
         if same is None:
             out.append(f)
             continue
         for k, v in f.items():
             if k == "window" and v == {"anchor": "start"}:
                 continue
+            if k == "target" and not v:
+                continue  # the restatement that names no vehicle keeps the one the other names
             same[k] = v
+    for f in out:
+        f.pop("_all", None)
     return out
 
 
@@ -356,7 +889,10 @@ def _numeric_leaves(v: Any) -> set[float]:
 
 
 _COUNT_BEFORE = re.compile(r"(?:signal group|group|bursts? of|burst length(?: of)?|lengths? of)\s*$")
-_COUNT_AFTER = re.compile(r"\s*(?:-message|messages? (?:at a time|in a row)|consecutive|(?:other |background |more )?(?:" + _NOUN + r")\b)")
+#: a probability written as a fraction ("with 0.3 probability", "a probability of 0.3", "p = 0.3")
+_PROB_BEFORE = r"(?:probability(?: of)?|\bp ?=)"
+_PROB_AFTER = r"\s*(?:probability|chance)\b"
+_COUNT_AFTER = re.compile(r"\s*(?:-message|(?:(?:messages?|packets?) )?(?:at a time|in a row)|consecutive|(?:other |background |more )?(?:" + _NOUN + r")\b)")
 
 
 def account_numbers(text: str, spec: dict[str, Any]) -> None:
@@ -377,7 +913,8 @@ def account_numbers(text: str, spec: dict[str, Any]) -> None:
         if low[m.end():].startswith("-way"):
             continue
         if not unit:
-            if not (_COUNT_BEFORE.search(low[: m.start()]) or _COUNT_AFTER.match(low[m.end():])):
+            prob = x <= 1.0 and (re.search(_PROB_BEFORE + r"\s*$", low[: m.start()]) or re.match(_PROB_AFTER, low[m.end():]))
+            if not (_COUNT_BEFORE.search(low[: m.start()]) or _COUNT_AFTER.match(low[m.end():]) or prob):
                 raise not_understood(_clause_at(text, m.start()), f"the number {m.group(1)} has no unit this parser reads (km/h, mph, m/s, m/s², m, s, ms, %)")
             cands = {x}
         elif unit in ("km/h", "kph", "kmh", "mph"):
@@ -401,11 +938,15 @@ def coverage_problems(prompt: str, spec: dict[str, Any], also: set[float] | None
       this prompt's earlier specs: a verifier's suggested edit may move a
       stated distance once the first reading carried it).
     """
-    text = " ".join(prompt.split())
-    problems: list[str] = []
+    try:
+        text, notes = prepared(prompt)
+    except OfflineParseError as e:  # commentary that states a number: refused whichever parser read the prompt
+        return [str(e).removeprefix("offline parse: ")]
+    problems: list[str] = commentary_problems(notes, spec.get("faults") or [])
     _, fault_clauses, unknown = split_faults(sentences(text))
     for c in unknown:
         problems.append(f'not understood: "{c}" (no fault operator matches it)')
+    problems += qualitative_problems(text, spec.get("faults") or [])
     have_ops = {f.get("op") for f in spec.get("faults") or []}
     for c in fault_clauses:
         op = _first(_OPS, c.lower())
@@ -429,8 +970,8 @@ def spec_values(spec: dict[str, Any]) -> set[float]:
 def _clause_at(text: str, pos: int) -> str:
     """The clause of the (whitespace-normalised) text around character ``pos``."""
     t = " ".join(text.split())
-    a = max(t.rfind(c, 0, pos) for c in ".;:,(")
-    ends = [i for i in (t.find(c, pos) for c in ";:,)") if i != -1] + [i for i in [re.search(r"\.(?!\d)|$", t[pos:]).start() + pos]]
+    a = max(t.rfind(c, 0, pos) for c in ".;:,(|")
+    ends = [i for i in (t.find(c, pos) for c in ";:,)|") if i != -1] + [i for i in [re.search(r"\.(?!\d)|$", t[pos:]).start() + pos]]
     return t[a + 1 : min(ends)].strip()
 
 
@@ -455,9 +996,9 @@ def _road(low: str, app: str) -> dict[str, Any]:
 
 
 #: an ego subject: where the ego's own clause starts inside a sentence
-_EGO_SUBJ = re.compile(r"\b(?:and |while |as |, )?(?:we|we're|our car|the ego)\b")
+_EGO_SUBJ = re.compile(r"\b(?:and |while |as |, )?" + _EGO_NAMES + r"\b(?!'s)")
 #: a vehicle that is the object of the ego's verb ("we follow a car 20 m ahead at 50 km/h": the speed is ours)
-_OBJECT_OF = re.compile(r"\b(?:follow\w*|behind|tailgat\w*|after)\s+$")
+_OBJECT_OF = re.compile(r"\b(?:follow\w*|behind|tailgat\w*|trail|trailing|tail|tailing|after)\s+$")
 #: a speed that is explicitly the other vehicle's, when it is an object
 _OWN_SPEED = re.compile(r"^[^;]*?\b(?:doing|going|travelling at|traveling at|driving at|moving at|cruising at|at a speed of)\s*" + _NUM + r" ?(km/h|kph|kmh|mph|m/s)(?![\w^/])")
 
@@ -483,17 +1024,18 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
         for m in reversed(nps):  # cut each vehicle's clause out (its numbers are its own)
             clause, obj = _vehicle_clause(low, m)
             if obj:
-                d = re.match(r"[^;]*?" + _NUM + r" ?m (?:ahead|in front)(?: of us)?", clause)
+                d = re.match(r"[^;]*?" + _NUM + r" ?m (?:ahead|in front|behind)(?: of us)?", clause)
                 cut_end = m.end() + (d.end() if d else 0)
                 sp = _OWN_SPEED.match(clause)
                 if sp:
                     cut_end = max(cut_end, m.end() + sp.end())
-                own = own[: m.start()] + " " + own[cut_end:]
+                gap = re.search(_NUM + r" ?m (?:behind|back from)\s+$", own[: m.start()])  # "we drive 35 m behind a car": the gap, not our distance
+                own = own[: gap.start() if gap else m.start()] + " " + own[cut_end:]
             else:
                 own = own[: m.start()] + " " + own[m.end() + len(clause):]
-        own = re.sub(r"(?:it|which|while it) (?:drives|does|travels|moves|goes)(?: at)? " + _NUM + r" ?(?:km/h|kph|mph|m/s)", " ", own)
+        own = re.sub(r"(?:while )?" + _LEAD_SUBJ + " " + _LEAD_VERB + r"(?: at)? " + _NUM + r" ?(?:km/h|kph|kmh|mph|m/s)", " ", own)
         own = re.sub(r"\bit (?:brakes|slams)[^,;]*", " ", own)
-        both = re.search(r"\bboth at " + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
+        both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", s.lower())  # the whole sentence: "lead car 40 m ahead, both at 16 m/s" is ours too
         v = _speed(own)
         if v is None and both:
             v = _to_ms(float(both.group(1)), both.group(2))
@@ -507,10 +1049,27 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
     return ego
 
 
+#: the ego and a vehicle said to share one speed ("ego at the same speed", "at 60 km/h, the same speed as it")
+_SAME_SPEED = re.compile(r"\b(?:(?:the )?ego|we|us|the host vehicle)\b[^,;.]{0,25}?\b(?:at |doing |with )?the same speed\b|\b(?:at |doing )?the same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b")
+
+
+def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
+    """One speed stated once for two: the one of the ego and the lead that has it fills the other (a number is never invented)."""
+    if not _SAME_SPEED.search(low):
+        return
+    leads = [v for v in vehicles if v["role"] == "lead"]
+    if len(leads) != 1:
+        return
+    if "speed" not in ego and "speed" in leads[0]:
+        ego["speed"] = ego["desired_speed"] = leads[0]["speed"]
+    elif "speed" in ego and "speed" not in leads[0]:
+        leads[0]["speed"] = ego["speed"]
+
+
 def _ego_distance(own: str) -> Optional[float]:
     """The ego's distance to its stop line, from its own clause (not a gap to another vehicle, not a window or a radius)."""
-    own = re.sub(r"\b(?:within|by|of) " + _NUM + r" ?m\b|\bgap (?:is|of) " + _NUM + r" ?m\b", " ", own)
-    for m in re.finditer(_NUM + r" ?(?:m|metres?|meters?)\b(?!/)( (?:ahead|in front|behind) of us| behind us| ahead\b)?", own):
+    own = re.sub(r"\b(?:within|by|of) " + _NUM + r" ?m\b|\bgap(?: is| of|:)? " + _NUM + r" ?m\b", " ", own)
+    for m in re.finditer(_NUM + r" ?(?:m|metres?|meters?)\b(?!/)( (?:ahead|in front|behind) of us| behind us| ahead\b| behind (?:a|an|the)\b)?", own):
         if m.group(2) and not (m.group(2) == " ahead" and re.search(r"(light|signal|junction|intersection|crossroads|stop line)\s*$", own[: m.start()])):
             continue  # another vehicle's gap, not the ego's distance to its stop line
         return float(m.group(1))
@@ -521,15 +1080,15 @@ def _role(low: str, app: str) -> Optional[str]:
     m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b", low)
     if m:
         return "crossing_" + m.group(1)
-    if re.search(r"oncoming|opposite direction|toward us", low):
+    if re.search(r"oncoming|opposite direction|towards? us|(?:the|in the|from the) (?:other|opposite) (?:way|direction)|\bhead[- ]on\b", low):
         return "opposing"
-    if re.search(r"behind us|follows? .* behind", low):
+    if re.search(r"behind us|(?<!\bwe )(?<!\bi )\bfollows? (?!(?:a|an|it|the|that)\b).*behind|\bfollows .* behind|\bfollows us\b", low):
         return "follower"
     if re.search(r"parked|blocks the view", low):
         return "occluder"
     if re.search(r"opposite side", low):
         return "opposing"
-    if re.search(r"ahead|in front|lead|follow|behind (a|an)\b", low):
+    if re.search(r"ahead|in front|lead|follow|behind (a|an)\b|\b(?:we|i) (?:trail|tail)(?:s|ing)?\b", low):
         return "lead"
     return None
 
@@ -543,7 +1102,7 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
         if hidden:  # EEBL: the occluding vehicle right in front, the braking one further ahead
             out.append(_mk(counts, hidden.group(1), "lead", float(hidden.group(2)), None, equipped=False))
             low = low.replace(hidden.group(0), "")
-        for m in _NP.finditer(low):
+        for m, low in _vehicle_segments(low):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
             noun, adjs = m.group(3), m.group(2)
             n = _WORDS[m.group(1)]
             role = _role(low, app)
@@ -551,7 +1110,8 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
                 raise not_understood(s, f"where is the {noun}? say ahead of us / behind us / crossing from the left or right / oncoming / parked")
             clause, obj = _vehicle_clause(low, m)
             mine = clause if not obj else (_OWN_SPEED.match(clause).group(0) if _OWN_SPEED.match(clause) else re.split(r"\bat\b", clause)[0])
-            dists = _metres(clause) or _metres(low[m.end():]) or _metres(low)
+            ttc = re.search(_TTC, clause)
+            dists = (_metres(clause) if ttc else None) or (None if ttc else _metres(low[m.end():]) or _metres(low))
             dist = dists[0] if dists else None
             if role in ("opposing", "crossing_left", "crossing_right") and re.search(r"\b(waits?|waiting|stopped|standing|queued|stands)\b[^,;]*stop line", low):
                 behaviour: dict[str, Any] = {"kind": "stop"}
@@ -566,11 +1126,12 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
             speed = sp[0] if sp else None
             if role == "lead" and (speed is None or obj):
                 speed = _lead_speed(low) if speed is None else speed
-            both = re.search(r"\bboth at " + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
+            both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
             if speed is None and both:
                 speed = _to_ms(float(both.group(1)), both.group(2))
             if re.search(r"brakes? (hard )?(at )?" + _NUM + r" ?s|brakes hard|slams on its brakes|emergency stop|brakes at", low) and role == "lead":
-                tm = re.search(r"(?:\bat|brakes hard) " + _NUM + r" ?s\b", low) or re.search(_NUM + r" ?s into", low)
+                tm = (re.search(r"(?:\bat|brakes hard) " + _NUM + r" ?s\b", low) or re.search(_NUM + r" ?s into", low)
+                      or re.search(r"\bafter " + _NUM + r" ?s\b", low) or re.search(_NUM + _INTO_RUN, low))
                 behaviour = {"kind": "brake_at", "t": float(tm.group(1)) if tm else None}
                 dm = re.search(_NUM + r" ?m/s(?:²|\^2|2)", low)
                 if dm:
@@ -580,17 +1141,79 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
                 dist = dists[0] if dists else None
             for k in range(n):
                 d = None if dist is None else dist + 15.0 * k
-                out.append(_mk(counts, noun, role, d, None if behaviour["kind"] == "stop" else speed, equipped=equipped, behaviour=behaviour))
-            break  # one vehicle phrase per sentence
+                v = _mk(counts, noun, role, d, None if behaviour["kind"] == "stop" else speed, equipped=equipped, behaviour=behaviour)
+                if ttc:
+                    v["time_to_conflict"] = float(next(g for g in ttc.groups() if g))
+                out.append(v)
+    _equipage_said_apart(" ".join(sents).lower(), out)
     return out
 
 
+#: a vehicle timed to the conflict point ("reaches the conflict point 4.5 s after the start", "4 s from the conflict point")
+_TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
+        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b)|" + _NUM + r" ?s (?:from|away from|short of|before) (?:reaching )?the (?:conflict point|conflict zone|crossing point)")
+#: what lies between two vehicle phrases of one sentence that are two vehicles ("..., and beyond it a car", "and further ahead an equipped car")
+_CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|them)|further (?:ahead|on|up|down the road)|ahead of (?:it|that|them)|in front of (?:it|that|them)|"
+                    r"and (?:also )?)\s*,?\s*$")
+
+
+def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
+    """The vehicle phrases of a sentence, each with the text that is about it.
+
+    Why: one sentence may chain two vehicles ("an unequipped truck drives 20 m
+    ahead of us, and beyond it a connected car 55 m ahead brakes hard"); read
+    as one, the second vehicle's numbers are left over (refused) or the first
+    inherits its braking. A later phrase counts as a vehicle of its own only
+    when a chaining word joins it and it states its own distance; otherwise the
+    sentence's first vehicle phrase is its one vehicle, as before.
+    """
+    nps = list(_NP.finditer(low))
+    if not nps:
+        return []
+    keep = [nps[0]]
+    for m in nps[1:]:
+        nxt = low[m.end():]
+        stop = _EGO_SUBJ.search(nxt)
+        if _CHAIN.search(low[keep[-1].end() : m.start()]) and _metres(nxt[: stop.start()] if stop else nxt):
+            keep.append(m)
+    if len(keep) == 1:
+        return [(nps[0], low)]
+    out = []
+    for i, m in enumerate(keep):
+        a = 0 if i == 0 else m.start()
+        b = keep[i + 1].start() if i + 1 < len(keep) else len(low)
+        seg = low[a:b]
+        out.append((next(_NP.finditer(seg, m.start() - a)), seg))
+    return out
+
+
+def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
+    """Equipage stated in a clause of its own ("LTA where the oncoming car is non-connected: ... an oncoming car ...")."""
+    for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r") (?:is|are|will be|should be) (not )?(?:(?:a |an )?(?:v2x[- ])?)"
+                         r"(" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r")\b", low):
+        cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(2)))
+        roles = {r for w, rs in _ROLE_WORDS for r in rs if w in (m.group(1) or "")}
+        equipped = not _UNEQUIPPED.fullmatch(m.group(4))
+        if m.group(3):
+            equipped = not equipped
+        for v in vehicles:
+            if v["cls"] == cls and (not roles or v["role"] in roles):
+                v["equipped"] = equipped
+
+
 #: A vehicle that runs its red light (the violator of an intersection conflict); normal traffic obeys it.
-_RUNS_RED = re.compile(r"\b(?:runs?|running|jumps?|ignores?|ignoring) (?:the |its |a )?red(?: light)?\b|\bthrough (?:the |its )?red\b")
+_RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|ignores?|ignoring|blows?|blowing|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
+                       r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|\benters? on red\b")
+
+
+#: one speed for the ego and a vehicle ("both at 60 km/h", "both cruise at 72 km/h", "both doing 50 km/h")
+_BOTH = r"\bboth (?:of us )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running)\s+)?(?:at )?"
+_LEAD_SUBJ = r"(?:it|which|that|the (?:" + _ADJ + r"\s+)*(?:" + _NOUN + r"))"
+_LEAD_VERB = r"(?:drives|does|is doing|travels|is travelling|is traveling|moves|goes|is going|cruises|runs|is at)"
 
 
 def _lead_speed(low: str) -> Optional[float]:
-    m = re.search(r"(?:it|which) (?:drives|does|travels|moves|goes)(?: at)? " + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
+    m = re.search(_LEAD_SUBJ + " " + _LEAD_VERB + r"(?: at)? " + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
     if m:
         return _to_ms(float(m.group(1)), m.group(2))
     return None
@@ -611,14 +1234,29 @@ def _mk(counts: dict[str, int], noun: str, role: str, dist: Optional[float], spe
 
 
 _COLOUR = r"(yellow|amber|red|green)"
-_CHANGE = r"(?:turns|changes to|goes|switches to|switches|will turn|is going to turn)"
+_CHANGE = r"(?:turns|turns to|turning|changes to|changes|changing to|goes|goes to|going|switches to|switches|switching to|will turn|is going to turn|about to turn|shows|showing|becomes|become|is becoming|becoming|flips to|comes|come)"
 
 
 def _align(scene: str) -> Optional[dict[str, Any]]:
-    m = re.search(_CHANGE + " " + _COLOUR + r" in " + _NUM + r" ?s", scene)
+    """The signal's alignment; the change verb may be left out in shorthand ("amber 2 s before arrival", "green in 9 s")."""
+    verb = r"(?:" + _CHANGE + r" (?:to )?)?"
+    about = r"(?:about |roughly |some |approximately |around |~ ?)?"
+    m = re.search(verb + _COLOUR + r" (?:light )?in " + about + _NUM + r" ?s\b", scene)
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
-    m = re.search(_CHANGE + " " + _COLOUR + r" (?:about |roughly |some )?" + _NUM + r" ?s before (?:we (?:would )?(?:reach|arrive|get)|(?:our )?arrival)", scene)
+    m = re.search(r"\b" + verb + _COLOUR + r" (?:light |onset |phase )?(?:comes |starts |begins |is )?(?:after|at) " + about + _NUM + r" ?s\b(?! (?:before|after|late|into))", scene)
+    if m:
+        return {"event": _colour(m.group(1)), "at": float(m.group(2))}
+    m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" at " + _NUM + r" ?s\b", scene)
+    if m:
+        return {"event": _colour(m.group(1)), "at": float(m.group(2))}
+    m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" (?:at )?" + _NUM + _INTO_RUN, scene)
+    if m:
+        return {"event": _colour(m.group(1)), "at": float(m.group(2))}
+    m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
+    if m:
+        return {"event": _colour(m.group(3)), "at": float(m.group(1) or m.group(2))}
+    m = re.search(verb + _COLOUR + " " + about + _NUM + r" ?s before (?:(?:the )?" + _EGO_NAMES + r" (?:would |will )?(?:reach|arrive|get|hit|cross)|(?:our |the ego's |its )?arrival)", scene)
     if m:
         return {"event": _colour(m.group(1)), "before_arrival": float(m.group(2))}
     m = re.search(_CHANGE + " " + r"(yellow|amber|red) (?:as we get close|just before we arrive|before we arrive)", scene)
@@ -632,20 +1270,29 @@ def _colour(c: str) -> str:
 
 
 _SPAT_WORDS = re.compile(r"\bspat\b|signal (?:phase|timing|state)|traffic[- ]light (?:messages?|updates?|data)|signal (?:messages?|updates?)|phase messages")
-_MAP_WORDS = re.compile(r"\bmap\b|topology|intersection geometry|lane (?:map|binding)")
-_BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
+_MAP_WORDS = re.compile(r"\bmap\b|\bmapdata\b|\bmapem\b|topology|intersection geometry|lane (?:map|binding)")
+_BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
+#: "when / once / as soon as / from the moment / 2 s after the light turns red": a window anchored on the phase change
+_PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
+                 r" the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switches|becomes|flips|is switched|has turned)(?: to)? (?P<colour>yellow|amber|red|green)\b")
+#: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
+_ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when)\b[^,;.]{0,40}?\bwithin (?P<radius>\d+(?:\.\d+)?) ?m of the "
+                r"(?:conflict (?:point|zone|area)|crossing point|point of conflict)")
 _WINDOW_SPANS = (
-    r"(?:" + _NUM + r" ?s after|when) the light (?:turns|changes to|goes) (?:yellow|amber|red|green)",
-    r"when it comes within " + _NUM + r" ?m of the conflict point",
+    _PHASE_WINDOW,
+    _ZONE_WINDOW,
     r"\b(?:from|starting at|starting|beginning at|after|at) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the))",
+    r"(?<![\w.])" + _NUM + r" ?s (?:into (?:the )?(?:run|test|scenario|simulation)|after (?:the )?(?:test |run )?(?:start|starts|beginning))",
     r"\bfor " + _NUM + r" ?s\b",
-    r"jitter of " + _NUM + r" ?(?:ms|s)\b",
+    r"jitter (?:of )?" + _NUM + r" ?(?:ms|s)\b",
+    _NUM + r" ?(?:ms|s) (?:of )?jitter\b",
+    r"(?:±|\+/-|plus or minus) ?" + _NUM + r" ?(?:ms|s)\b",
 )
 
 
 def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
-    low = s.lower()
-    op = _first(_OPS, low)
+    low = _STILL_OK.sub(" ", s.lower())
+    op = _first(_OPS, _HEALTHY.sub(" ", low))
     assert op is not None
     if op == "rebind" or (_MAP_WORDS.search(low) and not _BSM_WORDS.search(low)):
         stream = "map"
@@ -660,8 +1307,13 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
     if op == "rebind" and stream != "map":
         raise not_understood(s, "a wrong signal group is a MAP fault; say which MAP binding")
     f: dict[str, Any] = {"op": op, "stream": stream}
+    m = _VAGUE_TIME.search(low)
+    if m:
+        raise not_understood(s, f"'{m.group(0)}' is no window: say when and for how long, e.g. 'from 3 s for 2 s'")
     if stream == "bsm":
         f["target"] = _target(low, vehicles)
+        if not f["target"] and re.search(r"\ball\b|\bevery\b|\beach\b", low):
+            f["_all"] = True  # every sender on purpose: never merged into one vehicle's fault
     bare = low
     for pat in _WINDOW_SPANS:
         bare = re.sub(pat, " ", bare)
@@ -669,30 +1321,43 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
              for x, u in re.findall(_NUM + r" ?(ms|milliseconds?|s|seconds?|secs?)\b", bare)]
     if op in ("drop", "burst_drop"):
         m = re.search(r"(\d+(?:\.\d+)?) ?(?:%|percent)", low)
+        p = re.search(_PROB_BEFORE + r"\s*" + _NUM + r"\b|" + _NUM + _PROB_AFTER, low)
         if m:
             f["probability"] = float(m.group(1)) / 100.0
+        elif p and float(p.group(1) or p.group(2)) <= 1.0:
+            f["probability"] = float(p.group(1) or p.group(2))  # "with 0.3 probability", "p = 0.3"
         elif op == "burst_drop":
-            raise not_understood(s, "a burst loss needs how much is lost, e.g. 'with 50% probability'")
+            raise _Unsized(_nu_text(s, "a burst loss needs how much is lost, e.g. 'with 50% probability'"))
+        elif _VAGUE_AMOUNT.search(low):
+            raise not_understood(s, "how much is lost? say a percentage ('40% of its BSMs') or all of them")
         else:
             f["probability"] = 1.0  # "drop its BSMs", "all SPaT messages are lost": every message in the window
+            if op == "drop" and not re.search(r"\b(?:all|every|none|no|completely|entirely|at all|whole|not (?:a single|one|any))\b", low):
+                f["_unsized"] = True  # "its BSMs go missing": a mention, unless no burst loss of the same stream says how much
         if op == "burst_drop":
-            m = re.search(r"bursts? of (\d+)|(\d+)[- ]message bursts?|burst length (?:of )?(\d+)|(\d+) (?:consecutive )?messages (?:at a time|in a row)", low)
+            m = re.search(r"bursts? of (\d+)|(\d+)[- ]message bursts?|burst length (?:of )?(\d+)|(\d+) (?:consecutive )?(?:(?:messages?|packets?) )?(?:at a time|in a row)"
+                          r"|(\d+) consecutive", low)
             if not m:
-                raise not_understood(s, "a burst loss needs its burst length, e.g. 'in bursts of 8'")
+                raise _Unsized(_nu_text(s, "a burst loss needs its burst length, e.g. 'in bursts of 8'"))
             f["length"] = int(next(g for g in m.groups() if g))
     elif op == "delay":
-        if not times:
-            raise not_understood(s, "a delay needs its size, e.g. 'by 0.5 s' or '800 ms late'")
-        f["delay"] = times[0]
-        m = re.search(r"jitter of " + _NUM + r" ?(ms|s)\b", low)
+        m = (re.search(r"jitter (?:of )?" + _NUM + r" ?(ms|s)\b", low) or re.search(_NUM + r" ?(ms|s) (?:of )?jitter\b", low)
+             or re.search(r"(?:±|\+/-|plus or minus) ?" + _NUM + r" ?(ms|s)\b", low))
         if m:
             f["jitter"] = float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0)
+        if not times and "jitter" not in f:
+            raise _Unsized(_nu_text(s, "a delay needs its size, e.g. 'by 0.5 s' or '800 ms late'"))
+        f["delay"] = times[0] if times else 0.0  # jitter alone: no fixed delay
     elif op == "skew":
         if not times:
-            raise not_understood(s, "a timestamp skew needs its size, e.g. '2 s in the past'")
-        if re.search(r"\b(past|behind|lag\w*|earlier|older|old|ago|back)\b", low):
+            raise _Unsized(_nu_text(s, "a timestamp skew needs its size, e.g. '2 s in the past'"))
+        if re.search(r"\b(past|behind|lag\w*|earlier|older|old|ago|back|slow|stale)\b", low):
             sign = -1.0
-        elif re.search(r"\b(future|ahead|later|forward)\b", low):
+        elif re.search(r"\b(future|ahead|later|forward|fast)\b", low):
+            sign = 1.0
+        elif re.search(r"(?<![\w.])[-−]\s?" + _NUM + r" ?(?:ms|s)\b", low):
+            sign = -1.0
+        elif re.search(r"(?<![\w.])\+\s?" + _NUM + r" ?(?:ms|s)\b", low):
             sign = 1.0
         else:
             raise not_understood(s, "a timestamp skew needs its direction: in the past (behind) or in the future (ahead)")
@@ -700,21 +1365,25 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
     elif op == "rebind":
         m = re.search(r"group (\d+)", low)
         if not m:
-            raise not_understood(s, "a MAP rebind needs the wrong signal group, e.g. 'to signal group 4'")
+            raise _Unsized(_nu_text(s, "a MAP rebind needs the wrong signal group, e.g. 'to signal group 4'"))
         f["signal_group"] = int(m.group(1))
     elif op == "pos_perturb":
-        m = re.search(_NUM + r" ?m (?:to the )?(forward|ahead|back|backward|backwards|behind|left|right)", low)
+        m = re.search(_NUM + r" ?m (?:further |farther )?(?:to the )?(forward|ahead|back|backward|backwards|behind|left|right)", low)
         if m:
             d = float(m.group(1))
             f["shift"] = {"forward": [d, 0.0], "ahead": [d, 0.0], "back": [-d, 0.0], "backward": [-d, 0.0], "backwards": [-d, 0.0], "behind": [-d, 0.0],
                           "left": [0.0, d], "right": [0.0, -d]}[m.group(2)]
-        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:gaussian )?noise", low)
+        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:gaussian |random |position |positional |gps |location )?noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
         if m:
-            f["sigma"] = float(m.group(1) or m.group(2))
+            f["sigma"] = float(next(g for g in m.groups() if g))
         if "shift" not in f and "sigma" not in f:
-            raise not_understood(s, "a position fault needs a shift with its direction ('by 4 m to the left') or a noise ('noise of 1 m')")
+            raise _Unsized(_nu_text(s, "a position fault needs a shift with its direction ('by 4 m to the left') or a noise ('noise of 1 m')"))
     f["window"] = _window(low, f.get("target", ""), vehicles)
     return f
+
+
+#: how an engineer names a noise's size ("sigma 1.5 m", "a 2 m standard deviation", "σ = 1 m")
+_SIGMA = r"(?:standard deviation|std\.? dev\.?|std|sigma|σ|spread)(?: of| is| =|=|:)?"
 
 
 def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
@@ -728,13 +1397,14 @@ def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
     braking = [v for v in vehicles if v.get("behaviour", {}).get("kind") == "brake_at"]
     if braking and re.search(r"hard[- ]braking|brak\w* (?:warning )?messages", low):
         return str(braking[0]["id"])
-    m = re.search(r"\bthe (?:" + _ADJ + r"\s+)*(" + _NOUN + r")(?:'s|\b)", low)
+    m = (re.search(r"\b(?:the|that|this) (?:" + _ADJ + r"\s+)*(" + _NOUN + r")(?:'s|\b)", low) or re.search(r"\b(" + _NOUN + r")'s\b", low)
+         or re.search(r"\b(" + _NOUN + r") (?:bsms?|basic safety messages?|cams?)\b", low))  # "Truck BSMs delayed 300 ms"
     if m:
         cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(1)))
         same = [v for v in vehicles if v["cls"] == cls and v["role"] not in ("occluder", "follower")]
         if same:
             return str(same[0]["id"])
-    if re.search(r"\bits\b|\btheir\b", low):  # "its BSMs": the braking vehicle, else the one conflict party
+    if re.search(r"\bits\b|\btheir\b|\brv'?s?\b|remote vehicle|target vehicle|other (?:car|vehicle)", low):  # "its BSMs", "the RV's BSMs": the braking vehicle, else the one conflict party
         if braking:
             return str(braking[0]["id"])
         parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
@@ -745,13 +1415,14 @@ def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
 
 def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
     w: dict[str, Any] = {"anchor": "start"}
-    m = re.search(r"(?:" + _NUM + r" ?s after|when) the light (?:turns|changes to|goes) (yellow|amber|red|green)", low)
+    m = re.search(_PHASE_WINDOW, low)
     if m:
-        w = {"anchor": "phase_change", "colour": _colour(m.group(2)), "start": float(m.group(1) or 0.0)}
-    m = re.search(r"when it comes within " + _NUM + r" ?m of the conflict point", low)
+        w = {"anchor": "phase_change", "colour": _colour(m.group("colour")), "start": float(m.group("after") or 0.0)}
+    m = re.search(_ZONE_WINDOW, low)
     if m and target:
-        w = {"anchor": "zone_entry", "vehicle": target, "radius": float(m.group(1))}
-    m = re.search(r"\b(?:from|at|starting at|starting|beginning at) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the))", low)
+        w = {"anchor": "zone_entry", "vehicle": target, "radius": float(m.group("radius"))}
+    m = re.search(r"\b(?:from|at|starting at|starting|beginning at) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the))", low) or re.search(
+        r"(?<![\w.])" + _NUM + r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation)|after (?:the )?(?:test |run )?(?:start|starts|beginning)))", low)
     if m and w["anchor"] == "start":
         w["start"] = float(m.group(1))
     m = re.search(r"\bfor " + _NUM + r" ?s\b", low)
@@ -760,4 +1431,5 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
     return w
 
 
-__all__ = ["OfflineParseError", "OfflineParser", "account_numbers", "coverage_problems", "spec_values", "apply_edits", "not_understood", "read_prompt", "sentences", "split_faults"]
+__all__ = ["OfflineParseError", "OfflineParser", "account_numbers", "coverage_problems", "spec_values", "apply_edits", "normalise", "not_understood", "qualitative_problems", "read_prompt",
+           "sentences", "split_faults"]

@@ -1,0 +1,185 @@
+"""Training features of the version-2 policy: the shared feature cache, counterexample rows, MiniLM token states.
+
+Why a second source: layout 2 (``inputs.py``) drops the presence numbers and
+reads the text through a trained head (``model.TokenTextHead``), and its
+training set adds App. H counterexamples (``counterexamples.py``). None of
+that needs new image features: a counterexample row reuses a dataset row's
+cached image features and expert waypoints (the expert drove normally there)
+with another text and position, so the version-1 cache (``cache.py``) is
+reused as it is, and only the token states of the distinct texts are computed
+(once, cached beside it, keyed by the text list and the encoder).
+
+Which rows get a counterexample is seeded (``TrainConfig.seed``): rows with no
+active warning that the mixture uses (Route B, Route A of the warning
+condition before onset or after the warning) each get one with probability
+``counterexample_fraction``, drawn from a pool of ``COUNTEREXAMPLE_POOL``
+statements. A counterexample row keeps its source row's sequence id, so the
+validation split (by sequence) keeps both on the same side.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from lantern_agent.learned import counterexamples as cx
+from lantern_agent.learned import data as ds
+from lantern_agent.learned.cache import TrainableRows, build_cache, first_image_size
+from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root, load_image_encoder
+from lantern_agent.learned.inputs import V2_FROM_V1, position_features
+from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, PolicyConfig, save_policy
+
+#: distinct counterexample statements per training run (rows draw from them; more would only cost token states)
+COUNTEREXAMPLE_POOL = 600
+
+
+@dataclass
+class FeatureCacheV2(TrainableRows):
+    """Rows of the mixture's source cache plus counterexample rows, with layout-2 inputs."""
+
+    image: np.ndarray  # (N0, 3840) float16, memory-mapped: the source cache's rows
+    base_index: np.ndarray  # (N,) row of ``image`` each row uses
+    text_index: np.ndarray  # (N,) into tokens / token_mask
+    tokens: np.ndarray  # (U, T, 384) float16
+    token_mask: np.ndarray  # (U, T) float32
+    numeric: np.ndarray  # (N, NUM_NUMERIC_V2) float32
+    counterexample: np.ndarray  # (N,) bool
+    counterexample_kind: list[str]
+
+
+def token_states(texts: list[str], encoder: TextEncoder, base: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """Token states of ``texts`` (float16) and their masks, cached under ``base`` by text list and encoder identity."""
+    key = hashlib.sha256(json.dumps([EncoderIdentity.current().key(), TEXT_TOKENS, texts]).encode()).hexdigest()[:20]
+    path = (base or cache_root() / "features") / f"tokens-{key}.npz"
+    if path.is_file():
+        with np.load(path) as z:
+            return z["tokens"], z["mask"]
+    states, mask = encoder.tokens(texts)
+    states16 = states.astype(np.float16)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tokens-", suffix=".npz", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, tokens=states16, mask=mask)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return states16, mask
+
+
+def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
+    """The extended rows (as ``FeatureCacheV2`` fields but the token arrays) and the extended text list."""
+    n0 = len(cache)
+    kind, cond = np.asarray(cache.route_kind), np.asarray(cache.condition)
+    eligible = np.nonzero(~cache.warning_active & ((kind == "B") | ((kind == "A") & (cond == "warning"))))[0]
+    rng = np.random.default_rng([seed, 1919])
+    chosen = eligible[rng.random(len(eligible)) < fraction]
+    statements = cx.pool(seed, min(COUNTEREXAMPLE_POOL, max(1, len(chosen))))
+    pick = rng.integers(0, len(statements), size=len(chosen))
+    all_texts = list(texts) + [s.text for s in statements]
+    numeric0 = np.asarray(cache.numeric, dtype=np.float32)[:, list(V2_FROM_V1)]
+    num_ce = numeric0[chosen].copy()
+    for r, j in enumerate(pick):
+        p = statements[j].position
+        num_ce[r, -2:] = position_features(p) if p is not None else 0.0
+    fields = {
+        "waypoints": np.concatenate([cache.waypoints, cache.waypoints[chosen]]),
+        "sequence_id": list(cache.sequence_id) + [cache.sequence_id[i] for i in chosen],
+        "route_kind": list(cache.route_kind) + [cache.route_kind[i] for i in chosen],
+        "condition": list(cache.condition) + [cache.condition[i] for i in chosen],
+        "family": list(cache.family) + [cache.family[i] for i in chosen],
+        "warning_active": np.concatenate([cache.warning_active, np.zeros(len(chosen), bool)]),
+        "key": f"{cache.key}+cx{fraction:g}-s{seed}",
+        "image": cache.image,
+        "base_index": np.concatenate([np.arange(n0), chosen]).astype(np.int64),
+        "text_index": np.concatenate([np.asarray(cache.text_index), len(texts) + pick]).astype(np.int64),
+        "numeric": np.concatenate([numeric0, num_ce]),
+        "counterexample": np.concatenate([np.zeros(n0, bool), np.ones(len(chosen), bool)]),
+        "counterexample_kind": [""] * n0 + [statements[j].kind for j in pick],
+    }
+    return fields, all_texts
+
+
+class TokenLookup(nn.Module):
+    """The policy with the token table attached, so a batch carries text indices instead of (T, 384) per row."""
+
+    def __init__(self, policy: Policy, tokens: np.ndarray, mask: np.ndarray) -> None:
+        super().__init__()
+        self.policy = policy
+        self.tokens = torch.from_numpy(np.ascontiguousarray(tokens))  # float16, converted per batch
+        self.mask = torch.from_numpy(np.ascontiguousarray(mask, dtype=np.float32))
+
+    def forward(self, img: torch.Tensor, text_index: torch.Tensor, num: torch.Tensor) -> torch.Tensor:  # noqa: D102
+        return self.policy(img, self.tokens[text_index].float(), num, self.mask[text_index])
+
+    def state_dict(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: D102 (resume: the policy's weights only)
+        return self.policy.state_dict(*args, **kwargs)
+
+    def load_state_dict(self, state: Any, strict: bool = True, assign: bool = False) -> Any:  # noqa: D102
+        return self.policy.load_state_dict(state, strict=strict, assign=assign)
+
+
+class LearnedSourceV2:
+    """Layout 2: the shared feature cache + counterexample rows + token states -> ``Policy(inputs=2)``."""
+
+    name = "learned"
+
+    def __init__(self) -> None:
+        self.size: tuple[int, int] | None = None
+        self.text_enc: Any = None
+
+    def state_key(self) -> str:
+        return "learned-v2"
+
+    def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:
+        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
+        image_net, self.text_enc = load_image_encoder(), TextEncoder()
+        cache, built = build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
+        from lantern_agent.learned.cache import cache_dir_for
+
+        texts = json.loads((cache_dir_for(info, EncoderIdentity.current(), self.size, cache_base) / "texts.json").read_text())
+        fields, all_texts = with_counterexamples(cache, texts, cfg.counterexample_fraction, cfg.seed)
+        tokens, mask = token_states(all_texts, self.text_enc, cache_base)
+        return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask), built
+
+    def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+        base = cache.base_index[rows]
+        uniq, inv = np.unique(base, return_inverse=True)  # sorted reads of the memory map, then back to row order
+        img = torch.from_numpy(np.asarray(cache.image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
+        return img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows])
+
+    def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
+        assert self.size is not None, "build() first"
+        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2)), cache.tokens, cache.token_mask)
+
+    def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
+        from lantern.file_integrity import atomic_write
+
+        out.mkdir(parents=True, exist_ok=True)
+        states, mask = self.text_enc.tokens([""])
+
+        def write_empty(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                np.savez(f, tokens=states[0].astype(np.float32), mask=mask[0])
+
+        atomic_write(out / EMPTY_TOKENS_FILE, write_empty)  # before the manifest, which hashes it
+        stale = out / EMPTY_TEXT_FILE
+        if stale.exists():
+            stale.unlink()
+        save_policy(model.policy if isinstance(model, TokenLookup) else model, out, manifest)  # type: ignore[arg-type]
+
+    def manifest(self) -> dict[str, Any]:
+        ident = EncoderIdentity.current()
+        return {"encoders": {**ident.__dict__, "image_pool": list(ident.image_pool)}, "text_head": "minilm-token-states+attention",
+                "counterexample_pool": COUNTEREXAMPLE_POOL}

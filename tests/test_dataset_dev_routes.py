@@ -1,0 +1,54 @@
+"""The closed-loop development route set (routes/dev_v1): what it holds, that it regenerates byte for byte,
+and that it shares no route with the frozen suite, the held-out pair or the open-loop training candidates."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lantern_bridge.dataset import dev_routes
+from lantern_bridge.scenario.families import FAMILY_IDS
+from lantern_bridge.scenario.suite import verify_hashes
+
+#: building the 521 reference routes (suite, held-out pair, 400 open-loop candidates) takes ~40 s of one idle core
+pytestmark = pytest.mark.timeout(600)
+
+
+def test_committed_files_match_the_manifest_and_hold_two_pairs_per_family():
+    assert verify_hashes(dev_routes.DEV_DIR) == []
+    from lantern_bringup.route_dir import route_dir_pairs
+
+    pairs = route_dir_pairs(dev_routes.DEV_DIR)
+    assert len(pairs) == 12
+    assert sorted({f for _, f, _, _ in pairs}) == sorted(FAMILY_IDS)
+    assert all(sum(f == fam for _, f, _, _ in pairs) == 2 for fam in FAMILY_IDS)
+
+
+def test_regenerating_gives_the_committed_bytes(tmp_path):
+    manifest = dev_routes.generate(tmp_path)
+    for rel in manifest["files"]:
+        assert (tmp_path / rel).read_bytes() == (dev_routes.DEV_DIR / rel).read_bytes(), rel
+    assert (tmp_path / "manifest.json").read_bytes() == (dev_routes.DEV_DIR / "manifest.json").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def refs():
+    return dev_routes.reference_routes()
+
+
+def test_disjoint_from_suite_heldout_and_training_candidates(refs):
+    assert {name for name, _ in refs} == {"suite_v1", "heldout", "dataset"}
+    assert sum(name == "dataset" for name, _ in refs) == dev_routes.DATASET_CANDIDATES_CHECKED
+    assert dev_routes.disjointness_problems(dev_routes.dev_specs(), refs) == []
+
+
+def test_the_check_catches_a_suite_route_and_a_near_duplicate(refs):
+    """The checker can fail: a suite pair, or a dev route moved onto a suite route's town, is reported."""
+    suite_a = next(s for name, s in refs if name == "suite_v1")
+    assert any("suite_v1" in p for p in dev_routes.disjointness_problems([(suite_a, suite_a)], refs))
+    a, b = dev_routes.dev_specs()[0]
+    ref = next(s for name, s in refs if name == "suite_v1" and s.family == a.family)
+    shifted = dataclasses.replace(a, town=ref.town, waypoints=tuple((x + 0.5, y, z) for x, y, z in ref.waypoints))
+    problems = dev_routes.disjointness_problems([(shifted, b)], refs)
+    assert any("near duplicate" in p for p in problems) and any("town" in p for p in problems)
