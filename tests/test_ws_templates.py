@@ -105,3 +105,25 @@ def test_bad_data_files_name_file_and_field(tmp_path):
     p2.write_text('version: 1\nfamilies:\n  vehicle_cut_in:\n    high: ["A car at <FRONT_CAR_POS> merges."]\n')
     with pytest.raises(DataFileError, match=r"vehicle_cut_in.high\[0\]' must not contain"):
         TemplateLibrary.load(None, p2)
+
+
+def test_library_is_parsed_once_per_file_content(tmp_path):
+    """The RSU and the grounding node of one session share one parse; a changed file is parsed again, a broken one never cached."""
+    import shutil
+
+    from lantern_warning_server.templates import default_paraphrases_path
+
+    tp, pp = tmp_path / "templates.yaml", tmp_path / "paraphrases.yaml"
+    shutil.copy(default_templates_path(), tp)
+    shutil.copy(default_paraphrases_path(), pp)
+    first = TemplateLibrary.load(tp, pp)
+    assert TemplateLibrary.load(tp, pp) is first
+    text = tp.read_text()
+    tp.write_text(text.replace("is about to enter the ego lane", "is about to step into the ego lane"))
+    changed = TemplateLibrary.load(tp, pp)
+    assert changed is not first and "step into" in changed.canonical("pedestrian_emergence").text
+    tp.write_text("families: [")
+    with pytest.raises(DataFileError):
+        TemplateLibrary.load(tp, pp)
+    with pytest.raises(DataFileError):  # still an error the second time: failures are not cached
+        TemplateLibrary.load(tp, pp)

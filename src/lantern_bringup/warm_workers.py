@@ -93,6 +93,12 @@ def _warm_up(extra: Sequence[str]) -> None:
     from lantern_eval.typestore import typestore
 
     typestore()  # rosbags' type stores + lantern_msgs (cached per process): the recorder's bag writer needs them
+    from lantern_warning_server.templates import TemplateLibrary
+
+    try:
+        TemplateLibrary.load()  # the shipped wordings (cached per content): the RSU and the grounding node load them
+    except Exception:  # noqa: BLE001 - a broken data file is the run's error to report, not the zygote's
+        pass
     from lantern.paths import config_dir
     from lantern.ros.params import ParameterError, read_param_file
 

@@ -110,6 +110,10 @@ def _mapping(path: Path, data: dict, field: str, *, required: bool = True) -> di
     return value
 
 
+#: (class, templates file bytes, paraphrases file bytes) -> the library parsed from them
+_LOADED: dict[tuple[type, bytes, bytes], TemplateLibrary] = {}
+
+
 class TemplateLibrary:
     """Every wording the vehicle may show, by id, loaded and validated once."""
 
@@ -119,8 +123,20 @@ class TemplateLibrary:
 
     @classmethod
     def load(cls, templates_path: str | Path | None = None, paraphrases_path: str | Path | None = None) -> TemplateLibrary:
+        """The library of these two files, parsed once per process and file content (~22 ms each time, and a
+        session's RSU and grounding node both load it; the library is never changed after loading)."""
         tp = Path(templates_path) if templates_path else default_templates_path()
         pp = Path(paraphrases_path) if paraphrases_path else default_paraphrases_path()
+        try:
+            key = (cls, tp.read_bytes(), pp.read_bytes())
+        except OSError:  # unreadable: the parse below says so in one line
+            return cls._parse(tp, pp)
+        if key not in _LOADED:
+            _LOADED[key] = cls._parse(tp, pp)
+        return _LOADED[key]
+
+    @classmethod
+    def _parse(cls, tp: Path, pp: Path) -> TemplateLibrary:
         out: dict[str, Template] = {}
 
         def add(t: Template, path: Path) -> None:
