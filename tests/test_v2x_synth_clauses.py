@@ -766,3 +766,15 @@ def test_signal_shorthand_names_the_situation_and_a_gap_is_no_stop_line_distance
     assert parse("Ego 40 km/h, 120 m out, green in 8 s; SPaT 1 s late.").application == "glosa"
     s = parse("EEBL: HV follows a lead car at 50 km/h, gap 30 m; the lead brakes at 4 s with 6 m/s². Lead BSM delay: 700 ms.")
     assert (s.ego.distance, s.vehicles[0].distance, s.vehicles[0].behaviour.t) == (None, 30.0, 4.0)
+
+
+@pytest.mark.parametrize(("scene", "weather", "time_of_day"), [
+    ("No rain, and not at night.", "clear", "day"),
+    ("Light rain, no fog.", "rain", "day"),
+    ("At night, without any fog.", "clear", "night"),
+    ("Heavy rain at dusk.", "heavy_rain", "dusk"),
+])
+def test_a_negated_scene_condition_is_not_the_scene(scene: str, weather: str, time_of_day: str) -> None:
+    """'No rain' is a statement about the scene, not rain (it was read as rain)."""
+    s = parse(f"FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. {scene} Its BSMs are delayed by 500 ms.")
+    assert (s.environment.weather, s.environment.time_of_day) == (weather, time_of_day)

@@ -655,9 +655,21 @@ def _metres(s: str) -> list[float]:
     return [float(x) for x in re.findall(_NUM + r" ?(?:m|metres?|meters?)\b(?!/)", s)]
 
 
+#: a negation just before a word ("no rain", "not foggy", "without any fog"): the word is not the scene's
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|without|never|isn't|aren't|wasn't|zero)\s+(?:\w+\s+)?$", re.I)
+
+
 def _first(table: Sequence[tuple[str, str]], text: str) -> Optional[str]:
     for key, pat in table:
         if re.search(pat, text, re.I):
+            return key
+    return None
+
+
+def _first_stated(table: Sequence[tuple[str, str]], text: str) -> Optional[str]:
+    """The first scene condition (weather, time of day) that ``text`` states, not negates ("no rain" is not rain)."""
+    for key, pat in table:
+        if any(not _NEGATED_BEFORE.search(text[: m.start()]) for m in re.finditer(pat, text, re.I)):
             return key
     return None
 
@@ -779,8 +791,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         )
     spec: dict[str, Any] = {"application": app}
     spec["environment"] = {
-        "weather": _first(WEATHER, low) or "clear",
-        "time_of_day": _first(TIME_OF_DAY, low) or "day",
+        "weather": _first_stated(WEATHER, low) or "clear",
+        "time_of_day": _first_stated(TIME_OF_DAY, low) or "day",
         "background_vehicles": _background(low),
     }
     spec["road"] = _road(low, app)
