@@ -34,7 +34,6 @@ from dataclasses import dataclass, fields
 import numpy as np
 from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
-from std_msgs.msg import Float32
 
 from lantern import keystore, session_binding, topics, warning_tag
 from lantern.ros import lockstep, qos
@@ -131,7 +130,6 @@ class AgentNode(LanternNode):
         self.images: dict[int, Image] = {}
         self.commands: dict[int, NavigationCommand] = {}
         self.route: np.ndarray | None = None
-        self.speedometer: float | None = None
         self.answered = -1
         self._last_ctrl: tuple[float, float, float] = (0.0, 1.0, 0.0)
         self._plan: Plan | None = None
@@ -141,7 +139,6 @@ class AgentNode(LanternNode):
         self.pub_ctrl = self.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
         self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
-        self.create_subscription(Float32, topics.speedometer(rn), self._on_speed, qos.STATE)
         if self.warning_key is None:
             self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
         else:
@@ -183,9 +180,6 @@ class AgentNode(LanternNode):
     def _on_odom(self, msg: Odometry) -> None:
         self.odom[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
         self._try_answer()
-
-    def _on_speed(self, msg: Float32) -> None:
-        self.speedometer = float(msg.data)  # diagnostic only: speed comes from the frame's odometry
 
     def _on_route(self, msg: Path) -> None:
         self.route = conv.route_of(msg)
