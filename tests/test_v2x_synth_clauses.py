@@ -778,3 +778,10 @@ def test_a_negated_scene_condition_is_not_the_scene(scene: str, weather: str, ti
     """'No rain' is a statement about the scene, not rain (it was read as rain)."""
     s = parse(f"FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. {scene} Its BSMs are delayed by 500 ms.")
     assert (s.environment.weather, s.environment.time_of_day) == (weather, time_of_day)
+
+
+@pytest.mark.parametrize("sentence", ["The weather is terrible.", "Visibility will be really poor.", "Conditions are harsh."])
+def test_weather_judged_in_a_sentence_of_its_own_is_refused_not_dropped(sentence: str) -> None:
+    """'The weather is terrible' names no condition the world has: quoted back, never silently a clear day."""
+    r = OfflineParser().parse(f"FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. {sentence} Its BSMs are delayed by 500 ms.")
+    assert r.spec is None and sentence.rstrip(".") in r.error and "the weather is one of" in r.error

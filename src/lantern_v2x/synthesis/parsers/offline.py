@@ -489,7 +489,7 @@ _QUALITY_OPS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 #: weather said without a condition the world has ("bad weather", "poor visibility", "snow")
 _VAGUE_WEATHER = re.compile(r"\b(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|"
-                            r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow\w*|\bicy\b"
+                            r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:weather|conditions|visibility) (?:is|are|was|will be|gets?) (?:\w+ )?(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|wintry|stormy)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow\w*|\bicy\b"
                             r"|\bice\b|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust\w*|\bsandstorm\w*")
 #: a light condition the world has no model of ("low sun", "glare", "golden hour")
 _VAGUE_LIGHT = re.compile(r"\blow sun\b|\bsun (?:is )?low\b|\bsun (?:\w+ )?in (?:our|the driver's|my|his|her) eyes\b|\bglare\b|\bblinding (?:sun|light)\b|\bgolden hour\b")
