@@ -158,7 +158,7 @@ def test_fast_cdr_decoders_match_the_rosbags_deserialiser():
     """The offline fast path reads the same numbers as the generic deserialiser (and rclpy)."""
     from rclpy.serialization import serialize_message
 
-    from lantern_eval import fastcdr
+    from lantern import fastcdr
     from lantern_eval.typestore import typestore
 
     st = typestore()
@@ -200,7 +200,7 @@ def test_fast_cdr_warning_reads_every_field(frame_id, tag_len):
     """Every field, at every string-length alignment, equals rclpy's and rosbags' (the tag covers them all)."""
     from rclpy.serialization import serialize_message
 
-    from lantern_eval import fastcdr
+    from lantern import fastcdr
     from lantern_eval.typestore import typestore
     from lantern import warning_tag
     from lantern_msgs.msg import CooperativeWarning

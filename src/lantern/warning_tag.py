@@ -34,7 +34,7 @@ def length_prefixed(v: str) -> bytes:
 
 def warning_canonical_bytes(w: Any) -> bytes:
     """Deterministic bytes of a CooperativeWarning (any object with its fields: rclpy, rosbags, or
-    ``lantern_eval.fastcdr``'s), version ``lantern-warning-v1``: every field but ``auth_tag``.
+    ``lantern.fastcdr``'s), version ``lantern-warning-v1``: every field but ``auth_tag``.
 
     The header stamp is included, so a genuine warning replayed at another
     frame does not verify. Not the CDR serialization: measured here, Fast CDR leaves alignment padding

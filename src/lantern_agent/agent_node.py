@@ -35,12 +35,12 @@ import numpy as np
 from nav_msgs.msg import Odometry, Path
 from sensor_msgs.msg import Image
 
-from lantern import keystore, session_binding, topics, warning_tag
+from lantern import fastcdr, keystore, session_binding, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
 from lantern_agent import observation as conv
-from lantern_agent.backends.base import Backend, Observation, Plan
+from lantern_agent.backends.base import ActorObs, Backend, Observation, Plan
 from lantern_agent.backends.registry import load_backend
 from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
 from lantern_agent.errors import ConfigError
@@ -123,10 +123,10 @@ class AgentNode(LanternNode):
             self.get_logger().warning("warning_auth_required is false: any publisher on /lantern/warning reaches the backend")
         self.warning_counts: Counter = Counter()  # verified / unauthenticated / forged (with warning_auth_required)
         # per-frame inputs, keyed by frame
-        self.odom: dict[int, Odometry] = {}
+        self.odom: dict[int, fastcdr.Odom] = {}
         self.warn: dict[int, CooperativeWarning] = {}
-        self.gt: dict[int, ActorStateArray] = {}
-        self.perc: dict[int, ActorStateArray] = {}
+        self.gt: dict[int, tuple[ActorObs, ...]] = {}
+        self.perc: dict[int, tuple[ActorObs, ...]] = {}
         self.images: dict[int, Image] = {}
         self.commands: dict[int, NavigationCommand] = {}
         self.route: np.ndarray | None = None
@@ -138,7 +138,8 @@ class AgentNode(LanternNode):
         rn = p.role_name
         self.pub_ctrl = self.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
-        self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE)
+        self._decode_odom = fastcdr.OdometryDecoder()
+        self.create_subscription(Odometry, topics.odometry(rn), self._on_odom, qos.STATE, raw=True)
         if self.warning_key is None:
             self.create_subscription(CooperativeWarning, topics.WARNING, self._keyed(self.warn), qos.STATE)
         else:
@@ -148,9 +149,9 @@ class AgentNode(LanternNode):
         if self.backend.needs_image:
             self.create_subscription(Image, topics.camera_image(rn, p.camera_name), self._keyed(self.images), qos.SENSOR)
         if self.backend.privileged:
-            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._keyed(self.gt), qos.STATE)
+            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._keyed_actors(self.gt), qos.STATE, raw=True)
         if self.backend.perception:
-            self.create_subscription(ActorStateArray, topics.PERCEPTION_VISIBLE, self._keyed(self.perc), qos.STATE)
+            self.create_subscription(ActorStateArray, topics.PERCEPTION_VISIBLE, self._keyed_actors(self.perc), qos.STATE, raw=True)
         self.exit_on_run_end()
         self.get_logger().info(f"backend={p.backend} privileged={self.backend.privileged} perception={self.backend.perception} image={self.backend.needs_image} period={p.model_period_frames}")
 
@@ -160,6 +161,20 @@ class AgentNode(LanternNode):
             frame = lockstep.frame_of(msg.header.stamp, self.dt_ns)
             if frame > self.answered or store is self.commands:
                 store[frame] = msg
+            self._try_answer()
+
+        return cb
+
+    def _keyed_actors(self, store: dict):
+        """Actor arrays taken as CDR and decoded straight into the backend's ``ActorObs``: the rosidl
+        objects (about 60 per actor) cost more than everything else the agent does with them."""
+        decode = fastcdr.ActorsDecoder()
+
+        def cb(raw: bytes) -> None:
+            t_ns, layout, flat = fastcdr.actor_array(decode, raw)
+            frame = round(t_ns / self.dt_ns)
+            if frame > self.answered:
+                store[frame] = conv.actors_of_flat(layout, flat)
             self._try_answer()
 
         return cb
@@ -177,8 +192,9 @@ class AgentNode(LanternNode):
             self.warn[frame] = msg
             self._try_answer()
 
-    def _on_odom(self, msg: Odometry) -> None:
-        self.odom[lockstep.frame_of(msg.header.stamp, self.dt_ns)] = msg
+    def _on_odom(self, raw: bytes) -> None:
+        odom = fastcdr.odometry_fields(self._decode_odom, raw)  # CDR straight to the stamp, pose and speed read
+        self.odom[round(odom.stamp_ns / self.dt_ns)] = odom
         self._try_answer()
 
     def _on_route(self, msg: Path) -> None:
@@ -225,7 +241,7 @@ class AgentNode(LanternNode):
             del self.commands[k]
 
     # -- one frame ---------------------------------------------------------------------
-    def _observation(self, frame: int, odom: Odometry) -> Observation:
+    def _observation(self, frame: int, odom: fastcdr.Odom) -> Observation:
         pose = conv.pose_of(odom)
         route = self.route if self.route is not None else np.zeros((0, 2))
         cmd_key = max((k for k in self.commands if k <= frame), default=None)
@@ -236,9 +252,9 @@ class AgentNode(LanternNode):
             command, target, dist = 4, self._fallback_target(route, pose), -1.0
         actors = None
         if self.backend.privileged:
-            actors = conv.actors_of(self.gt[frame])
+            actors = self.gt[frame]
         elif self.backend.perception:
-            actors = conv.actors_of(self.perc[frame])
+            actors = self.perc[frame]
         image = conv.image_of(self.images[frame]) if self.backend.needs_image and frame in self.images else None
         return Observation(
             frame=frame, t=frame * self.dt_ns / 1e9, image=image, speed=conv.speed_of(odom), pose=pose, route=route,
@@ -256,7 +272,7 @@ class AgentNode(LanternNode):
         (x, y), = map_to_ego(pl.at(s + 10.0), pose)
         return float(x), float(y)
 
-    def _answer(self, frame: int, odom: Odometry) -> None:
+    def _answer(self, frame: int, odom: fastcdr.Odom) -> None:
         obs = self._observation(frame, odom)
         if self._plan is None or frame % self.p.model_period_frames == 0:
             t0 = time.perf_counter()
@@ -275,9 +291,9 @@ class AgentNode(LanternNode):
         self.answered = frame
         self._publish_control(frame, self._last_ctrl)
 
-    def _publish_trajectory(self, odom: Odometry, plan: Plan, obs: Observation, spent: float) -> None:
+    def _publish_trajectory(self, odom: fastcdr.Odom, plan: Plan, obs: Observation, spent: float) -> None:
         traj = Trajectory(time_step=0.25, backend=self.p.backend, inference_time=float(spent))
-        traj.header.stamp, traj.header.frame_id = odom.header.stamp, self.p.role_name
+        traj.header.stamp, traj.header.frame_id = lockstep.time_msg(odom.stamp_ns), self.p.role_name
         traj.x = [float(v) for v in plan.waypoints[:, 0]]
         traj.y = [float(v) for v in plan.waypoints[:, 1]]
         if plan.speeds is not None:

@@ -10,14 +10,13 @@ from lantern_agent.backends.base import ActorObs, WarningInput
 from lantern.frames import yaw_from_quaternion
 
 
-def pose_of(odom) -> tuple[float, float, float]:  # noqa: ANN001 - nav_msgs/Odometry
-    p, q = odom.pose.pose.position, odom.pose.pose.orientation
-    return float(p.x), float(p.y), yaw_from_quaternion(q.x, q.y, q.z, q.w)
+def pose_of(odom) -> tuple[float, float, float]:  # noqa: ANN001 - a lantern.fastcdr.Odom
+    px, py, _pz, qx, qy, qz, qw = odom.pose
+    return px, py, yaw_from_quaternion(qx, qy, qz, qw)
 
 
-def speed_of(odom) -> float:  # noqa: ANN001
-    t = odom.twist.twist.linear
-    return float(math.hypot(t.x, t.y))
+def speed_of(odom) -> float:  # noqa: ANN001 - a lantern.fastcdr.Odom
+    return math.hypot(odom.linear[0], odom.linear[1])
 
 
 def route_of(path) -> np.ndarray:  # noqa: ANN001 - nav_msgs/Path
@@ -25,18 +24,13 @@ def route_of(path) -> np.ndarray:  # noqa: ANN001 - nav_msgs/Path
     return np.asarray(pts, dtype=float).reshape(-1, 2)
 
 
-def actors_of(msg) -> tuple[ActorObs, ...]:  # noqa: ANN001 - lantern_msgs/ActorStateArray
+def actors_of_flat(layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> tuple[ActorObs, ...]:
+    """Backend actors from an ActorStateArray as ``lantern.fastcdr.actor_array`` gives it (ids, then 16 floats per actor)."""
     out = []
-    for a in msg.actors:
-        q = a.pose.orientation
-        out.append(
-            ActorObs(
-                id=a.id, role=a.role, actor_class=a.actor_class,
-                x=float(a.pose.position.x), y=float(a.pose.position.y), yaw=yaw_from_quaternion(q.x, q.y, q.z, q.w),
-                vx=float(a.twist.linear.x), vy=float(a.twist.linear.y),
-                half_length=float(a.extent.x), half_width=float(a.extent.y), half_height=float(a.extent.z),
-            )
-        )
+    for j, (aid, role, cls) in enumerate(layout):
+        px, py, _pz, qx, qy, qz, qw, vx, vy, _vz, _wx, _wy, _wz, ex, ey, ez = flat[16 * j : 16 * j + 16]
+        out.append(ActorObs(id=aid, role=role, actor_class=cls, x=px, y=py, yaw=yaw_from_quaternion(qx, qy, qz, qw),
+                            vx=vx, vy=vy, half_length=ex, half_width=ey, half_height=ez))
     return tuple(out)
 
 

@@ -266,6 +266,7 @@ class Planner:
         s, v, t = ego_s, v0, 0.0
         ts, vs, ds = [0.0], [v0], [0.0]
         binding = "free"
+        cap_v2, cap_2b = cap_v ** 2, 2.0 * cap_b  # the step-independent parts of each cap's limit
         for i in range(steps):
             front = s + c.ego_half_length
             a, why = c.idm_accel * (1.0 - (v / max(c.cruise_speed, 0.1)) ** c.idm_delta), "free"
@@ -281,10 +282,10 @@ class Planner:
             why_cap = "cap"
             if len(cap_s):
                 d = cap_s - front
-                lim = np.where(d > 0, np.sqrt(cap_v ** 2 + 2.0 * cap_b * np.maximum(d, 0.0)), cap_v)
+                lim = np.where(d > 0, np.sqrt(cap_v2 + cap_2b * np.maximum(d, 0.0)), cap_v)
                 relevant = cap_s > s - 1.0
-                if np.any(relevant):
-                    j = int(np.argmin(np.where(relevant, lim, np.inf)))
+                if relevant.any():
+                    j = int(np.where(relevant, lim, np.inf).argmin())
                     if lim[j] < cap:
                         cap, why_cap = float(lim[j]), cap_label[j]
             if v_next > cap:

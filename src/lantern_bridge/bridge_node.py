@@ -35,6 +35,7 @@ from nav_msgs.msg import Odometry, Path
 from rosgraph_msgs.msg import Clock
 from sensor_msgs.msg import CameraInfo, Image
 from std_msgs.msg import Float32
+from rclpy.serialization import serialize_message
 from tf2_msgs.msg import TFMessage
 
 from lantern import frames, topics
@@ -42,8 +43,9 @@ from lantern.protocol import TRUNCATED_REASON
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
+from lantern_bridge import frame_cdr
 from lantern_bridge.world import session as session_world
-from lantern_msgs.msg import ActorState, ActorStateArray, FrameAck, NavigationCommand, RunStatus, ScenarioEvent, VehicleControl
+from lantern_msgs.msg import ActorStateArray, FrameAck, NavigationCommand, RunStatus, ScenarioEvent, VehicleControl
 
 
 @dataclass
@@ -152,6 +154,10 @@ class BridgeNode(LanternNode):
         self.pub_vis = self.create_publisher(ActorStateArray, topics.PERCEPTION_VISIBLE, qos.STATE)
         self.pub_tf = self.create_publisher(TFMessage, topics.TF, qos.TF)
         self.pub_tf_static = self.create_publisher(TFMessage, topics.TF_STATIC, qos.TF_STATIC)
+        # the per-frame messages are written as CDR directly (frame_cdr: same bytes, a fraction of the cost)
+        self._cdr_gt, self._cdr_vis = frame_cdr.ActorStateArrayWriter(), frame_cdr.ActorStateArrayWriter()
+        self._cdr_odom, self._cdr_tf, self._cdr_nav = frame_cdr.OdometryWriter(), frame_cdr.EgoTfWriter(), frame_cdr.NavigationCommandWriter()
+        self._camera_info_cdr = b""
         self.create_subscription(VehicleControl, topics.CONTROL, self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.session: Any = None  # SessionWorld | CarlaSessionWorld
@@ -301,6 +307,7 @@ class BridgeNode(LanternNode):
 
     def _publish_frame(self, retransmit: bool = False) -> None:
         stamp = self._stamp()
+        sec, nsec = stamp.sec, stamp.nanosec
         self._last_publish = time.monotonic()
         if not retransmit:  # /clock and the (unstamped) speedometer go out once per frame: a consumer numbers them
             self._frame_since = self._last_publish
@@ -315,31 +322,18 @@ class BridgeNode(LanternNode):
             im.data = img.tobytes()
             self.pub_image.publish(im)
         if self.p.publish_camera:
-            self.pub_info.publish(self._camera_info(stamp))
+            if not self._camera_info_cdr:  # the camera's calibration is fixed for the session: serialised once
+                self._camera_info_cdr = serialize_message(self._camera_info(stamp))
+            self.pub_info.publish(frame_cdr.restamp(self._camera_info_cdr, sec, nsec))
         if not retransmit:
             self.pub_speed.publish(Float32(data=float(ego.speed)))
         gt, vis = self.session.actor_states(self.frame, rn)
-        self.pub_gt.publish(self._array(stamp, gt))
-        self.pub_vis.publish(self._array(stamp, vis))
-        self.pub_nav.publish(self._nav(stamp))
-        odom = Odometry()
-        odom.header.stamp, odom.header.frame_id, odom.child_frame_id = stamp, "map", rn
-        odom.pose.pose.position.x, odom.pose.pose.position.y = ego.x, ego.y
-        odom.pose.pose.orientation.z, odom.pose.pose.orientation.w = math.sin(ego.yaw / 2), math.cos(ego.yaw / 2)
-        odom.twist.twist.linear.x = ego.speed
-        odom.twist.twist.angular.z = ego.yaw_rate
-        self.pub_tf.publish(TFMessage(transforms=[self._ego_tf(odom)]))
-        self.pub_odom.publish(odom)  # last: consumers treat odometry as "frame N is complete"
-
-    def _ego_tf(self, odom: Odometry) -> TransformStamped:
-        """map -> <role_name> of this frame: the odometry pose itself (same stamp, same numbers), so
-        /tf and odometry can never disagree and both depend only on the simulation state."""
-        tf = TransformStamped()
-        tf.header, tf.child_frame_id = odom.header, odom.child_frame_id
-        p = odom.pose.pose.position
-        tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z = p.x, p.y, p.z
-        tf.transform.rotation = odom.pose.pose.orientation
-        return tf
+        self.pub_gt.publish(self._cdr_gt(sec, nsec, "map", gt))
+        self.pub_vis.publish(self._cdr_vis(sec, nsec, "map", vis))
+        self._publish_nav(sec, nsec)
+        # /tf map -> <role_name> is the odometry pose itself (same stamp, same numbers): the two never disagree
+        self.pub_tf.publish(self._cdr_tf(sec, nsec, "map", rn, ego.x, ego.y, ego.yaw))
+        self.pub_odom.publish(self._cdr_odom(sec, nsec, "map", rn, ego.x, ego.y, ego.yaw, ego.speed, ego.yaw_rate))  # last: "frame N is complete"
 
     def _publish_static_tf(self) -> None:
         """<role_name> -> camera optical frame on /tf_static (latched, published once): the camera
@@ -354,20 +348,7 @@ class BridgeNode(LanternNode):
         r.x, r.y, r.z, r.w = frames.OPTICAL_FROM_BODY
         self.pub_tf_static.publish(TFMessage(transforms=[tf]))
 
-    def _array(self, stamp, states: list[session_world.ActorRecord]) -> ActorStateArray:  # noqa: ANN001
-        arr = ActorStateArray()
-        arr.header.stamp, arr.header.frame_id = stamp, "map"
-        for r in states:
-            st = ActorState(id=r.id, role=r.role, actor_class=r.actor_class)
-            st.pose.position.x, st.pose.position.y, st.pose.position.z = r.x, r.y, r.z
-            st.pose.orientation.z, st.pose.orientation.w = math.sin(r.yaw / 2), math.cos(r.yaw / 2)
-            st.twist.linear.x, st.twist.linear.y = r.vx, r.vy
-            st.twist.angular.z = r.yaw_rate
-            st.extent.x, st.extent.y, st.extent.z = r.extent
-            arr.actors.append(st)
-        return arr
-
-    def _nav(self, stamp) -> NavigationCommand:  # noqa: ANN001
+    def _publish_nav(self, sec: int, nsec: int) -> None:
         w = self.world
         r = w.route
         s = w.monitor.progress
@@ -376,11 +357,8 @@ class BridgeNode(LanternNode):
         e = w.ego
         dx, dy = tx - e.x, ty - e.y
         c, sn = math.cos(e.yaw), math.sin(e.yaw)
-        nav = NavigationCommand(command=_COMMANDS[cmd], distance_to_maneuver=float(dist), route_progress=float(w.monitor.max_progress), route_length=float(r.length))
-        nav.header.stamp, nav.header.frame_id = stamp, "map"
-        nav.target_point.x, nav.target_point.y = tx, ty
-        nav.target_point_ego.x, nav.target_point_ego.y = c * dx + sn * dy, -(-sn * dx + c * dy)
-        return nav
+        self.pub_nav.publish(self._cdr_nav(sec, nsec, "map", _COMMANDS[cmd], (tx, ty), (c * dx + sn * dy, -(-sn * dx + c * dy)),
+                                           float(dist), float(w.monitor.max_progress), float(r.length)))
 
     def _camera_info(self, stamp) -> CameraInfo:  # noqa: ANN001
         ci = self.world.camera.camera_info()

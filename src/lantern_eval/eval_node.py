@@ -43,7 +43,7 @@ from lantern.file_integrity import atomic_write_text
 from lantern.ros import lockstep
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_eval import fastcdr
+from lantern import fastcdr
 from lantern_eval.errors import TelemetryError
 from lantern_eval.recorder_node import contract_topics, ros_type
 from lantern_eval.scoring import RunRecord, score_run, telemetry_state

@@ -53,7 +53,7 @@ from lantern import topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
-from lantern_eval import fastcdr
+from lantern import fastcdr
 from lantern_eval.bag_writer import BagWriter, qos_from_profile
 
 if TYPE_CHECKING:

@@ -212,7 +212,7 @@ class TelemetryBuilder:
             topics.RUN_STATUS: self._on_status,
             **{t: self._count_only for t in COUNT_ONLY},
         }
-        from lantern_eval import fastcdr
+        from lantern import fastcdr
 
         self._fast = {
             self.odom_topic: (fastcdr.OdometryDecoder(), self._odom_row),

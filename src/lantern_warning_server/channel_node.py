@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import keystore, session_binding, topics
+from lantern import fastcdr, keystore, session_binding, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -91,21 +91,25 @@ class ChannelNode(LanternNode):
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
         self.pub_diag = self.create_publisher(V2xDiagnostic, topics.V2X_DIAGNOSTICS, qos.STATE)
         self.ack = lockstep.ack_publisher(self)
+        self._decode_actors = fastcdr.ActorsDecoder()
         self.subs = [
             self.create_subscription(HazardNotice, p.input_topic, lambda m: self.pipe.receive(msgconv.notice_from_msg(m)), qos.STATE),
             self.create_subscription(ScenarioEvent, topics.SCENARIO_EVENTS, lambda m: self.pipe.on_event(msgconv.event_from_msg(m)), qos.LATCHED),
-            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._on_actors, qos.STATE),
+            self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._on_actors, qos.STATE, raw=True),
         ]
-        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
+        self._decode_odom = fastcdr.OdometryDecoder()
+        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE, raw=True)
         self.get_logger().info(f"channel model={p.model} seed={p.seed} faults={[s.op for s in self.pipe.faults.specs]}")
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
         self.exit_on_run_end()
 
-    def _on_actors(self, msg: ActorStateArray) -> None:
-        self.pipe.on_actors(lockstep.frame_of(msg.header.stamp, self.dt_ns), msgconv.actors_from_msg(msg))
+    def _on_actors(self, raw: bytes) -> None:
+        t_ns, layout, flat = fastcdr.actor_array(self._decode_actors, raw)  # CDR straight to actors, as the RSU
+        self.pipe.on_actors(round(t_ns / self.dt_ns), msgconv.actors_from_flat(layout, flat))
 
-    def _on_odom(self, odom: Odometry) -> None:
-        frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
+    def _on_odom(self, raw: bytes) -> None:
+        odom = fastcdr.odometry_fields(self._decode_odom, raw)  # CDR straight to the few fields read
+        frame = round(odom.stamp_ns / self.dt_ns)
         if frame > self.last_frame:
             self.last_frame = frame
             for sub in self.subs:  # everything frame N depends on was sent before its odometry
@@ -116,7 +120,7 @@ class ChannelNode(LanternNode):
                 self.pub.publish(msgconv.notice_to_msg(n))
             for d in decisions:
                 self.pub_diag.publish(msgconv.diagnostic_to_msg(d.fate, d.reason, d.notice, d.frame * self.dt_ns, d.rssi, d.latency))
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, odom.header.stamp))
+        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(odom.stamp_ns)))
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"channel counters: {self.pipe.counters.as_dict()}")

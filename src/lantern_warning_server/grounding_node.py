@@ -32,7 +32,7 @@ from nav_msgs.msg import Odometry
 from rclpy.clock import Clock, ClockType
 from rclpy.qos import QoSProfile
 
-from lantern import keystore, session_binding, topics, warning_tag
+from lantern import fastcdr, keystore, session_binding, topics, warning_tag
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -102,7 +102,7 @@ class GroundingNode(LanternNode):
         self.inbox = NoticeInbox(p.max_queue_per_sender, p.max_queue)
         self._reports: list = []  # (notice, reason) rejected on arrival, published with the next frame
         self._suppressed: Counter = Counter()
-        self.odom: dict[int, Odometry] = {}
+        self.odom: dict[int, fastcdr.Odom] = {}
         self.acked: set[int] = set()
         self.last_frame = -1
         self._last_warning = None
@@ -113,7 +113,8 @@ class GroundingNode(LanternNode):
         # executor takes before DDS itself evicts anything (keep-last is per topic, not per writer)
         notice_qos = QoSProfile(history=qos.STATE.history, depth=max(qos.STATE.depth, p.max_queue), reliability=qos.STATE.reliability, durability=qos.STATE.durability)
         self.sub_notices = self.create_subscription(HazardNotice, p.input_topic, self._on_notice, notice_qos)
-        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
+        self._decode_odom = fastcdr.OdometryDecoder()
+        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE, raw=True)
         if p.wait_for_sync:
             self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
         self.exit_on_run_end()
@@ -136,8 +137,9 @@ class GroundingNode(LanternNode):
             self.acked.add(int(msg.frame))
             self._try_ground()
 
-    def _on_odom(self, odom: Odometry) -> None:
-        frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
+    def _on_odom(self, raw: bytes) -> None:
+        odom = fastcdr.odometry_fields(self._decode_odom, raw)  # CDR straight to the few fields read
+        frame = round(odom.stamp_ns / self.dt_ns)
         if frame <= self.last_frame:
             # Retransmitted frame: the agent may have missed our answer (a late-matched reader);
             # send the same warning again. Grounding never runs twice for one frame.
@@ -154,10 +156,11 @@ class GroundingNode(LanternNode):
             self._ground(frame, self.odom.pop(frame))
             self.acked = {f for f in self.acked if f > frame}
 
-    def _ground(self, frame: int, odom: Odometry) -> None:
+    def _ground(self, frame: int, odom: fastcdr.Odom) -> None:
         self.last_frame = frame
         drain(self.sub_notices)  # deliveries of frame N were sent before the ack / odometry that triggers this
-        now_ns = lockstep.stamp_ns(odom.header.stamp)
+        now_ns = odom.stamp_ns
+        stamp = lockstep.time_msg(now_ns)
         if self.p.wait_for_sync:
             usable = self.inbox.take(lambda n: True)
         else:
@@ -173,12 +176,12 @@ class GroundingNode(LanternNode):
         if self._suppressed:
             summary = V2xDiagnostic(fate=V2xDiagnostic.REJECTED, rssi=float("nan"))
             summary.reason = "suppressed " + ",".join(f"{r}={c}" for r, c in sorted(self._suppressed.items()))
-            summary.header.stamp, summary.header.frame_id = odom.header.stamp, "map"
+            summary.header.stamp, summary.header.frame_id = stamp, "map"
             self.pub_diag.publish(summary)
         self._reports, self._suppressed = [], Counter()
         if self._match_deadline:  # the previous frame's warning still waits for a match: it goes out first
             self._retry_publish(force=True)
-        self._last_warning = msgconv.warning_to_msg(warning, odom.header.stamp, self.p.role_name)
+        self._last_warning = msgconv.warning_to_msg(warning, stamp, self.p.role_name)
         if self.warning_key is not None:
             warning_tag.sign_warning(self.warning_key, self._last_warning)
         self._publish_warning()

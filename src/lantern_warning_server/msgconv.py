@@ -66,17 +66,17 @@ def notice_to_msg(n: Notice):  # noqa: ANN201
     return m
 
 
-def ego_from_odometry(odom) -> EgoPose:  # noqa: ANN001 - nav_msgs/Odometry
-    p, q = odom.pose.pose.position, odom.pose.pose.orientation
-    return EgoPose(float(p.x), float(p.y), yaw_from_quaternion(q.x, q.y, q.z, q.w), float(p.z))
+def ego_from_odometry(odom) -> EgoPose:  # noqa: ANN001 - a lantern.fastcdr.Odom
+    px, py, pz, qx, qy, qz, qw = odom.pose
+    return EgoPose(px, py, yaw_from_quaternion(qx, qy, qz, qw), pz)
 
 
-def actors_from_msg(arr) -> list[Actor]:  # noqa: ANN001 - lantern_msgs/ActorStateArray
+def actors_from_flat(layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> list[Actor]:
+    """Notice actors from an ActorStateArray as ``lantern.fastcdr.actor_array`` gives it (ids, then 16 floats per actor)."""
     out = []
-    for a in arr.actors:
-        p, q, e, v = a.pose.position, a.pose.orientation, a.extent, a.twist.linear
-        out.append(Actor(a.id, a.role, float(p.x), float(p.y), float(p.z), yaw_from_quaternion(q.x, q.y, q.z, q.w),
-                         float(e.x), float(e.y), float(e.z), float(v.x), float(v.y), a.actor_class))
+    for j, (aid, role, cls) in enumerate(layout):
+        px, py, pz, qx, qy, qz, qw, vx, vy, _vz, _wx, _wy, _wz, ex, ey, ez = flat[16 * j : 16 * j + 16]
+        out.append(Actor(aid, role, px, py, pz, yaw_from_quaternion(qx, qy, qz, qw), ex, ey, ez, vx, vy, cls))
     return out
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from nav_msgs.msg import Odometry
 
-from lantern import keystore, session_binding, topics
+from lantern import fastcdr, keystore, session_binding, topics
 from lantern.ros import lockstep, qos
 from lantern.ros.node import LanternNode, node_main
 from lantern.ros.params import param
@@ -82,8 +82,10 @@ class RsuNode(LanternNode):
         self.pub = self.create_publisher(HazardNotice, p.output_topic, qos.STATE)
         self.ack = lockstep.ack_publisher(self)
         self.sub_events = self.create_subscription(ScenarioEvent, topics.SCENARIO_EVENTS, lambda m: self.rsu.on_event(msgconv.event_from_msg(m)), qos.LATCHED)
-        self.sub_gt = self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._on_actors, qos.STATE)
-        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE)
+        self._decode_actors = fastcdr.ActorsDecoder()
+        self.sub_gt = self.create_subscription(ActorStateArray, topics.GROUND_TRUTH_ACTORS, self._on_actors, qos.STATE, raw=True)
+        self._decode_odom = fastcdr.OdometryDecoder()
+        self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE, raw=True)
         meta = self.rsu.metadata()
         if p.condition == "no-warning":
             self.get_logger().info("condition=no-warning: this RSU sends nothing in this run " + json.dumps(meta, sort_keys=True))
@@ -92,14 +94,17 @@ class RsuNode(LanternNode):
         self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
         self.exit_on_run_end()
 
-    def _on_actors(self, msg: ActorStateArray) -> None:
-        frame = lockstep.frame_of(msg.header.stamp, self.dt_ns)
-        self.actors[frame] = msgconv.actors_from_msg(msg)
+    def _on_actors(self, raw: bytes) -> None:
+        """Taken as CDR and decoded straight into notice actors (no rosidl objects: ``lantern.fastcdr``)."""
+        t_ns, layout, flat = fastcdr.actor_array(self._decode_actors, raw)
+        frame = round(t_ns / self.dt_ns)
+        self.actors[frame] = msgconv.actors_from_flat(layout, flat)
         for k in [k for k in self.actors if k < frame - 5]:
             del self.actors[k]
 
-    def _on_odom(self, odom: Odometry) -> None:
-        frame = lockstep.frame_of(odom.header.stamp, self.dt_ns)
+    def _on_odom(self, raw: bytes) -> None:
+        odom = fastcdr.odometry_fields(self._decode_odom, raw)  # CDR straight to the few fields read
+        frame = round(odom.stamp_ns / self.dt_ns)
         if frame > self.last_frame:
             self.last_frame = frame
             drain(self.sub_events)  # frame N's events/ground truth were sent before its odometry
@@ -111,7 +116,7 @@ class RsuNode(LanternNode):
                     n = auth.signed(n, self.key)
                 self.pub.publish(msgconv.notice_to_msg(n))
         # (re-)acknowledge: a retransmitted frame means our ack may have been missed
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, odom.header.stamp))
+        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(odom.stamp_ns)))
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"RSU counters: {self.rsu.counters.as_dict()}")

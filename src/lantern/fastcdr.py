@@ -295,3 +295,43 @@ class NavCommandDecoder:
             self._st = struct.Struct(f"<iI{pos - 12}x3f")
         v = self._st.unpack_from(raw, 4)
         return v[0] * 1_000_000_000 + v[1], v[3], v[4]
+
+
+def actor_array(decode: ActorsDecoder, raw: bytes) -> tuple[int, tuple[tuple[str, str, str], ...], tuple[float, ...]]:
+    """``decode(raw)`` for a live subscriber, which must read every message: data that is not
+    little-endian CDR (a big-endian publisher) goes through rclpy's deserialiser into the same form."""
+    d = decode(raw)
+    if d is not None:
+        return d
+    from lantern_msgs.msg import ActorStateArray
+    from rclpy.serialization import deserialize_message
+
+    msg = deserialize_message(raw, ActorStateArray)
+    flat: list[float] = []
+    for a in msg.actors:
+        p, q, v, w, e = a.pose.position, a.pose.orientation, a.twist.linear, a.twist.angular, a.extent
+        flat += (p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z, e.x, e.y, e.z)
+    stamp = msg.header.stamp
+    return stamp.sec * 1_000_000_000 + stamp.nanosec, tuple((a.id, a.role, a.actor_class) for a in msg.actors), tuple(flat)
+
+
+@dataclass(frozen=True)
+class Odom:
+    """What the session's nodes read of a nav_msgs/Odometry: its stamp, pose and linear velocity."""
+
+    stamp_ns: int
+    pose: tuple[float, ...]  # position x y z, orientation x y z w
+    linear: tuple[float, ...]  # twist.linear x y z
+
+
+def odometry_fields(decode: OdometryDecoder, raw: bytes) -> Odom:
+    """``decode(raw)`` as an ``Odom`` for a live subscriber (rclpy's deserialiser for data that is not little-endian CDR)."""
+    d = decode(raw)
+    if d is not None:
+        return Odom(*d)
+    from nav_msgs.msg import Odometry
+    from rclpy.serialization import deserialize_message
+
+    m = deserialize_message(raw, Odometry)
+    p, q, v = m.pose.pose.position, m.pose.pose.orientation, m.twist.twist.linear
+    return Odom(m.header.stamp.sec * 1_000_000_000 + m.header.stamp.nanosec, (p.x, p.y, p.z, q.x, q.y, q.z, q.w), (v.x, v.y, v.z))
