@@ -150,3 +150,24 @@ def test_restamp_changes_only_the_stamp(frame_id: str) -> None:
     template = serialize_message(info)
     info.header.stamp = Time(sec=12, nanosec=345)
     assert deserialize_message(frame_cdr.restamp(template, 12, 345), CameraInfo) == info
+
+
+def test_live_decoders_read_big_endian_data_like_little_endian() -> None:
+    """The agent, RSU, channel and grounding take actor arrays and odometry as CDR (``lantern.fastcdr``); a
+    big-endian publisher's bytes go through rclpy's deserialiser and give the same fields."""
+    from lantern import fastcdr
+
+    ts, rng = typestore(), random.Random(5)
+    recs = [_rec(rng) for _ in range(3)]
+    le = frame_cdr.ActorStateArrayWriter()(3, 7, "map", recs)
+    be = bytes(ts.serialize_cdr(ts.deserialize_cdr(le, "lantern_msgs/msg/ActorStateArray"), "lantern_msgs/msg/ActorStateArray", little_endian=False))
+    assert be[1] == 0 and fastcdr.ActorsDecoder()(be) is None
+    t, layout, flat = fastcdr.actor_array(fastcdr.ActorsDecoder(), le)
+    assert (t, layout, flat) == fastcdr.actor_array(fastcdr.ActorsDecoder(), be)
+    assert t == 3_000_000_007 and layout == tuple((r.id, r.role, r.actor_class) for r in recs) and flat[0] == recs[0].x
+
+    le = frame_cdr.OdometryWriter()(2, 50, "map", "hero", 3.25, -1.5, 0.4, 4.0, 0.1)
+    be = bytes(ts.serialize_cdr(ts.deserialize_cdr(le, "nav_msgs/msg/Odometry"), "nav_msgs/msg/Odometry", little_endian=False))
+    odom = fastcdr.odometry_fields(fastcdr.OdometryDecoder(), le)
+    assert odom == fastcdr.odometry_fields(fastcdr.OdometryDecoder(), be)
+    assert (odom.stamp_ns, odom.pose[:2], odom.linear[0]) == (2_000_000_050, (3.25, -1.5), 4.0)

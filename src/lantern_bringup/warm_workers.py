@@ -27,6 +27,7 @@ has exited. The zygote waits on each child through a pidfd, single-threaded.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import selectors
@@ -169,6 +170,10 @@ def zygote_main(extra_modules: Sequence[str] = ()) -> int:
     # listener (no LTTng tracing in warm runs), nothing of DDS or rclpy runs before the child's rclpy.init.
     if threading.active_count() != 1:
         raise WarmWorkerError(f"the zygote started Python threads while importing ({threading.enumerate()}): forking it is not safe")
+    # What the warm-up made lives as long as the zygote: out of the collector's reach, a run's collections
+    # (a full one at every session end, rclpy's handles) scan only what the run made, and a child never
+    # writes to those pages (reference counts aside), so they stay shared.
+    gc.freeze()
     rfd, wfd = sys.stdin.fileno(), sys.stdout.fileno()
     reply = os.fdopen(os.dup(wfd), "w", buffering=1)
     sel = selectors.DefaultSelector()

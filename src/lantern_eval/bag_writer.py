@@ -40,7 +40,8 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from enum import Enum
 from importlib import metadata as importlib_metadata
 from pathlib import Path
@@ -50,6 +51,7 @@ from typing import Any
 import yaml
 from rosbags.interfaces import Connection, Qos, QosDurability, QosHistory, QosLiveliness, QosReliability, QosTime
 from rosbags.rosbag2 import StoragePlugin, Writer
+from rosbags.rosbag2 import writer as rosbags_writer
 from rosbags.rosbag2.storage_mcap import Channel, McapWriter, write_channel, write_string
 from rosbags.rosbag2.storage_sqlite3 import Sqlite3Writer
 
@@ -136,13 +138,46 @@ class _RosbagSqlite3Writer(Sqlite3Writer):
         super().close(version, _with_distro(metadata))
 
 
+class _LibyamlSafe:
+    """ruamel's ``YAML(typ='safe')`` as rosbags' writer uses it (``default_flow_style``, ``dump``), by libyaml.
+
+    Why: rosbags dumps every topic's QoS and the metadata with ruamel's Python representer, 0.2-0.5 s
+    of a warm run's start-up and close. libyaml writes the same text for these documents (sorted keys,
+    block style, unicode as is: ``tests/test_bag_writer_yaml.py`` compares whole bags both ways).
+    """
+
+    def __init__(self, typ: str = "safe") -> None:
+        self.default_flow_style: bool | None = False
+
+    def dump(self, data: Any, stream: io.StringIO) -> None:
+        stream.write(yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), default_flow_style=self.default_flow_style,
+                               sort_keys=True, allow_unicode=True))
+
+
+@contextmanager
+def _rosbags_yaml(impl: Any) -> Iterator[None]:
+    """rosbags' writer module with ``impl`` as its YAML class for the duration (it builds one per dump)."""
+    saved = rosbags_writer.YAML
+    rosbags_writer.YAML = impl
+    try:
+        yield
+    finally:
+        rosbags_writer.YAML = saved
+
+
 class _Writer(Writer):
     """rosbags' writer with the storages above; metadata.yaml gets the distro after rosbags writes it."""
 
     STORAGE_PLUGINS = {StoragePlugin.SQLITE3: _RosbagSqlite3Writer, StoragePlugin.MCAP: _RosbagMcapWriter}
+    yaml_impl: Any = _LibyamlSafe  # the YAML class rosbags' dumps go through (a test sets ruamel's to compare)
+
+    def add_connection(self, *args: Any, **kwargs: Any) -> Connection:
+        with _rosbags_yaml(self.yaml_impl):
+            return super().add_connection(*args, **kwargs)
 
     def close(self) -> None:
-        super().close()
+        with _rosbags_yaml(self.yaml_impl):
+            super().close()
         path = self.metapath
         tmp = path.with_suffix(".yaml.tmp")
         tmp.write_text(_with_distro(path.read_text("utf8")), "utf8")
