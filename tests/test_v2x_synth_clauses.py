@@ -751,8 +751,9 @@ def test_an_unsized_loss_beside_a_burst_loss_is_one_fault() -> None:
 
 
 def test_an_id_like_token_inside_a_clause_is_not_set_aside() -> None:
-    """Only a document position makes a token an id; "our lane to SG-4" keeps its number, so the ledger refuses it as before."""
-    test_refusals_quote_the_clause(RLVW + "The MAP ties our lane to SG-4.", "The MAP ties our lane to SG-4", "the number 4 has no unit")
+    """Only a document position makes a token an id; "our lane to LN-4" keeps its number, so the ledger refuses it as before.
+    ("SG-4" is the signal group's short name since issue 21's shorthand round: read as signal group 4, see test_shorthand_signal_group.)"""
+    test_refusals_quote_the_clause(RLVW + "The MAP ties our lane to LN-4.", "The MAP ties our lane to LN-4", "the number 4 has no unit")
 
 
 def test_a_note_heading_is_read_as_the_test() -> None:
@@ -785,3 +786,329 @@ def test_weather_judged_in_a_sentence_of_its_own_is_refused_not_dropped(sentence
     """'The weather is terrible' names no condition the world has: quoted back, never silently a clear day."""
     r = OfflineParser().parse(f"FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. {sentence} Its BSMs are delayed by 500 ms.")
     assert r.spec is None and sentence.rstrip(".") in r.error and "the weather is one of" in r.error
+
+
+# ------------------------------------------------------------------------------- issue 21, the shorthand round: families of engineer wordings
+# Each family below is one rule class (offline.py / shorthand.py), shown with several wordings and, next to it, the refusal or note that keeps
+# it from guessing. None is a held-out sentence: heldout5 was the development set of this round, these are written to the rule.
+
+RLVW_EGO = "RLVW: ego 50 km/h, 70 m from the stop line; "
+
+
+@pytest.mark.parametrize(("said", "event", "before"), [
+    ("the light turns yellow 3 s before HV arrival", "yellow", 3.0),
+    ("light goes red 2.5 s before it gets there", "red", 2.5),
+    ("red comes 3 s before arrival", "red", 3.0),
+    ("amber onset 2 s before the subject vehicle reaches the stop line", "yellow", 2.0),
+    ("3 s before we reach the line, the light turns red", "red", 3.0),
+    ("the signal shall change to amber 3.2 s before the ego arrives", "yellow", 3.2),
+    ("yellow appears 2.5 s before arriving", "yellow", 2.5),
+])
+def test_signal_timed_before_the_ego_arrives(said: str, event: str, before: float) -> None:
+    s = parse(RLVW_EGO + said + ". SPaT delayed by 1 s.")
+    a = s.communication.signal.align
+    assert (a.event, a.before_arrival, a.at) == (event, before, None)
+
+
+@pytest.mark.parametrize(("said", "colour"), [
+    ("the light turns green after the test starts", "green"),
+    ("the light turns red soon", "red"),
+    ("the signal will turn green", "green"),
+    ("the lights change to amber at some point", "yellow"),
+])
+def test_a_signal_change_without_a_time_is_refused_quoted(said: str, colour: str) -> None:
+    """No silent loss: a change the scene states but no rule can time would run at the default alignment without a word."""
+    r = OfflineParser().parse(RLVW_EGO + said + ". SPaT delayed by 1 s.")
+    assert r.spec is None and f'"{said}' in r.error and f"when does the signal turn {colour}?" in r.error, r.error
+
+
+def test_a_change_that_is_a_faults_window_is_not_an_untimed_change() -> None:
+    s = parse(RLVW_EGO + "the light turns red 2 s before we arrive. Once the light turns red, the SPaT is frozen for 4 s.")
+    assert (s.faults[0].op, s.faults[0].window.anchor, s.faults[0].window.duration) == ("freeze", "phase_change", 4.0)
+
+
+@pytest.mark.parametrize(("label", "prompt"), [
+    ("Test procedure 6.3", "Test procedure 6.3: " + RLVW),
+    ("Section 4.2.1", "Section 4.2.1 - " + RLVW),
+    ("Step 3", "Step 3: " + RLVW),
+    ("clause 5.1", RLVW + "SPaT delayed by 1 s (see clause 5.1)."),
+])
+def test_a_section_number_is_a_label_set_aside_with_a_note(label: str, prompt: str) -> None:
+    a = OfflineParser().parse(prompt)
+    assert a.ok, a.error
+    assert f'not a test instruction: ignored: the section label "{label}"' in a.notes
+
+
+def test_a_section_like_number_inside_a_clause_is_still_refused() -> None:
+    r = OfflineParser().parse(RLVW + "Test procedure 6.3 applies to the SPaT, delayed by 1 s.")
+    assert r.spec is None and "6.3" in r.error, r.error
+
+
+@pytest.mark.parametrize("kept", ["fresh timestamps", "with updated timestamps", "while timestamps continue to advance", "timestamps keep updating"])
+def test_timestamps_left_fresh_beside_a_freeze_are_no_skew(kept: str) -> None:
+    s = parse(f"GLOSA: ego at 15 m/s, 160 m from the junction, green in 11 s. The SPaT content is stuck from 3 s ({kept}).")
+    assert [(f.op, f.stream, f.window.start) for f in s.faults] == [("freeze", "spat", 3.0)]
+
+
+def test_a_skew_is_still_a_skew_next_to_the_fresh_timestamp_wording() -> None:
+    s = parse("GLOSA: ego at 15 m/s, 160 m from the junction, green in 11 s. SPaT timestamps 2 s in the past.")
+    assert (s.faults[0].op, s.faults[0].offset) == ("skew", -2.0)
+
+
+FCW_LEAD = "FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. "
+
+
+@pytest.mark.parametrize(("said", "p"), [
+    ("Four out of five of its BSMs are discarded.", 0.8),
+    ("3 in 4 of its BSMs are lost.", 0.75),
+    ("2 of every 5 BSMs from it are dropped.", 0.4),
+    ("One in five of its BSMs is lost.", 0.2),
+    ("Two out of three of its BSM messages are lost.", 0.667),
+])
+def test_a_ratio_of_messages_is_a_loss_probability(said: str, p: float) -> None:
+    s = parse(FCW_LEAD + said)
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "bsm", p)]
+
+
+def test_a_ratio_above_one_is_refused() -> None:
+    r = OfflineParser().parse(FCW_LEAD + "5 out of 4 BSMs are lost.")
+    assert r.spec is None and "5 out of 4 BSMs are lost" in r.error
+
+
+@pytest.mark.parametrize("window", ["from 3 s to 8 s", "from 3 to 8 s", "between 3 and 8 s", "from 3 s until 8 s", "from t = 3 s to t = 8 s"])
+def test_a_window_said_by_its_two_ends(window: str) -> None:
+    s = parse(FCW_LEAD + f"Its BSMs are lost {window}.")
+    assert (s.faults[0].window.start, s.faults[0].window.duration) == (3.0, 5.0)
+
+
+def test_a_window_whose_end_is_before_its_start_is_refused() -> None:
+    r = OfflineParser().parse(FCW_LEAD + "Its BSMs are lost from 5 s to 3 s.")
+    assert r.spec is None and "from 5 s to 3 s" in r.error
+
+
+@pytest.mark.parametrize(("said", "start", "duration"), [
+    ("From 1.5 s after the start of the test, for a duration of 4 s, its BSM content shall remain frozen.", 1.5, 4.0),
+    ("From 2 s for 5 s, four out of five of its BSMs shall be discarded.", 2.0, 5.0),
+    ("Starting at 2 s, for a period of 3 s, its BSMs are delayed by 0.5 s.", 2.0, 3.0),
+    ("Its BSMs are frozen after 2 s.", 2.0, None),
+])
+def test_a_window_said_in_pieces_before_its_fault(said: str, start: float, duration: float | None) -> None:
+    s = parse(FCW_LEAD + said)
+    (f,) = s.faults
+    assert (f.window.anchor, f.window.start, f.window.duration) == ("start", start, duration)
+
+
+@pytest.mark.parametrize("onset", ["From the onset of amber and for a period of 6 s", "At amber onset, for 6 s", "With the start of the yellow phase and for 6 s"])
+def test_a_window_from_a_phase_onset(onset: str) -> None:
+    s = parse(RLVW_EGO + f"the light turns yellow 3 s before we arrive. {onset}, the SPaT repeats its last content with updated timestamps.")
+    (f,) = s.faults
+    assert (f.op, f.window.anchor, f.window.colour, f.window.start, f.window.duration) == ("freeze", "phase_change", "yellow", 0.0, 6.0)
+
+
+@pytest.mark.parametrize(("said", "fault"), [
+    ("SPaT lost in bursts of 10 consecutive msgs, burst prob. 0.4", ("burst_drop", 0.4, 10)),
+    ("SPaT lost in bursts of 3, prob 0.25", ("burst_drop", 0.25, 3)),
+    ("SPaT pkts lost in bursts of 5, p = 0.5", ("burst_drop", 0.5, 5)),
+])
+def test_abbreviated_burst_loss(said: str, fault: tuple[str, float, int]) -> None:
+    s = parse(RLVW_EGO + "the light turns red 2 s before we arrive. " + said + ".")
+    assert [(f.op, f.probability, f.length) for f in s.faults] == [fault]
+
+
+def test_a_burst_with_no_probability_is_still_refused() -> None:
+    r = OfflineParser().parse(RLVW_EGO + "the light turns red 2 s before we arrive. SPaT msgs lost in bursts of 3.")
+    assert r.spec is None and "how much is lost" in r.error
+
+
+@pytest.mark.parametrize("group", ["SG 6", "SG-6", "SG#6", "sig. group 6"])
+def test_shorthand_signal_group(group: str) -> None:
+    s = parse(RLVW_EGO + f"the light turns red 2 s before we arrive. The MAP binds our lane to {group}.")
+    assert [(f.op, f.stream, f.signal_group) for f in s.faults] == [("rebind", "map", 6)]
+
+
+@pytest.mark.parametrize("row", [
+    "LTA-05 | HV turns left, 20 km/h, 28 m to stop line | oncoming equipped car, 50 km/h, 75 m to its stop line | 50 % of the oncoming car's BSMs dropped",
+    "lta // HV turns left, 20 km/h, 28 m to stop line // oncoming equipped car, 50 km/h, 75 m to its stop line // 50 % of the oncoming car's BSMs dropped",
+    "LTA | HV turns left, 20 km/h, 28 m to stop line | opposing car, 50 km/h, 75 m to its stop line | 50 % of its BSMs dropped",
+])
+def test_a_test_plan_row_with_cells(row: str) -> None:
+    s = parse(row)
+    (v,) = s.vehicles
+    assert (s.application, s.ego.speed, s.ego.distance) == ("lta", 5.556, 28.0)
+    assert (v.role, v.distance, v.speed, v.equipped) == ("opposing", 75.0, 13.889, True)
+    assert [(f.op, f.target, f.probability) for f in s.faults] == [("drop", v.id, 0.5)]
+
+
+@pytest.mark.parametrize("runs", ["fails to stop at red", "does not stop for the red light", "not stop for red light", "going through on red", "won't stop for the red"])
+def test_a_crossing_vehicle_that_does_not_stop_for_red(runs: str) -> None:
+    s = parse(f"IMA: a car from the left at 10 m/s, 40 m from its stop line, {runs}; we go straight at 12 m/s from 50 m. Its BSMs are delayed by 0.5 s.")
+    (v,) = s.vehicles
+    assert (v.role, v.behaviour.kind) == ("crossing_left", "run_red")
+
+
+@pytest.mark.parametrize(("came", "role"), [
+    ("A V2X-equipped van approaches from the left", "crossing_left"),
+    ("A crossing car from right side", "crossing_right"),
+    ("A truck comes from the right-hand side", "crossing_right"),
+])
+def test_cross_traffic_said_without_naming_the_application(came: str, role: str) -> None:
+    s = parse(f"{came} at 10 m/s, 42 m from its stop line. The host vehicle proceeds straight at 12 m/s from 47 m. Its BSMs are delayed by 0.7 s.")
+    assert (s.application, s.vehicles[0].role, s.vehicles[0].distance) == ("ima", role, 42.0)
+
+
+@pytest.mark.parametrize(("said", "cls", "dist", "speed"), [
+    ("ego is going 15 m/s, in front 35 m there is a slow car with 5 m/s", "car", 35.0, 5.0),
+    ("ego is going 15 m/s; ahead, 35 m, a box truck at 5 m/s", "truck", 35.0, 5.0),
+    ("ego 15 m/s; a slow-moving van 35 m in front at 5 m/s", "van", 35.0, 5.0),
+])
+def test_a_lead_placed_before_its_noun_and_with_speed_adjectives(said: str, cls: str, dist: float, speed: float) -> None:
+    s = parse(f"FCW scenario: {said}. Its BSMs come with 450 ms latency.")
+    (v,) = s.vehicles
+    assert (v.role, v.cls, v.distance, v.speed, s.ego.distance) == ("lead", cls, dist, speed, None)
+
+
+@pytest.mark.parametrize("said", [
+    "EEBL-02 | ego and lead both 50 km/h, lead 30 m ahead | lead brakes hard at 5 s, 7 m/s² | all lead BSMs lost",
+    "EEBL: a lead car 30 m ahead, both at 50 km/h. At 5 s the lead vehicle decelerates at 7 m/s². All its BSMs are lost.",
+    "Make EEBL test: lead car 30 m before ego, both 50 km/h, at 5 s lead car brake with 7 m/s². All lead car BSMs lost.",
+    "EEBL scenario: HV follows RV at 30 m, both 50 km/h; RV hard-brakes (7 m/s²) at t=5 s; all RV BSMs lost.",
+])
+def test_a_lead_braking_in_a_sentence_or_cell_of_its_own(said: str) -> None:
+    s = parse(said)
+    (v,) = s.vehicles
+    assert (s.application, v.role, v.distance, v.speed, v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == ("eebl", "lead", 30.0, 13.889, "brake_at", 5.0, 7.0)
+    assert [(f.op, f.target, f.probability) for f in s.faults] == [("drop", v.id, 1.0)]
+
+
+def test_a_gentle_deceleration_stays_a_following_scene() -> None:
+    """The hard-braking threshold (0.4 g, the BSM's flag) separates EEBL from a lead slowing down; the braking is carried either way."""
+    s = parse("We follow a car 30 m ahead at 50 km/h; at 4 s it decelerates at 2 m/s². Its BSMs are delayed by 0.5 s.")
+    assert (s.application, s.vehicles[0].behaviour.kind, s.vehicles[0].behaviour.decel) == ("fcw", "brake_at", 2.0)
+
+
+@pytest.mark.parametrize(("said", "equipped"), [
+    ("The lead vehicle, equipped with V2X, travels 35 m ahead of the subject vehicle", True),
+    ("The lead vehicle (connected) is 35 m ahead", True),
+    ("The lead van, not V2X-equipped, drives 35 m ahead", False),
+    ("A lead truck (no V2X) drives 35 m ahead", False),
+])
+def test_equipage_said_as_an_appositive(said: str, equipped: bool) -> None:
+    s = parse(f"FCW: {said}; both travel at 60 km/h. SPaT delayed by 1 s.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed, v.equipped) == ("lead", 35.0, 16.667, equipped)
+
+
+def test_an_email_request_lead_in_is_not_the_ego() -> None:
+    """'I'd like an LTA run with ... sigma 2.5 m' once read 'I' as the ego and took the noise's 2.5 m as its distance."""
+    s = parse("Team, I'd like an LTA run with noisy positions: add zero-mean Gaussian noise, sigma 2.5 m, to the BSM positions of the oncoming van. "
+              "The van does 12 m/s and is 68 m from its line; we turn left from 30 m at 6 m/s.")
+    assert (s.ego.distance, s.ego.speed) == (30.0, 6.0)
+    assert [(f.op, f.sigma, f.target) for f in s.faults] == [("pos_perturb", 2.5, s.vehicles[0].id)]
+
+
+def test_a_bsm_fault_with_one_other_vehicle_targets_it() -> None:
+    s = parse("IMA-TC-05 | equipped SUV from the right, 13 m/s, 58 m from its line, runs the red | ego straight at 50 km/h from 60 m | BSM latency 400 ms")
+    assert s.faults[0].target == s.vehicles[0].id
+    s = parse("IMA: " + IMA_SCENE + " All BSMs are delayed by 400 ms.")
+    assert s.faults[0].target == ""
+
+
+@pytest.mark.parametrize("said", ["from a distance of 95 m", "from an initial distance of 95 m"])
+def test_a_distance_said_as_a_noun_phrase(said: str) -> None:
+    s = parse(f"The subject vehicle approaches a signalised intersection at a constant 14 m/s {said}. The light turns red 3 s before it arrives. SPaT delayed 1 s.")
+    assert (s.ego.speed, s.ego.distance) == (14.0, 95.0)
+
+
+@pytest.mark.parametrize("said", ["SPaT packet error rate 30 %", "SPaT PER 30%", "a SPaT loss rate of 30 %", "SPaT drop rate: 30%"])
+def test_a_loss_said_as_a_rate(said: str) -> None:
+    s = parse(RLVW_EGO + f"the light turns red 2 s before we arrive; {said}.")
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "spat", 0.3)]
+
+
+@pytest.mark.parametrize("window", ["during 2–6 s", "during 2-6 s", "in the interval 2 s to 6 s", "over the window [2, 6] s", "between 2 s and 6 s"])
+def test_a_window_said_as_a_range(window: str) -> None:
+    s = parse(RLVW_EGO + f"the light turns red 2 s before we arrive; SPaT lost {window}.")
+    assert (s.faults[0].window.start, s.faults[0].window.duration) == (2.0, 4.0)
+
+
+def test_a_bare_range_is_no_window() -> None:
+    """'delayed by 0.2-0.5 s' is a range of sizes, not a window: left as written, so the ledger refuses what no field holds."""
+    r = OfflineParser().parse(RLVW_EGO + "the light turns red 2 s before we arrive; SPaT delayed by 0.2-0.5 s.")
+    assert r.spec is None, r.raw
+
+
+@pytest.mark.parametrize(("said", "decel"), [("brakes at 0.6 g at 4 s", 5.886), ("decelerates with 0.5 g at 4 s", 4.905), ("performs emergency braking at 4 s (0.8 g)", 7.848)])
+def test_a_deceleration_in_g(said: str, decel: float) -> None:
+    """g is converted like feet (1 g = 9.81 m/s², the value of the hard-braking threshold), so the ledger checks the converted number."""
+    s = parse(f"EEBL: ego at 25 m/s, 30 m behind a lead car doing 25 m/s; the lead car {said}. Its BSMs are 200 ms late.")
+    b = s.vehicles[0].behaviour
+    assert (s.application, b.kind, b.t, b.decel) == ("eebl", "brake_at", 4.0, decel)
+
+
+def test_a_vehicle_named_again_by_its_bare_noun_is_the_same_vehicle() -> None:
+    s = parse("EEBL: HV 80 km/h following a connected truck 35 m ahead; truck performs emergency braking at 6 s (8 m/s²); truck BSMs dropped 50 %.")
+    (v,) = s.vehicles
+    assert (v.cls, v.distance, v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == ("truck", 35.0, "brake_at", 6.0, 8.0)
+
+
+@pytest.mark.parametrize("noise", ["2 m Gaussian position noise", "2 m zero-mean Gaussian noise", "noise of 2 m", "random noise, sigma 2 m"])
+def test_position_noise_with_several_adjectives(noise: str) -> None:
+    s = parse(FCW_LEAD + f"Its BSM positions get {noise}.")
+    assert [(f.op, f.sigma) for f in s.faults] == [("pos_perturb", 2.0)]
+
+
+@pytest.mark.parametrize(("said", "at"), [("time to green 8 s", 8.0), ("time-to-green of 9.5 s", 9.5), ("TTG: 7 s", 7.0)])
+def test_time_to_green_is_the_green_onset(said: str, at: float) -> None:
+    s = parse(f"GLOSA: ego 45 km/h, 130 m to the intersection, {said}; SPaT delayed 1 s.")
+    a = s.communication.signal.align
+    assert (s.application, a.event, a.at) == ("glosa", "green", at)
+
+
+@pytest.mark.parametrize("said", ["SPaT update rate 2 Hz", "SPaT at 2 Hz", "SPaT rate: 2 Hz"])
+def test_a_message_rate(said: str) -> None:
+    s = parse(f"GLOSA: ego 45 km/h, 130 m to the intersection, green in 8 s; {said}; SPaT delayed 1 s.")
+    assert s.communication.spat_hz == 2.0
+
+
+@pytest.mark.parametrize(("cell", "role", "equipped"), [
+    ("RV (left, equipped): 10 m/s, 40 m, runs red", "crossing_left", True),
+    ("RV (from the right): 10 m/s, 40 m, runs red", "crossing_right", True),
+    ("truck (right, no V2X): 10 m/s, 40 m, runs red", "crossing_right", False),
+])
+def test_a_role_in_brackets_after_the_noun(cell: str, role: str, equipped: bool) -> None:
+    s = parse(f"IMA | HV: 12 m/s, 50 m | {cell} | fault: SPaT delay 1 s")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed, v.equipped, v.behaviour.kind) == (role, 40.0, 10.0, equipped, "run_red")
+
+
+def test_an_oncoming_role_in_brackets_and_an_abbreviated_position_offset() -> None:
+    s = parse("LTA | HV: left turn, 6 m/s, 30 m | RV (oncoming): 14 m/s, 70 m | fault: RV BSM pos. offset 3 m forward")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed) == ("opposing", 70.0, 14.0)
+    assert [(f.op, f.target, list(f.shift)) for f in s.faults] == [("pos_perturb", v.id, [3.0, 0.0])]
+
+
+@pytest.mark.parametrize("said", ["burst loss, length 6, p = 0.5", "burst loss with burst length: 6 and probability 0.5", "lost in bursts, length = 6, prob. 0.5"])
+def test_a_burst_length_said_as_length(said: str) -> None:
+    s = parse(f"IMA: {IMA_SCENE} Its BSMs: {said}.")
+    assert [(f.op, f.length, f.probability) for f in s.faults] == [("burst_drop", 6, 0.5)]
+
+
+@pytest.mark.parametrize("gap", ["behind lead car in distance 25 m", "behind a lead car at a distance of 25 m", "behind a lead car with a gap of 25 m"])
+def test_a_following_gap_is_the_leads_distance_not_the_egos(gap: str) -> None:
+    s = parse(f"EEBL: ego drives 60 km/h {gap}; the lead car brakes hard at 3 s. Its BSMs are lost 60 %.")
+    assert (s.ego.distance, s.vehicles[0].distance) == (None, 25.0)
+
+
+@pytest.mark.parametrize("said", ["pls run fcw, ego 20 m/s, car in front 40 m doing 10 m/s", "FCW: ego 20 m/s; RV ahead at 40 m, 10 m/s", "FCW: ego 20 m/s, van 40 m ahead doing 10 m/s"])
+def test_a_bare_vehicle_noun_after_a_comma_or_cell(said: str) -> None:
+    s = parse(said + ", its BSMs 0.5 s delayed.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed, s.ego.speed) == ("lead", 40.0, 10.0, 20.0)
+
+
+@pytest.mark.parametrize("when", ["during the approach", "when we get close", "near the junction", "close to the stop line"])
+def test_a_window_said_by_a_place_without_numbers_is_refused(when: str) -> None:
+    """It was read as the whole run (window from 0 s), the stated 'when' dropped without a word."""
+    r = OfflineParser().parse(RLVW_EGO + f"the light turns red 2 s before we arrive; SPaT lost {when}.")
+    assert r.spec is None and f"'{when}' is no window" in r.error, r.error

@@ -223,3 +223,47 @@ def test_a_model_spec_is_held_to_the_document_layer_too():
     assert len(probs) == 1 and "commentary that names a freeze" in probs[0], probs
     probs = coverage_problems(scene + "SPaT delayed by 1 s. Expected: a warning 2 s before the line.", spec)
     assert len(probs) == 1 and "it reads as commentary" in probs[0], probs
+
+
+# ------------------------------------------------------------------------------- the shorthand pre-pass (issue 21): respells, never invents
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("ima // bus from the right // ego 9 m/s", "ima | bus from the right | ego 9 m/s"),
+    ("burst prob. 0.4, 10 consecutive msgs", "burst probability 0.4, 10 consecutive messages"),
+    ("four out of five BSMs are lost", "80% of BSMs are lost"),
+    ("3 in 4 SPaT messages are lost", "75% of SPaT messages are lost"),
+    ("in front 35 m there is a car", "35 m in front there is a car"),
+    ("for a period of 6 s", "for 6 s"),
+    ("From the onset of amber and for 6 s", "after the light turns amber and for 6 s"),
+    ("from 3 s to 8 s", "from 3 s for 5 s"),
+    ("between 2.5 and 4 s", "from 2.5 s for 1.5 s"),
+    ("lost during 2–6 s", "lost from 2 s for 4 s"),
+    ("in the interval 2 s to 6 s", "from 2 s for 4 s"),
+    ("MAP binds our lane to SG-4", "MAP binds our lane to signal group 4"),
+    ("from a distance of 95 m", "from 95 m"),
+    ("I'd like an LTA run", "an LTA run"),
+])
+def test_shorthand_rewrites_each_family(text: str, want: str) -> None:
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == want
+
+
+@pytest.mark.parametrize("text", ["from 5 s to 3 s", "5 out of 4 BSMs", "bursts of 5 in 10 s", "one in three seconds", "we want to catch the green"])
+def test_shorthand_leaves_what_it_cannot_respell_exactly(text: str) -> None:
+    """A window whose end is before its start, a share above one, a count of seconds: left as written, for the ledger to read or refuse."""
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == text
+
+
+def test_the_offline_parser_carries_a_section_label_note_and_the_test() -> None:
+    a = OfflineParser().parse("Test procedure 6.3: The subject vehicle approaches a signalised intersection at a constant 14 m/s from a distance of 95 m. "
+                              "The signal indication shall change to amber 3.2 s before the subject vehicle reaches the stop line. From the onset of amber "
+                              "and for a period of 6 s, the SPaT broadcast shall repeat the last transmitted content with updated timestamps.")
+    assert a.ok, a.error
+    assert a.notes == ('not a test instruction: ignored: the section label "Test procedure 6.3"',)
+    (f,) = a.spec.faults
+    assert (f.op, f.stream, f.window.anchor, f.window.duration) == ("freeze", "spat", "phase_change", 6.0)
+    assert (a.spec.ego.speed, a.spec.ego.distance, a.spec.communication.signal.align.before_arrival) == (14.0, 95.0, 3.2)

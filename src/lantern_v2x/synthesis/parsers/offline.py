@@ -34,7 +34,8 @@ outcome headings and safety-case commentary set aside, each reported in the
 attempt's ``notes``; commentary with a number, or naming a fault the test does
 not state, refused), then ``normalise`` (number words, spelled units and feet
 rewritten to digits and short units, so one grammar reads "two seconds" and
-"2 s"), then goes sentence by sentence: fault clauses are split off first (a fault
+"2 s"; engineer shorthand, e.g. "//" cells, "prob.", "SG 6", "four out of five",
+"from 3 s to 8 s", respelled by ``shorthand.rewrite``), then goes sentence by sentence: fault clauses are split off first (a fault
 cue with a message word: "SPaT messages arrive 1.5 s late"; a restated fault is
 one fault); then an application cue (named or inferred from the situation),
 the environment, the ego's approach (its own clauses: a vehicle's clause runs
@@ -52,6 +53,8 @@ import time
 from typing import Any, Optional, Sequence
 
 from lantern_v2x.synthesis.parsers.base import ParseAttempt
+from lantern_v2x.synthesis.parsers.shorthand import rewrite as rewrite_shorthand
+from lantern_v2x.streams import HARD_BRAKING
 from lantern_v2x.synthesis.spec import ScenarioSpec, SpecError, dump_spec, parse_spec
 
 KMH = 1.0 / 3.6
@@ -72,8 +75,10 @@ NAMED_APPS: tuple[tuple[str, str], ...] = (
 SITUATIONS: tuple[tuple[str, str], ...] = (
     ("eebl", r"brakes? hard|slams? on (its|the) brakes|emergency stop|emergency brak"),
     ("lta", r"turn(s|ing)? left|left turn"),
-    ("ima", r"cross(es)? from the (left|right)|comes? in from the (left|right)|crossing from the (left|right)"),
-    ("glosa", r"green light|shows green|(turns|goes|switches to|changes to) green|catch the green|\bgreen (?:in|after|at) \d"),
+    ("ima", r"cross(es)? from the (left|right)|comes? in from the (left|right)|crossing from the (left|right)"
+            r"|\b(?:approach\w*|com(?:es|ing)|driv(?:es|ing)|travel\w*|arriv\w*|head(?:s|ing)) (?:in )?from the (?:left|right)\b"
+            r"|\bcrossing\b[^.;|]{0,40}?\bfrom (?:the )?(?:left|right)\b|\bfrom (?:the )?(?:left|right)[- ](?:hand )?side\b"),
+    ("glosa", r"green light|shows green|(turns?|goes|go|switch(?:es)? to|changes? to|becomes?) green|catch the green|\bgreen (?:in|after|at) \d"),
     ("rlvw", r"(turns?|goes|switches to|changes to) (yellow|amber|red)|traffic light|signali[sz]ed|\b(?:yellow|amber|red) \d+(?:\.\d+)? ?s before\b"),
     ("fcw", r"\bfollow(s|ing)?\b|\bbehind (a|an|the)\b|\blead\b"),
 )
@@ -94,6 +99,8 @@ TIME_OF_DAY: tuple[tuple[str, str], ...] = (
 #: vehicle nouns -> class (longest first so "delivery van" is one noun)
 CLASSES: tuple[tuple[str, str], ...] = (
     ("delivery vans?", "van"),
+    ("(?:box|panel|cargo) vans?", "van"),
+    ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
     ("semi-trucks?", "truck"),
     ("semi-trailers?", "truck"),
@@ -126,7 +133,7 @@ _NOUN = "|".join(p for p, _ in CLASSES)
 _RADIO = r"(?:v2x|v2v|dsrc|c-v2x|cv2x|its-g5|obu|radio)"
 _EQUIP_ADJ = r"(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|cooperative|" + _RADIO
 _UNEQUIP_ADJ = r"(?:non|un)-?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|non-" + _RADIO + r"|legacy|conventional"
-_ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|"
+_ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fast-moving|moving|speeding|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|"
         r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|first|city|school|passenger|public|transit|threat|"
         r"opposite[- ]direction|opposing|cross[- ]traffic)")
 _NP = re.compile(r"\b(a|an|one|two|three|four)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
@@ -152,7 +159,8 @@ _OPS: tuple[tuple[str, str], ...] = (
     ("skew", r"\bskew|\btimestamps?\b|\bclock\b|(?:in|into) the (?:past|future)"),
     ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
-             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"),
+             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
+             r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)"),
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
 _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
@@ -172,12 +180,15 @@ _VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(
 _FAIL_DEMAND = re.compile(r"(?<!not )(?<!n't )(?<!never )\b(?:fail|fails|failing|misbehav\w*|go wrong|goes wrong|mess\w* (?:up|with)|break (?:it|the (?:app\w*|warning|system|feature)))\b")
 #: when or how long a fault lasts, said without a number: refused ("drop out for a while")
 _VAGUE_TIME = re.compile(r"\bfor (?:a while|a bit|a moment|some time|a short time|a few (?:seconds|moments))\b|\bbriefly\b|\bnow and (?:then|again)\b"
-                         r"|\bfrom time to time\b|\bat some point\b|\bsometime\b|\bat times\b")
+                         r"|\bfrom time to time\b|\bat some point\b|\bsometime\b|\bat times\b"
+                         r"|\bduring the approach\b|\bwhen (?:we|the ego|the host vehicle|hv|it|they) (?:gets?|comes?) (?:close|near)\b"
+                         r"|\b(?:near|close to) the (?:junction|intersection|stop line|crossing)\b")
 #: how much of a stream a loss takes, said without a number: refused ("drop some BSMs")
 _VAGUE_AMOUNT = re.compile(r"\b(?:some|a few|few|several|many|most|thirds?|quarters?|fractions?|portion|proportion|share|majority|minority|bulk|much|occasional\w*|sometimes|a lot|lots|part|a fraction|a bit|intermittent\w*|randomly|certain)\b")
 _ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("crossing", ("crossing_left", "crossing_right")),
     ("oncoming", ("opposing",)),
+    ("opposing", ("opposing",)),
     ("braking", ("__braking__",)),
     ("lead", ("lead",)),
 )
@@ -221,6 +232,8 @@ _FRACTIONS: tuple[tuple[str, str], ...] = (
     (r"\b(?:a|one)[- ]tenth of (the|all|its|their|every)\b", r"10% of \1"),
 )
 _FT = 0.3048
+#: one g in m/s², the value the BSM's hard-braking threshold uses (``streams.HARD_BRAKING`` = -0.4 g)
+G = -HARD_BRAKING / 0.4
 
 #: a ticket, test-case or hazard id ("[V2X-1432]", "GLOSA-88", "IMA-TC-05", "TP-RLVW-07", "H-12"): upper-case words joined by hyphens, ending in a number
 _ID = r"(?<![\w-])(?:[A-Z][A-Z0-9]*-)+\d+(?![\w-])"
@@ -228,6 +241,10 @@ _ID = r"(?<![\w-])(?:[A-Z][A-Z0-9]*-)+\d+(?![\w-])"
 #: (an id-like token inside a clause, e.g. "our lane to SG-4", stays in the text: the number ledger reads or refuses it)
 _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" + _ID + r")"
                      r"|(?P<lab>\b(?i:hazard|ticket|issue|bug|story|requirement|req|test case|case|tc|jira|risk|id):? )(?P<c>" + _ID + r")")
+#: a document's section or step number at the start of the text, a sentence or a cell, or in brackets ("Test procedure 6.3:", "Section 4.2.1 -",
+#: "(see clause 5.1)", "Step 3:"): a label, not a quantity; only before a ':' '-' '|' ')' or the end of its cell, so "step 3 s" stays a number
+_SECTION = (r"(?:test procedure|test step|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§)\s*\d+(?:\.\d+)*[a-z]?")
+_DOC_SECTION = re.compile(r"(?P<lead>^|[.;|]\s|\|)\s*(?P<s>" + _SECTION + r")\s*(?::|\s-\s|(?=\s*\|)|$)|\((?:see |per |cf\.? )?(?P<b>" + _SECTION + r")\)", re.I)
 #: a heading that introduces the expected outcome, not the test ("Expected: RLVW still warns", "Pass criterion: ...")
 _OUTCOME_HEAD = re.compile(r"^\s*(?:expected(?: result| outcome| behaviou?r)?|pass(?:/fail)? criteri(?:on|a)|acceptance(?: criteri(?:on|a))?|success criteri(?:on|a)"
                            r"|rationale|verdict)\s*:", re.I)
@@ -258,6 +275,12 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return (m.group("lead") or "") + (m.group("lab") or "") + " "
 
     t = _DOC_ID.sub(drop_id, t)
+
+    def drop_section(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: the section label "{m.group("s") or m.group("b")}"')
+        return (m.group("lead") or "") + " "
+
+    t = _DOC_SECTION.sub(drop_section, t)
     t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
     t = re.sub(r"^(?:[\s|:]|-\s)+|(?:[\s|:]|\s-)+$", "", " ".join(t.split()))  # what an id left at the ends ("| ... |", ": "), never a sign
     t = _PURPOSE_LEAD.sub("", t)
@@ -296,6 +319,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(?:(?<=[,;:.] )|(?<=^))(us|host)\b(?= (?:at|doing|going|drives?|driving|straight|turns?|turning|travels?|is|are)\b)", "the host vehicle", t, flags=re.I)
     t = re.sub(r"\b(?:one|1) ((?:spat|map|bsm|cam)s? )?(message|packet)s? (?:in|out of) (two|three|four|five|ten|\d+)\b",
                lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
+    t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins
     for pat, rep in _FRACTIONS:
         t = re.sub(pat, rep, t, flags=re.I)
     t = re.sub(r"\b(" + _NW + r")\b" + _UNIT_AFTER, lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), t, flags=re.I)
@@ -306,6 +330,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"(\d)\s?(?:metres?|meters?)\b", r"\1 m", t, flags=re.I)
     t = re.sub(r"(\d)\s?(?:per cent|percent)\b", r"\1%", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
+    t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
     return t
 
 
@@ -419,8 +444,9 @@ def sentences(text: str) -> list[str]:
     out: list[str] = []
     for p in parts:  # "it ..." / "the van ..." continues the previous sentence's vehicle ("...a car 20 m ahead; it drives at 40 km/h")
         body = re.sub(r"^(?:(?:at|after) \d+(?:\.\d+)? ?s|\d+(?:\.\d+)?" + _INTO_RUN + r"|then|later|suddenly|next|afterwards),?\s+", "", p, flags=re.I)
-        if out and re.match(r"(it|which|the lead(?:er)?(?!'s)(?= (?:brakes|slams|stops|decelerates)))\b", body, re.I) and not re.search(r"\bits\b.*\b(bsm|spat|map)", body, re.I):
-            out[-1] += ", " + p
+        if out and ((_LEAD_BRAKES.match(body) and not _is_fault(body)) or (re.match(r"(it|which)\b", body, re.I) and not re.search(r"\bits\b.*\b(bsm|spat|map)", body, re.I))):
+            k = next((i for i in range(len(out) - 1, -1, -1) if _NP.search(out[i].lower())), len(out) - 1)
+            out[k] += ", " + p  # the lead's braking, or "it ...", joins the sentence that introduces the vehicle (the last one with a vehicle phrase)
         elif out and _same_vehicle(out[-1], body):
             out[-1] += ", " + p
         else:
@@ -430,7 +456,7 @@ def sentences(text: str) -> list[str]:
 
 def _same_vehicle(prev: str, p: str) -> bool:
     """``p`` starts with "the <noun> <verb>" about the vehicle the previous sentence introduced ("...a van 35 m ahead; the van does 25 km/h")."""
-    m = re.match(r"the (?:" + _ADJ + r"\s+)*(" + _NOUN + r")\b(?!'s)(?! (?:bsm|spat|map|messages?|positions?|timestamps?))", p, re.I)
+    m = re.match(r"(?:the |that |this )?(?:" + _ADJ + r"\s+)*(" + _NOUN + r")\b(?!'s)(?! (?:bsm|spat|map|cam|messages?|positions?|timestamps?|broadcasts?))", p, re.I)
     if not m or _is_fault(p):
         return False
     cls = next(c for pat, c in CLASSES if re.fullmatch(pat, m.group(1).lower()))
@@ -439,6 +465,8 @@ def _same_vehicle(prev: str, p: str) -> bool:
 
 #: what a content fault leaves intact, said beside it ("timestamps keep updating", "timestamps fresh", "still arriving on time"): part of that fault, no fault of its own
 _STILL_OK = re.compile(r"\b(?:(?:the |its |their )?timestamps? (?:stay |remain |are |is |keep |still )*(?:fresh|updating|updated|current|correct|up to date|advancing)"
+                       r"|(?:with |while |but )?(?:the |its |their )?(?:fresh|updated|updating|current|correct|live|advancing|new) (?:time ?stamps?|generation times?)"
+                       r"|(?:while |but |with )?(?:the |its |their )?timestamps? (?:continue|continues|keep|keeps|still) (?:to )?(?:advance|advancing|update|updating|refresh\w*|tick\w*|move|moving)"
                        r"|(?:messages? |packets? |it |they )?(?:are |is )?still (?:arriving|arrive|arrives|delivered|coming|sent) on time|(?:still )?(?:arriving|arrive|arrives) on time)\b")
 
 
@@ -563,6 +591,9 @@ def _has_scene(piece: str) -> bool:
 
 #: a stream said to be wrong without saying how ("The MAP message is wrong"): stands only as the heading of a fault of the same sentence
 _WRONG_HEAD = re.compile(r"\s*(?:the |our |its )?(?:spat|map|mapdata|mapem|bsms?|cams?)(?: (?:message|messages|data|content))? (?:is|are) (?:wrong|incorrect|erroneous|faulty|bad|corrupted)\s*")
+#: the same heading at the end of a longer piece ("... please add a case where the intersection MAP is wrong: the lane ... is tied to signal group 4")
+_WRONG_TAIL = re.compile(r"\b(?:the |our |its )?(?:intersection |lane |junction )?(?:spat|map|mapdata|mapem|bsms?|cams?)(?: (?:message|messages|data|content))?"
+                         r" (?:is|are) (?:wrong|incorrect|erroneous|faulty|bad|corrupted)\s*$")
 
 
 def _is_heading(p: str) -> bool:
@@ -584,7 +615,7 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
     for s in sents:
         pieces = [p.strip() for p in re.split(r"\s*[:(),]\s*", s) if p.strip()]
         for i in range(len(pieces) - 1):  # "The MAP message is wrong, our lane is assigned to signal group 8": a heading and its fault, one clause
-            if _WRONG_HEAD.fullmatch(pieces[i].lower()) and _first(_OPS, pieces[i + 1].lower()):
+            if (_WRONG_HEAD.fullmatch(pieces[i].lower()) or _WRONG_TAIL.search(pieces[i].lower())) and _first(_OPS, pieces[i + 1].lower()):
                 pieces[i : i + 2] = [pieces[i] + ", " + pieces[i + 1], ""]
         pieces = [p for p in pieces if p]
         if not any(_is_fault(p) or _is_unknown_fault(p) for p in pieces) and _is_fault(s):
@@ -598,7 +629,7 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
         for i, p in enumerate(pieces):
             later_fault = any(_is_fault(q) for q in pieces[i + 1 :])
             if (last_fault >= 0 and not later_fault and not lead_window
-                    and re.fullmatch(r"(?:(?:from|starting|beginning|starting from) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")\s*", p.lower())):
+                    and re.fullmatch(r"(?:(?:from|starting|beginning|starting from) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")" + _FOR + r"\s*", p.lower())):
                 faults[last_fault] += ", " + p  # a window said after its fault ("SPaT stuck (...) from 0.5 s after the light turns yellow")
                 continue
             if _is_heading(p):
@@ -606,6 +637,9 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
                 if j < len(pieces) and _is_fault(pieces[j]):
                     lead_window = f"{lead_window}, {p}" if lead_window else p  # a heading of the fault that follows ("Van BSMs: burst loss, 10-message bursts ...")
                     continue
+            if not _is_fault(p) and re.fullmatch(r"(?:" + _WINDOW_PIECE + r")\s*", p.lower()) and any(_is_fault(q) for q in pieces[i + 1 :]):
+                lead_window = f"{lead_window}, {p}" if lead_window else p  # the window of the fault that follows (its start and its length may be two pieces)
+                continue
             if lead_window and not _is_fault(p):
                 rest.append(lead_window)
                 lead_window = ""
@@ -613,9 +647,6 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
                 faults.append(f"{lead_window}, {p}" if lead_window else p)
                 lead_window = ""
                 last_fault = len(faults) - 1
-            elif re.fullmatch(r"(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")\s*", p.lower()):
-                lead_window = p  # the window of the fault that follows
-                continue
             elif last_fault >= 0 and _STILL_OK.fullmatch(p.lower().strip()):
                 faults[last_fault] += ", " + p
             elif _is_unknown_fault(p):
@@ -742,6 +773,37 @@ def _named_by_possessive(text: str) -> str:
     return re.sub(r"\b(follow|follows|following|behind|tail|tailing|trail|trailing)\s+it\b", lambda m: f"{m.group(1)} {art} {adjs}{noun}", text, count=1, flags=re.I)
 
 
+#: equipage said as an appositive ("The lead vehicle, equipped with V2X, travels ...", "the van, not V2X-equipped, ...")
+_APPOSITIVE_EQUIP = re.compile(r"\b(the|a|an) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")(?:,\s+|\s+\()(?:"
+                               r"(?P<neg>not |un-?|non-)?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|fitted|capable|enabled)(?: with (?:a |an )?(?:" + _RADIO + r"|connectivity)(?: radio| unit)?)?"
+                               r"|(?P<neg2>no |without (?:a |an |any )?)(?:" + _RADIO + r"|connectivity)(?: radio| unit)?"
+                               r"|(?:" + _RADIO + r")(?: fitted| on board| onboard)?)(?:,|\))\s+", re.I)
+
+
+def _appositive(m: re.Match[str]) -> str:
+    """"the lead vehicle, equipped with V2X, travels" / "a van (no V2X) 30 m ahead" -> "the equipped lead vehicle travels" / "an unequipped van 30 m ahead"."""
+    adj = "unequipped" if (m.group("neg") or m.group("neg2")) else "equipped"
+    art = m.group(1) if m.group(1).lower() == "the" else "an"
+    return f"{art} {adj} {m.group(2) or ''}{m.group(3)} "
+
+
+#: a vehicle's role and equipage in brackets after its noun, a test-plan cell's shorthand ("RV (left, equipped): 10 m/s", "RV (oncoming): 14 m/s")
+_BRACKET_WORDS = {"left": "from the left", "from the left": "from the left", "right": "from the right", "from the right": "from the right",
+                  "oncoming": "oncoming", "opposing": "oncoming", "lead": "ahead", "ahead": "ahead", "in front": "ahead",
+                  "equipped": "", "connected": "", "v2x": "", "unequipped": "", "not equipped": "", "no v2x": "", "non-v2x": "", "crossing": ""}
+_BRACKET_ROLE = re.compile(r"(^|[:;.|]\s*)(" + _NOUN + r") \(((?:\s*(?:" + "|".join(sorted(_BRACKET_WORDS, key=len, reverse=True)) + r")\s*,?)+)\):?", re.I)
+
+
+def _bracket_role(m: re.Match[str]) -> str:
+    words = [w.strip().lower() for w in m.group(3).split(",") if w.strip()]
+    unequipped = any(w in ("unequipped", "not equipped", "no v2x", "non-v2x") for w in words)
+    place = " ".join(_BRACKET_WORDS[w] for w in words if _BRACKET_WORDS[w])
+    adj = "unequipped" if unequipped else "equipped" if any(w in ("equipped", "connected", "v2x") for w in words) else ""
+    head = f"{adj} {m.group(2)}".strip()
+    art = "an" if head[0].lower() in "aeiou" else "a"
+    return f"{m.group(1)}{art} {head} {place}".rstrip() + ","
+
+
 def _article(m: re.Match[str]) -> str:
     """An article before an article-less vehicle phrase (its adjectives say it is one): "crossing truck" -> "a crossing truck"."""
     adjs = m.group(2)
@@ -749,6 +811,8 @@ def _article(m: re.Match[str]) -> str:
         return m.group(0)  # a plural ("connected vehicles broadcast ...") introduces no one vehicle
     if re.match(r"(?:a|an|one|two|three|four|the|its|our|their)\b", adjs, re.I) or re.fullmatch(r"(?:other|second|first)\s+", adjs, re.I):
         return m.group(0)
+    if _LEAD_BRAKES.match(m.string, m.start(2)) and re.search(r"\blead", m.string[: m.start()], re.I):
+        return m.group(0)  # "| lead car brakes hard at 4 s": the lead the intent already named, braking
     return f"{m.group(1)}{'an' if adjs[0].lower() in 'aeiou' else 'a'} {adjs}{m.group(3)}"
 
 
@@ -757,11 +821,17 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     text, notes = prepared(prompt)
     if not text:
         raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
-    text = re.sub(r"(^|[:,;.]\s+)(lead|leading) (" + _NOUN + r")\b", r"\1a \2 \3", text, flags=re.I)  # "FCW: lead car 25 m ahead"
-    text = re.sub(r"(^|[:,;.]\s+)(?:the )?(lead|leader)(?= \d+(?:\.\d+)? ?m\b)", r"\1a lead vehicle", text, flags=re.I)  # "lead 35 m in front"
-    text = re.sub(r"(^|[:;.|]\s+)(" + _NOUN + r")\b(?<!s)(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises))",
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)(lead|leading) (" + _NOUN + r")\b",
+                  lambda m: m.group(0) if _LEAD_BRAKES.match(m.string, m.start(2)) and re.search(r"\blead", m.string[: m.start()], re.I)
+                  else f"{m.group(1)}a {m.group(2)} {m.group(3)}", text, flags=re.I)  # "FCW: lead car 25 m ahead"; "| lead car brakes hard at 4 s" is the lead already named
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)(?:the )?(lead|leader)(?= \d+(?:\.\d+)? ?m\b)", r"\1a lead vehicle", text, flags=re.I)  # "lead 35 m in front"
+    text = _BRACKET_ROLE.sub(_bracket_role, text)
+    text = re.sub(r"(^|[:;.|]\s+|,\s+)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus))(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises"
+                  r"|ahead\b|in front\b))",
                   lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)  # "IMA: delivery van with no OBU coming from the left"
-    text = re.sub(r"(^|[:,;.]\s+|\bwith\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*|\bwith\s+|\b(?:behind|follows?|following|tailing|trailing)\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
+    text = re.sub(r"\b(follows?|following|behind|tailing|trailing)\s+(?:the\s+)?(?:rv|remote vehicle)\b(?!')", r"\1 a lead vehicle", text, flags=re.I)  # "HV follows RV at 20 m"
+    text = _APPOSITIVE_EQUIP.sub(_appositive, text)
     text = _named_by_possessive(_first_mention(text))
     low = text.lower()
     sents = sentences(text)
@@ -783,7 +853,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
             raise not_understood(_clause_at(text, m.start()), "it asks for a failure but names no fault: say which messages (SPaT, MAP, BSM) "
                                  "and which fault with its size, e.g. 'delay the SPaT by 1 s'")
     scene = " ".join(scene_sents).lower()
-    app = _first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower()) or _first(SITUATIONS, scene)  # an id or a commentary may name the application
+    app = _first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower()) or _situation(scene)  # an id or a commentary may name the application
     if app is None:
         raise OfflineParseError(
             "offline parse: no known situation in the prompt (name an application, or describe a signal that changes, a green light, "
@@ -800,6 +870,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     vehicles = _vehicles(scene_sents, app)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
+    _both_said_apart(scene_sents, vehicles)
     comm: dict[str, Any] = {}
     m = re.search(r"(\d+) ?% of (cars|vehicles|traffic) (are|is) (connected|equipped)|penetration of (\d+) ?%", low)
     if m:
@@ -808,6 +879,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     align = _align(scene)
     if align:
         comm["signal"] = {"align": align}
+    else:
+        _untimed_change(text, scene)
     if comm:
         spec["communication"] = comm
     spec["faults"] = merge_restated(_read_faults(fault_clauses, app, vehicles))
@@ -816,6 +889,22 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         raise OfflineParseError("offline parse: " + problems[0])
     account_numbers(text, spec)
     return spec
+
+
+def _situation(scene: str) -> Optional[str]:
+    """The application the scene describes (``SITUATIONS``); a deceleration stated at or above the hard-braking threshold makes it EEBL.
+
+    Why: "At 5 s the lead vehicle decelerates at 6 m/s^2" is the hard braking
+    EEBL warns of, said with its number rather than the word "hard"; the
+    threshold is the one the BSM's hard-braking flag uses (``streams.HARD_BRAKING``,
+    0.4 g), so a gentle deceleration ahead stays a following (FCW) scene.
+    """
+    app = _first(SITUATIONS, scene)
+    if app in (None, "fcw"):
+        m = re.search(r"\b(?:brakes?|braking|decelerates?|decelerating)\b[^;|.]*?" + _NUM + r" ?m/s(?:²|\^2|2)", scene)
+        if m and float(m.group(1)) >= -HARD_BRAKING:
+            return "eebl"
+    return app
 
 
 class _Unsized(OfflineParseError):
@@ -860,7 +949,7 @@ def _rates(low: str) -> dict[str, float]:
     """Message rates ("BSMs at 10 Hz", "SPaT is sent at 5 Hz", "a 2 Hz MAP"); a rate with no stream it belongs to is left to the ledger (refused)."""
     out: dict[str, float] = {}
     for key, words in _RATE_STREAMS:
-        m = (re.search(r"\b(?:" + words + r")\b[^.;,]{0,30}?\b(?:at|of|every|rate of|is|are) " + _NUM + r" ?hz\b", low)
+        m = (re.search(r"\b(?:" + words + r")\b[^.;,]{0,30}?\b(?:at|of|every|rate of|rate:?|is|are) " + _NUM + r" ?hz\b", low)
              or re.search(_NUM + r" ?hz (?:" + words + r")\b", low))
         if m:
             out[key] = float(m.group(1))
@@ -900,7 +989,7 @@ def _numeric_leaves(v: Any) -> set[float]:
     return set()
 
 
-_COUNT_BEFORE = re.compile(r"(?:signal group|group|bursts? of|burst length(?: of)?|lengths? of)\s*$")
+_COUNT_BEFORE = re.compile(r"(?:signal group|group|bursts? of|burst length(?: of| =|:|,)?|lengths?(?: of| =|:|,)?)\s*$")
 #: a probability written as a fraction ("with 0.3 probability", "a probability of 0.3", "p = 0.3")
 _PROB_BEFORE = r"(?:probability(?: of)?|\bp ?=)"
 _PROB_AFTER = r"\s*(?:probability|chance)\b"
@@ -1036,7 +1125,8 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
         for m in reversed(nps):  # cut each vehicle's clause out (its numbers are its own)
             clause, obj = _vehicle_clause(low, m)
             if obj:
-                d = re.match(r"[^;]*?" + _NUM + r" ?m (?:ahead|in front|behind)(?: of us)?", clause)
+                d = re.match(r"[^;]*?" + _NUM + r" ?m (?:ahead|in front|behind)(?: of us)?|\s*,?\s*(?:at|with a gap of|at a gap of|at a distance of|in (?:a )?distance(?: of)?) "
+                             + _NUM + r" ?m\b(?!/)", clause)
                 cut_end = m.end() + (d.end() if d else 0)
                 sp = _OWN_SPEED.match(clause)
                 if sp:
@@ -1078,21 +1168,33 @@ def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -
         leads[0]["speed"] = ego["speed"]
 
 
+def _both_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
+    """"Both travel at 60 km/h" in a sentence of its own (no vehicle phrase in it): the speed of the ego (``_ego`` reads it) and of the one other vehicle that has none."""
+    for s in sents:
+        low = s.lower()
+        both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
+        if not both or _NP.search(low):
+            continue
+        open_ = [v for v in vehicles if "speed" not in v and v.get("behaviour", {}).get("kind") != "stop" and v["role"] not in ("occluder",)]
+        if len(open_) == 1 and len(vehicles) == 1:
+            open_[0]["speed"] = _to_ms(float(both.group(1)), both.group(2))
+
+
 def _ego_distance(own: str) -> Optional[float]:
     """The ego's distance to its stop line, from its own clause (not a gap to another vehicle, not a window or a radius)."""
     own = re.sub(r"\b(?:within|by|of) " + _NUM + r" ?m\b|\bgap(?: is| of|:)? " + _NUM + r" ?m\b", " ", own)
-    for m in re.finditer(_NUM + r" ?(?:m|metres?|meters?)\b(?!/)( (?:ahead|in front|behind) of us| behind us| ahead\b| behind (?:a|an|the)\b)?", own):
-        if m.group(2) and not (m.group(2) == " ahead" and re.search(r"(light|signal|junction|intersection|crossroads|stop line)\s*$", own[: m.start()])):
+    for m in re.finditer(_NUM + r" ?(?:m|metres?|meters?)\b(?!/)( (?:ahead|in front|behind) of us| behind us| ahead\b| in front\b| behind (?:a|an|the)\b)?", own):
+        if m.group(2) and not (m.group(2) in (" ahead", " in front") and re.search(r"(light|signal|junction|intersection|crossroads|stop line)\s*$", own[: m.start()])):
             continue  # another vehicle's gap, not the ego's distance to its stop line
         return float(m.group(1))
     return None
 
 
 def _role(low: str, app: str) -> Optional[str]:
-    m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b", low)
+    m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b|\bfrom (left|right)(?:[- ](?:hand )?side)?\b", low)
     if m:
-        return "crossing_" + m.group(1)
-    if re.search(r"oncoming|opposite direction|towards? us|(?:the|in the|from the) (?:other|opposite) (?:way|direction)|\bhead[- ]on\b", low):
+        return "crossing_" + (m.group(1) or m.group(2))
+    if re.search(r"oncoming|\bopposing\b|opposite direction|towards? us|(?:the|in the|from the) (?:other|opposite) (?:way|direction)|\bhead[- ]on\b", low):
         return "opposing"
     if re.search(r"behind us|(?<!\bwe )(?<!\bi )\bfollows? (?!(?:a|an|it|the|that)\b).*behind|\bfollows .* behind|\bfollows us\b", low):
         return "follower"
@@ -1141,7 +1243,7 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
             both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
             if speed is None and both:
                 speed = _to_ms(float(both.group(1)), both.group(2))
-            if re.search(r"brakes? (hard )?(at )?" + _NUM + r" ?s|brakes hard|slams on its brakes|emergency stop|brakes at", low) and role == "lead":
+            if re.search(r"brakes? (hard )?(at )?" + _NUM + r" ?s|brakes hard|slams on its brakes|emergency stop|emergency brak\w*|brakes at|" + _BRAKE_SAID, low) and role == "lead":
                 tm = (re.search(r"(?:\bat|brakes hard) " + _NUM + r" ?s\b", low) or re.search(_NUM + r" ?s into", low)
                       or re.search(r"\bafter " + _NUM + r" ?s\b", low) or re.search(_NUM + _INTO_RUN, low))
                 behaviour = {"kind": "brake_at", "t": float(tm.group(1)) if tm else None}
@@ -1164,6 +1266,12 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
 #: a vehicle timed to the conflict point ("reaches the conflict point 4.5 s after the start", "4 s from the conflict point")
 _TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
         r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b)|" + _NUM + r" ?s (?:from|away from|short of|before) (?:reaching )?the (?:conflict point|conflict zone|crossing point)")
+#: a lead's braking said with its deceleration or its time, in other verbs ("decelerates at 6 m/s^2", "brake with 6.5 m/s²", "at 4 s the lead car brakes")
+_BRAKE_SAID = (r"\b(?:brakes?|braking|decelerates?|decelerating)\b[^;|]*?\d ?m/s(?:²|\^2|2)|\bbrak(?:es|ing|e) hard\b|\bhard[- ]brak(?:es|ing|e)\b"
+               r"|\bat \d+(?:\.\d+)? ?s\b[^;|]{0,40}?\b(?:brakes?|braking|decelerates?|decelerating)\b")
+#: a lead said to brake in a sentence of its own ("lead brakes hard at 5 s", "At 5 s the lead vehicle decelerates at 6 m/s^2", "at 4 s lead car brake ...")
+_LEAD_BRAKES = re.compile(r"(?:the |our |that )?(?:(?:lead(?:er|ing)?|front)(?: (?:car|vehicle|van|truck|bus|lorry|suv))?|rv|remote vehicle)(?!'s)"
+                          r"(?= (?:suddenly |then |hard |sharply |abruptly )?(?:brakes?|braking|slams?|stops|decelerates?|decelerating|hard[- ]brak(?:es|ing|e))\b)", re.I)
 #: what lies between two vehicle phrases of one sentence that are two vehicles ("..., and beyond it a car", "and further ahead an equipped car")
 _CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|them)|further (?:ahead|on|up|down the road)|ahead of (?:it|that|them)|in front of (?:it|that|them)|"
                     r"and (?:also )?)\s*,?\s*$")
@@ -1215,7 +1323,10 @@ def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
 
 #: A vehicle that runs its red light (the violator of an intersection conflict); normal traffic obeys it.
 _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|ignores?|ignoring|blows?|blowing|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
-                       r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|\benters? on red\b")
+                       r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|\benters? on red\b"
+                       r"|\b(?:fails?|failing|failed) to stop (?:at|for) (?:the |its |a )?red\b"
+                       r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for) (?:the |its |a )?red\b"
+                       r"|\b(?:goes|going|go|drives|driving|passes|passing|proceeds|proceeding|continues|continuing) (?:straight )?(?:through |across )?on (?:the |its |a )?red\b")
 
 
 #: one speed for the ego and a vehicle ("both at 60 km/h", "both cruise at 72 km/h", "both doing 50 km/h")
@@ -1246,7 +1357,8 @@ def _mk(counts: dict[str, int], noun: str, role: str, dist: Optional[float], spe
 
 
 _COLOUR = r"(yellow|amber|red|green)"
-_CHANGE = r"(?:turns|turns to|turning|changes to|changes|changing to|goes|goes to|going|switches to|switches|switching to|will turn|is going to turn|about to turn|shows|showing|becomes|become|is becoming|becoming|flips to|comes|come)"
+_CHANGE = (r"(?:turns|turns to|turning|changes to|changes|changing to|goes|goes to|going|switches to|switches|switching to|will turn|is going to turn|about to turn|shows|showing|becomes|become|is becoming|becoming|flips to|comes|come"
+           r"|(?:shall|should|will|must|is to) (?:turn|change|go|switch|become|flip)(?: to)?)")
 
 
 def _align(scene: str) -> Optional[dict[str, Any]]:
@@ -1259,6 +1371,9 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(r"\b" + verb + _COLOUR + r" (?:light |onset |phase )?(?:comes |starts |begins |is )?(?:after|at) " + about + _NUM + r" ?s\b(?! (?:before|after|late|into))", scene)
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
+    m = re.search(r"\b(?:time[- ]to[- ]green(?: \(ttg\))?|ttg)(?: of| is| =|:)? " + about + _NUM + r" ?s\b", scene)  # "time to green 8 s": green 8 s after the start
+    if m:
+        return {"event": "green", "at": float(m.group(1))}
     m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" at " + _NUM + r" ?s\b", scene)
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
@@ -1268,13 +1383,45 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
     if m:
         return {"event": _colour(m.group(3)), "at": float(m.group(1) or m.group(2))}
-    m = re.search(verb + _COLOUR + " " + about + _NUM + r" ?s before (?:(?:the )?" + _EGO_NAMES + r" (?:would |will )?(?:reach|arrive|get|hit|cross)|(?:our |the ego's |its )?arrival)", scene)
+    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:" + _ONSET + r" )?" + about + _NUM + r" ?s " + _BEFORE_ARRIVAL, scene)
     if m:
         return {"event": _colour(m.group(1)), "before_arrival": float(m.group(2))}
+    m = re.search(r"\b" + about + _NUM + r" ?s " + _BEFORE_ARRIVAL + r",? (?:the )?(?:traffic |signal )?(?:light|signal|lamp|lights|signal head|indication)s? (?:"
+                  + _CHANGE + r" )(?:to )?" + _COLOUR, scene)  # "3 s before we arrive, the light turns red"
+    if m:
+        return {"event": _colour(m.group(2)), "before_arrival": float(m.group(1))}
     m = re.search(_CHANGE + " " + r"(yellow|amber|red) (?:as we get close|just before we arrive|before we arrive)", scene)
     if m:
         return {"event": _colour(m.group(1))}
     return None
+
+
+#: "before we arrive", "before HV arrival", "before it gets there", "before the subject vehicle reaches the stop line", "before arrival"
+_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our) (?:stop )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
+           r"(?: (?:at |to )?(?:the |its |our )?(?:stop )?(?:line|bar|junction|intersection|crossing|light|signal))?")
+_BEFORE_ARRIVAL = (r"before (?:(?:(?:the )?" + _EGO_NAMES + r"|it|he|she|they) (?:would |will |can |could |does |do )?" + _ARRIVE
+                   + r"|(?:(?:our|its|their|the ego's|(?:the )?" + _EGO_NAMES + r"(?:'s)?) )?(?:arrival|arriving|reaching (?:the |its |our )?(?:stop )?(?:line|bar))\b)")
+#: a colour's onset said as a noun or an intransitive verb ("red comes 3 s before arrival", "amber onset 2 s before ...")
+_ONSET = r"(?:onset|comes|comes on|appears|starts|begins|shows|is shown|is displayed|arrives|kicks in|lights up)"
+#: a phase change said with no time at all ("the light turns green after the test starts"): neither carried nor dropped, refused
+_UNTIMED_CHANGE = re.compile(r"\b(?:turns|turning|turn|changes|changing|change|goes|going|switches|switching|switch|becomes|becoming|flips) (?:to )?" + _COLOUR + r"\b")
+
+
+def _untimed_change(text: str, scene: str) -> None:
+    """Refuse a phase change the scene states but ``_align`` could not time ("the light turns green after the test starts").
+
+    Why: without a time it would be run at the runtime's default alignment,
+    the stated change dropped without a word; a change that is a fault's
+    window ("once the light turns red, ...") is the fault's, not the scene's.
+    """
+    bare = re.sub(_PHASE_WINDOW, " ", scene)
+    m = _UNTIMED_CHANGE.search(bare)
+    if m:
+        low = " ".join(text.split()).lower()
+        at = low.find(m.group(0))
+        clause = _clause_at(text, at) if at >= 0 else m.group(0)
+        raise not_understood(clause, f"when does the signal turn {_colour(m.group(1))}? say e.g. '{_colour(m.group(1))} in 9 s', 'at 5 s into the run' or "
+                             f"'{_colour(m.group(1))} 3 s before we arrive'")
 
 
 def _colour(c: str) -> str:
@@ -1290,6 +1437,12 @@ _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginni
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
 _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when)\b[^,;.]{0,40}?\bwithin (?P<radius>\d+(?:\.\d+)?) ?m of the "
                 r"(?:conflict (?:point|zone|area)|crossing point|point of conflict)")
+#: a piece that is only a fault's window, said before (or after) the fault in its own comma piece ("From 1.5 s after the start of the test, for 4 s, ...",
+#: "from 2 s for 5 s, 80% of the BSMs ...", "after the light turns amber and for 6 s, the SPaT ..."): it belongs to the fault next to it
+_FOR = r"(?:,? (?:and )?for " + _NUM + r" ?s)?"
+_WINDOW_PIECE = (r"(?:(?:from|starting|beginning|starting from) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r")" + _FOR
+                 + r"|(?:from|starting at|starting from|starting|beginning at|at|after) " + _NUM + r"(?: ?s\b(?! (?:late|behind|ahead|old))|" + _INTO_RUN + r")" + _FOR
+                 + r"|(?<![\w.])" + _NUM + _INTO_RUN + _FOR + r"|for " + _NUM + r" ?s")
 _WINDOW_SPANS = (
     _PHASE_WINDOW,
     _ZONE_WINDOW,
@@ -1347,7 +1500,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             if op == "drop" and not re.search(r"\b(?:all|every|none|no|completely|entirely|at all|whole|not (?:a single|one|any))\b", low):
                 f["_unsized"] = True  # "its BSMs go missing": a mention, unless no burst loss of the same stream says how much
         if op == "burst_drop":
-            m = re.search(r"bursts? of (\d+)|(\d+)[- ]message bursts?|burst length (?:of )?(\d+)|(\d+) (?:consecutive )?(?:(?:messages?|packets?) )?(?:at a time|in a row)"
+            m = re.search(r"bursts? of (\d+)|(\d+)[- ]message bursts?|(?:burst )?length(?: of| =|:|,)? ?(\d+)\b(?! ?(?:m|s|ms)\b)|(\d+) (?:consecutive )?(?:(?:messages?|packets?) )?(?:at a time|in a row)"
                           r"|(\d+) consecutive", low)
             if not m:
                 raise _Unsized(_nu_text(s, "a burst loss needs its burst length, e.g. 'in bursts of 8'"))
@@ -1385,7 +1538,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             d = float(m.group(1))
             f["shift"] = {"forward": [d, 0.0], "ahead": [d, 0.0], "back": [-d, 0.0], "backward": [-d, 0.0], "backwards": [-d, 0.0], "behind": [-d, 0.0],
                           "left": [0.0, d], "right": [0.0, -d]}[m.group(2)]
-        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:gaussian |random |position |positional |gps |location )?noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
+        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:(?:gaussian|random|position|positional|gps|location|zero-mean|white) )*noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
         if m:
             f["sigma"] = float(next(g for g in m.groups() if g))
         if "shift" not in f and "sigma" not in f:
@@ -1422,6 +1575,8 @@ def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
         parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
         if len(parties) == 1:
             return str(parties[0]["id"])
+    if len(vehicles) == 1 and not re.search(r"\b(?:all|every|each|any)\b", low):  # "BSM latency 400 ms" with one other vehicle in the scene: its BSMs
+        return str(vehicles[0]["id"])
     return ""
 
 
@@ -1433,7 +1588,7 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
     m = re.search(_ZONE_WINDOW, low)
     if m and target:
         w = {"anchor": "zone_entry", "vehicle": target, "radius": float(m.group("radius"))}
-    m = re.search(r"\b(?:from|at|starting at|starting|beginning at) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the))", low) or re.search(
+    m = re.search(r"\b(?:from|at|starting at|starting|beginning at|after|as of|since) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the|old))", low) or re.search(
         r"(?<![\w.])" + _NUM + r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation)|after (?:the )?(?:test |run )?(?:start|starts|beginning)))", low)
     if m and w["anchor"] == "start":
         w["start"] = float(m.group(1))

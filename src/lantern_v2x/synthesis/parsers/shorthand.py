@@ -1,0 +1,90 @@
+"""Engineer shorthand rewritten into the phrasing the offline rules read: one family of rewrites per table row.
+
+Why a module of its own: the offline parser (``offline.py``) reads one
+grammar; test engineers write test-plan rows ("ima // bus crossing ... //
+ego ..."), abbreviations ("burst prob. 0.4", "10 consecutive msgs"),
+ratios ("four out of five BSMs"), reordered places ("in front 35 m there is
+a car"), window wordings ("for a period of 6 s", "from the onset of amber")
+and e-mail lead-ins ("I'd like an LTA run with ..."). Each family is
+rewritten here, before any rule reads the text, into a phrasing the rules
+already read, so the rules (and the number ledger that checks every number
+is carried) stay one grammar. A rewrite never invents or drops a number: a
+ratio becomes the percentage it states (rounded to 0.1 %), every other
+rewrite moves or respells words only.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: number words a ratio may use ("four out of five")
+_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "twenty": 20, "hundred": 100, "a hundred": 100, "one hundred": 100}
+_N = r"(\d+|" + "|".join(sorted(_SMALL, key=len, reverse=True)) + r")"
+#: the messages a ratio counts ("BSMs", "SPaT messages", "packets")
+_COUNTED = r"((?:(?:spat|map|bsm|cam)s? )?(?:messages?|packets?|msgs?|updates?|broadcasts?)|(?:spat|map|bsm|cam)s?)"
+
+
+def _n(w: str) -> int:
+    return _SMALL.get(w.lower()) or int(w)
+
+
+def _ratio(m: re.Match[str]) -> str:
+    k, n = _n(m.group(1)), _n(m.group(3) or m.group(5))
+    if not 0 < k <= n:
+        return m.group(0)  # "5 out of 4" is no share: left for the number ledger to refuse
+    noun = m.group(2) or m.group(4) or ""
+    return f"{round(100.0 * k / n, 1):g}% of {noun}" if noun else f"{round(100.0 * k / n, 1):g}%"
+
+
+#: (pattern, replacement), applied in order, case-insensitive; each row is one family of wordings
+REWRITES: tuple[tuple[str, object], ...] = (
+    # a test-plan row's cell separator "//" is a cell like "|"
+    (r"\s+//\s+", " | "),
+    # abbreviations: "burst prob. 0.4", "prob 0.4", "10 consecutive msgs", "pkts"
+    (r"\bprob\.?(?=\s*(?:[=:]\s*)?(?:of\s+)?\d)", "probability"),
+    (r"\bmsgs\b", "messages"),
+    (r"\bmsg\b", "message"),
+    (r"\bpkts?\b", "packets"),
+    (r"\bpos(?:\.|n\b)(?=\s)", "position"),
+    (r"\b(?:approx\.|approx\b|ca\.)(?=\s*\d)", "about"),
+    # a signal group by its short name: "SG 6", "SG-4", "SG#2", "sig. group 4" -> "signal group 6"
+    (r"\b(?:SG|sig\.? ?grp|sig\.? group|signal grp)\s?[-#]?\s?(?=\d\b)", "signal group "),
+    # a window said by its two ends: "from 3 s to 8 s", "from 3 to 8 s", "from t = 3 s until 8 s", "between 2 and 7 s", "during 2-6 s",
+    # "in the interval 2 s to 6 s", "over the window [2, 6] s" -> "from 3 s for 5 s" (the end is carried as start + duration; an end
+    # before its start is left for the ledger to refuse). A bare range ("0.2-0.5 s") says no window and is left alone.
+    (r"\b(?:from|between|during|in the (?:interval|window|period|time span)(?: of| from)?|over the (?:interval|window|period)(?: of| from)?)"
+     r" \[?(\d+(?:\.\d+)?)(?: ?s)? ?(?:(?<=\d)[-–—]|(?<=\ds)[-–—]|\s[-–—]|\sto|\suntil|\still|\sand|\sthrough|,) ?(\d+(?:\.\d+)?)\]? ?s\b", None),
+    # a ratio of messages: "four out of five BSMs", "3 in 4 SPaT messages", "2 of every 3 packets" -> a percentage of them
+    (r"\b" + _N + r" (?:" + _COUNTED + r" )?(?:out of|in|of every) (?:(?:" + _N + r") " + _COUNTED + r"|" + _N + r")\b(?!\s*(?:s|ms|m|%|km/h|mph|m/s|seconds?|metres?|meters?)\b)",
+     None),
+    # a place said before its distance: "in front 35 m there is a car", "ahead, 40 m, a van" -> "35 m in front"
+    (r"\b(in front|ahead)(?: of us)?,?\s+(\d+(?:\.\d+)?\s?m)\b(?!/),?", r"\2 \1"),
+    # a distance said as a noun phrase: "from a distance of 95 m", "from an initial distance of 60 m" -> "from 95 m"
+    # ("at a distance of 30 m" is left: after "follow" it is the gap, not the ego's distance to its stop line)
+    (r"\bfrom (?:a|an initial|a starting|a start) distance of (?=\d)", "from "),
+    # a window's length in words: "for a period of 6 s", "for a duration of 4 s", "over a time span of 3 s"
+    (r"\b(?:for|over|during) (?:a|the) (?:period|duration|time(?: span)?|span|length|interval) of (?=\d)", "for "),
+    # a phase onset: "from the onset of amber", "at amber onset", "with the start of red" -> "after the light turns amber"
+    (r"\b(?:from|at|after|with|on) (?:the )?(?:onset|start|beginning) of (?:the )?(amber|yellow|red|green)(?: phase| light)?\b", r"after the light turns \1"),
+    (r"\b(?:from|at|after|with|on) (?:the )?(amber|yellow|red|green) (?:onset|phase onset)\b", r"after the light turns \1"),
+    # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
+    (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
+)
+
+
+def _span(m: re.Match[str]) -> str:
+    a, b = float(m.group(1)), float(m.group(2))
+    return f"from {m.group(1)} s for {round(b - a, 3):g} s" if b > a else m.group(0)
+
+
+def rewrite(text: str) -> str:
+    """``text`` with each shorthand family of ``REWRITES`` respelled (see the module docstring for why)."""
+    t = text
+    for pat, rep in REWRITES:
+        fn = (_span if "until" in pat else _ratio) if rep is None else rep
+        t = re.sub(pat, fn, t, flags=re.I)  # type: ignore[arg-type]
+    return t
+
+
+__all__ = ["REWRITES", "rewrite"]
