@@ -201,3 +201,21 @@ def test_resolve_warning_key(tmp_path, monkeypatch):
     os.chmod(full, 0o644)  # a store others can read is an error, not "no key"
     with pytest.raises(keystore.KeyStoreError, match="readable by others"):
         resolve_warning_key()
+
+
+def test_the_key_store_is_parsed_once_per_version_of_the_file(tmp_path):
+    """A session reads the store a dozen times; a rotated, edited or over-permissive store is seen at once."""
+    from lantern_warning_server import keys
+
+    path = tmp_path / "store.yaml"
+    keys.init_store(path)
+    first = keystore.load_store(path)
+    assert keystore.load_store(path) == first
+    keystore.load_store(path)[keystore.ONBOARD] = b"x"  # a caller's copy: the cached keys stay intact
+    assert keystore.load_store(path) == first
+    keys.init_store(path, rotate=True)  # same size, new keys: read again
+    rotated = keystore.load_store(path)
+    assert rotated.keys() == first.keys() and rotated[keystore.ONBOARD] != first[keystore.ONBOARD]
+    os.chmod(path, 0o644)
+    with pytest.raises(keystore.KeyStoreError, match="readable by others"):
+        keystore.load_store(path)

@@ -139,10 +139,20 @@ def load_store(path: str | Path, need: str = "") -> dict[str, bytes]:
             f"V2X key store {p} not found{why}: create it with `lantern keys init` (scripts/setup.sh runs it), "
             f"or set {ENV_VAR} to an existing store"
         )
-    mode = stat.S_IMODE(p.stat().st_mode)
+    st = p.stat()
+    mode = stat.S_IMODE(st.st_mode)
     if mode & 0o077:
         raise KeyStoreError(f"V2X key store {p} has permissions {mode:04o}, readable by others: run `chmod 600 {p}`")
-    return load_keys(p)
+    # a session reads the store a dozen times (preflight, every node, every tag check): parsed once per
+    # version of the file (its inode, size and change times: a rewritten or replaced store is read again)
+    version = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    cached = _PARSED.get(str(p))
+    if cached is None or cached[0] != version:
+        cached = _PARSED[str(p)] = (version, load_keys(p))
+    return dict(cached[1])
+
+
+_PARSED: dict[str, tuple[tuple[int, ...], dict[str, bytes]]] = {}
 
 
 def require_key(keys: dict[str, bytes], key_id: str, path: Path, need: str) -> bytes:
