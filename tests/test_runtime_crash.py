@@ -129,10 +129,10 @@ from lantern_warning_server import rsu_node
 orig = rsu_node.RsuNode._on_odom
 
 
-def crashing(self, odom):
-    if odom.header.stamp.sec >= 1:  # a bug that shows up mid-run, at frame 20
+def crashing(self, raw):
+    if int.from_bytes(raw[4:8], "little") >= 1:  # the odometry's stamp.sec (CDR): a bug that shows up mid-run, at frame 20
         raise ZeroDivisionError("injected at t=1 s")
-    return orig(self, odom)
+    return orig(self, raw)
 
 
 rsu_node.RsuNode._on_odom = crashing
