@@ -173,8 +173,6 @@ class EgoTfWriter:
 class NavigationCommandWriter:
     """``lantern_msgs/NavigationCommand``: header, int8 command, two Points, three float32."""
 
-    _tail = struct.Struct("<3f")
-
     def __init__(self) -> None:
         self._key = ""
         self._head: struct.Struct | None = None
