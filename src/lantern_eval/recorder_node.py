@@ -184,6 +184,7 @@ class RecorderNode(LanternNode):
             self._declared_qos[topic] = q
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname), q, raw=True))
         self._waiting = [sub for sub in self._subs if sub.topic_name in wanted]
+        self._untracked_subs = [sub for sub in self._subs if sub.topic_name not in self.tracker.seen and sub.topic_name != self.odom_topic]
         # Wall-clock timers (use_sim_time is on and /clock stops with the run): readiness and the bounds of the end, never a result.
         from rclpy.clock import Clock, ClockType
 
@@ -256,9 +257,8 @@ class RecorderNode(LanternNode):
                 self.tracker.note(topic, frame)
                 self._reack = frame <= self._acked
                 self._odom_frame = max(self._odom_frame, frame)
-                for sub in self._subs:  # take in what frame N sent before its odometry, then ack N once complete
-                    if sub.topic_name != topic:
-                        lockstep.drain(sub)
+                for sub in self._untracked_subs:  # take in what frame N sent before its odometry, then ack N once complete
+                    lockstep.drain(sub)  # (the tracked topics need no drain: the tracker holds the ack until they are in)
                 self._try_ack(self._odom_frame if not self._reack else frame)
             if is_status:
                 self._on_status_raw(raw)
