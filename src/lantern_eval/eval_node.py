@@ -120,6 +120,7 @@ class EvalNode(LanternNode):
         for topic, tname in eval_topics(p.role_name).items():
             self._subs.append(self.create_subscription(ros_type(tname), topic, self._callback(topic, tname, topic == odom), qos_of[topic][1], raw=True))
         self._waiting = [sub for sub in self._subs if sub.topic_name in wanted]
+        self._untracked_subs = [sub for sub in self._subs if sub.topic_name not in self.tracker.seen]
         self._ready_sent = self.ack is None
         self.create_timer(0.1, self._drain_check, clock=Clock(clock_type=ClockType.STEADY_TIME))
         self._ready_timer = None if self._ready_sent else self.create_timer(0.02, self._announce_ready, clock=Clock(clock_type=ClockType.STEADY_TIME))
@@ -169,9 +170,8 @@ class EvalNode(LanternNode):
                 reack = frame <= self._acked
                 self._odom_frame = max(self._odom_frame, frame)
                 if self.ack is not None:
-                    for sub in self._subs:  # take in what frame N sent before its odometry, then ack N once complete
-                        if sub.topic_name != topic:
-                            lockstep.drain(sub)
+                    for sub in self._untracked_subs:  # take in what frame N sent before its odometry, then ack N once complete
+                        lockstep.drain(sub)  # (the tracked topics need no drain: the tracker holds the ack until they are in)
                 self._try_ack(frame if reack else self._odom_frame, reack)
             if self._final_wall is None and self.builder.final_status is not None:
                 self._final_wall = time.monotonic()
