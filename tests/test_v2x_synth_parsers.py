@@ -267,3 +267,45 @@ def test_the_offline_parser_carries_a_section_label_note_and_the_test() -> None:
     (f,) = a.spec.faults
     assert (f.op, f.stream, f.window.anchor, f.window.duration) == ("freeze", "spat", "phase_change", 6.0)
     assert (a.spec.ego.speed, a.spec.ego.distance, a.spec.communication.signal.align.before_arrival) == (14.0, 95.0, 3.2)
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("wrong MAP: * our lane is mapped to SG 4 * ego 27 km/h", "wrong MAP:; our lane is mapped to signal group 4; ego 27 km/h"),
+    ("burst length 6, p_burst = 0.35", "burst length 6, burst probability 0.35"),
+    ("bursts of 4, p(burst): 0.2", "bursts of 4, burst probability 0.2"),
+    ("lose half of them from second 2 until second 8", "lose half of them from 2 s for 6 s"),
+    ("from second 3 to second 4.5", "from 3 s for 1.5 s"),
+    ("shifted 6 m to forward", "shifted 6 m forward"),
+    ("offset 2 m to backwards", "offset 2 m backwards"),
+    ("from 0.5 s after the light turns yellow and for 8 s thereafter", "from 0.5 s after the light turns yellow for 8 s"),
+    ("for 5 s afterwards", "for 5 s"),
+    ("red 2.2 s pre-arrival", "red 2.2 s before arrival"),
+    ("amber 3 s prior to arrival", "amber 3 s before arrival"),
+    ("lead = equipped heavy truck, 50 m ahead", "lead is an equipped heavy truck, 50 m ahead"),
+    ("lead vehicle = a van", "lead vehicle is a van"),
+    ("lead = truck 40 m ahead", "lead is a truck 40 m ahead"),
+])
+def test_shorthand_rewrites_after_held_out_6(text: str, want: str) -> None:
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == want
+
+
+@pytest.mark.parametrize("text", ["a 2 * 3 grid", "the second 2 cars", "p = 0.3", "shifted 6 m to the left"])
+def test_shorthand_after_held_out_6_leaves_other_text_alone(text: str) -> None:
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == text
+
+
+@pytest.mark.parametrize(("prompt", "note"), [
+    ("TP/FCW/DLY/03 - FCW: we follow a connected car 30 m ahead at 50 km/h; it drives at 30 km/h. Its BSMs are delayed by 500 ms.",
+     'not a test instruction: ignored: the id "TP/FCW/DLY/03"'),
+    ("SAE J2945/1-style FCW: we follow a connected car 30 m ahead at 50 km/h; it drives at 30 km/h. Its BSMs are delayed by 500 ms.",
+     'not a test instruction: ignored: the standard "SAE J2945/1"'),
+])
+def test_a_slash_id_and_a_standard_are_notes_not_numbers(prompt: str, note: str) -> None:
+    a = OfflineParser().parse(prompt)
+    assert a.ok, a.error
+    assert a.notes == (note,)
+    assert [(f.op, f.delay) for f in a.spec.faults] == [("delay", 0.5)]

@@ -11,7 +11,9 @@ km/h / mph / m/s / m/s² / m / s / ms / %), and it never guesses:
   fault without its size or direction, a loss without its amount ("some"), a
   window without numbers ("for a while"), a request too vague to test ("make
   it fail somehow") or a failure asked for with no fault named, a road user
-  the runtime cannot build or a vehicle without a place is refused, quoted
+  the runtime cannot build, a message type S has no stream for (CPM, DENM,
+  IVIM, SREM, ...: ``foreign_message_problem``) or a vehicle without a place
+  is refused, quoted
   ("not understood: "..." (why)"); so is a clause that qualifies the channel,
   a stream, the weather, the light or the traffic in words no field holds
   ("a really bad network", "unreliable BSMs", "bad weather", "heavy traffic"),
@@ -133,7 +135,7 @@ _NOUN = "|".join(p for p, _ in CLASSES)
 _RADIO = r"(?:v2x|v2v|dsrc|c-v2x|cv2x|its-g5|obu|radio)"
 _EQUIP_ADJ = r"(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|cooperative|" + _RADIO
 _UNEQUIP_ADJ = r"(?:non|un)-?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|non-" + _RADIO + r"|legacy|conventional"
-_ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fast-moving|moving|speeding|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|"
+_ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fast-moving|moving|speeding|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|stationary|stalled|broken-down|"
         r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|first|city|school|passenger|public|transit|threat|"
         r"opposite[- ]direction|opposing|cross[- ]traffic)")
 _NP = re.compile(r"\b(a|an|one|two|three|four)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
@@ -151,20 +153,22 @@ _OPS: tuple[tuple[str, str], ...] = (
     ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*)\b.*\bgroup\b|\brebind|wrong signal group"),
     ("pos_perturb", r"\b(?:reports?|claims?|puts?|places?|shows?|says?|gives?|broadcasts?|advertises?)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
                     r"[^;]*\b(?:really|actually|truly|true|real)\b"
-                    r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*)\b"
+                    r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*|jump\w*)\b"
                     r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
-                    r"|position noise|gps (?:error|offset)|\b(?:gaussian|random|white|position(?:al)?|gps|location) noise\b"
+                    r"|position noise|(?:gps|gnss) (?:error|offset)|\bposition(?:al|ing)? (?:error|offset)\b[^;]*?\d ?m\b(?!/)|\b(?:gaussian|random|white|position(?:al)?|gps|gnss|location) noise\b"
                     r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnoise\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
-    ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"),
+    ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"
+               r"|\b(?:same|identical|unchanged) (?:content|payload|phase|data|state|values?)\b|\bagain and again\b|\bover and over\b"),
     ("skew", r"\bskew|\btimestamps?\b|\bclock\b|(?:in|into) the (?:past|future)"),
-    ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"),
+    ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
+              r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
              r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
-             r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)"),
+             r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)|(?<=%) ?(?:per|plr)\b|(?<=% )(?:per|plr)\b"),
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
 _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
-                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?)\b")
+                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached)\b[^.;|]{0,25}\bgroup \d))\b")
 #: verbs of a fault the offline rules do not know: the clause is refused, never dropped
 _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
                        r"encrypt\w*|decrypt\w*|signed|signatures?|certificates?|replay\w*|duplicat\w*|reorder\w*|out of order|truncat\w*|"
@@ -236,14 +240,15 @@ _FT = 0.3048
 G = -HARD_BRAKING / 0.4
 
 #: a ticket, test-case or hazard id ("[V2X-1432]", "GLOSA-88", "IMA-TC-05", "TP-RLVW-07", "H-12"): upper-case words joined by hyphens, ending in a number
-_ID = r"(?<![\w-])(?:[A-Z][A-Z0-9]*-)+\d+(?![\w-])"
+_ID = r"(?<![\w/-])(?:[A-Z][A-Z0-9]*[-/])+\d+(?![\w/-])"  # also slash-separated ("TP/RLVW/FRZ/02")
 #: only where a document puts an id: in brackets, at the start of the text or of a sentence / table cell, or after a label word
 #: (an id-like token inside a clause, e.g. "our lane to SG-4", stays in the text: the number ledger reads or refuses it)
 _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" + _ID + r")"
                      r"|(?P<lab>\b(?i:hazard|ticket|issue|bug|story|requirement|req|test case|case|tc|jira|risk|id):? )(?P<c>" + _ID + r")")
 #: a document's section or step number at the start of the text, a sentence or a cell, or in brackets ("Test procedure 6.3:", "Section 4.2.1 -",
 #: "(see clause 5.1)", "Step 3:"): a label, not a quantity; only before a ':' '-' '|' ')' or the end of its cell, so "step 3 s" stays a number
-_SECTION = (r"(?:test procedure|test step|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§)\s*\d+(?:\.\d+)*[a-z]?")
+_SECTION = (r"(?:test procedure|test step|test case|test|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§"
+            r"|case|scenario|variant|tc|run|no\.|#)\s*\d+(?:\.\d+)*[a-z]?")
 _DOC_SECTION = re.compile(r"(?P<lead>^|[.;|]\s|\|)\s*(?P<s>" + _SECTION + r")\s*(?::|\s-\s|(?=\s*\|)|$)|\((?:see |per |cf\.? )?(?P<b>" + _SECTION + r")\)", re.I)
 #: a heading that introduces the expected outcome, not the test ("Expected: RLVW still warns", "Pass criterion: ...")
 _OUTCOME_HEAD = re.compile(r"^\s*(?:expected(?: result| outcome| behaviou?r)?|pass(?:/fail)? criteri(?:on|a)|acceptance(?: criteri(?:on|a))?|success criteri(?:on|a)"
@@ -252,6 +257,13 @@ _OUTCOME_HEAD = re.compile(r"^\s*(?:expected(?: result| outcome| behaviou?r)?|pa
 _MITIGATION = re.compile(r"\b(?:is|are|gets?|will be) (?:mitigated|addressed|prevented|guarded against) by\b|\bmitigat\w+ (?:by|through)\b", re.I)
 #: a purpose phrase before the test's first clause ("To substantiate the claim, the host vehicle ...")
 _PURPOSE_LEAD = re.compile(r"(?:(?<=^)|(?<=[.;!?]\s))(?:to (?:substantiate|verify|demonstrate|show|check|confirm|prove|test|support) (?:the claim|this|that|it)\b,?\s*)", re.I)
+
+
+#: a standard named with its number ("J2945/1-style", "SAE J2735", "ETSI EN 302 637-2", "ISO 26262", "IEEE 1609.2", "802.11p"): a document's
+#: reference, not a quantity; set aside with a note (the words around it stay, so "J2945/1-style EEBL check" still names EEBL)
+_STANDARD = re.compile(r"(?<![\w/-])(?P<s>(?:SAE\s+)?J\d{4}(?:/\d+)?|ETSI\s+(?:EN|TS|TR|ES)\s+\d{3}\s?\d{3}(?:-\d+)*(?:\s+v\d+(?:\.\d+)*)?"
+                       r"|ISO(?:/TS|/SAE)?\s+\d{4,5}(?:-\d+)?(?::\d{4})?|IEEE\s+(?:802\.11p|1609(?:\.\d+)?)|802\.11p|UN(?:ECE)?\s+R\s?\d+)"
+                       r"(?P<suf>[- ](?:style|like|type|based|compliant|conformant))?(?![\w/])")
 
 
 def document_layer(text: str) -> tuple[str, list[str]]:
@@ -281,6 +293,12 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return (m.group("lead") or "") + " "
 
     t = _DOC_SECTION.sub(drop_section, t)
+
+    def drop_standard(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: the standard "{m.group("s")}"')
+        return " "
+
+    t = _STANDARD.sub(drop_standard, t)
     t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
     t = re.sub(r"^(?:[\s|:]|-\s)+|(?:[\s|:]|\s-)+$", "", " ".join(t.split()))  # what an id left at the ends ("| ... |", ": "), never a sign
     t = _PURPOSE_LEAD.sub("", t)
@@ -574,9 +592,15 @@ def qualitative_problems(text: str, faults: Sequence[dict[str, Any]]) -> list[st
     return out
 
 
+#: a quantity said of the messages (not a rate: "BSMs at 10 Hz" is read by ``_rates``)
+_MSG_QTY = re.compile(r"\d\s?(?:ms|s|m|%)(?![\w/])")
+
+
 def _is_unknown_fault(piece: str) -> bool:
     """A clause that asks for something done to the messages or the radio that no operator reads."""
     low = _STILL_OK.sub(" ", piece.lower())
+    if _MSG.search(low) and _MSG_QTY.search(low) and not _first(_OPS, low) and not _HEALTHY.search(low) and not _has_scene(piece):
+        return True  # "the lead's BSM position jumps 5 m backwards": a number said of the messages that no operator reads is refused, never read as the scene's
     return bool(_FAULTISH.search(low) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
         _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
         and not re.search(r"\b(light|lamp|signal) (turns|changes|goes|switches|shows)\b", low))
@@ -600,6 +624,25 @@ def _is_heading(p: str) -> bool:
     """A piece that names a stream or a fault kind and nothing else ("Van BSMs", "burst loss"): it heads the fault clause after it."""
     low = p.lower()
     return not _is_fault(p) and not _has_scene(p) and not _QTY.search(p) and bool(_MSG.search(low) or _first(_OPS, low))
+
+
+def _explains(fault: str, p: str) -> bool:
+    """``p`` says how the sizeless fault before it looks ("the lead's BSM goes stale: same payload repeated", "the SPaT is bad, stuck on one phase").
+
+    Why: "stale" alone reads as a delay with no size (refused), but the
+    engineer's own explanation ("same payload repeated") names the fault: a
+    freeze. The explanation (a fault word with no message word, no number and
+    nothing about the scene) joins the fault only when that fault states no size
+    of its own, so it never overrides a sized fault; the joined clause is read
+    once, the operators in their priority order (a freeze before a delay).
+    """
+    low = p.lower()
+    if _MSG.search(low) or _has_scene(p) or re.search(r"\d", p) or not _first(_OPS, low):
+        return False
+    bare = fault.lower()
+    for pat in _WINDOW_SPANS:
+        bare = re.sub(pat, " ", bare)
+    return not re.search(r"\d", bare)
 
 
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
@@ -649,6 +692,11 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
                 last_fault = len(faults) - 1
             elif last_fault >= 0 and _STILL_OK.fullmatch(p.lower().strip()):
                 faults[last_fault] += ", " + p
+            elif last_fault >= 0 and _explains(faults[last_fault], p):
+                faults[last_fault] += ", " + p
+            elif last_fault >= 0 and _first(_OPS, p.lower()) and not _MSG.search(p.lower()) and not _has_scene(p) and not re.search(r"\d", p):
+                raise not_understood(f"{faults[last_fault]}, {p}", f"'{p}' adds a fault word with no size to a fault stated with its size: "
+                                     "say each fault with its messages and its size")
             elif _is_unknown_fault(p):
                 unknown.append(p)
             elif last_fault >= 0 and not _has_scene(p) and _QTY.search(p):
@@ -816,6 +864,28 @@ def _article(m: re.Match[str]) -> str:
     return f"{m.group(1)}{'an' if adjs[0].lower() in 'aeiou' else 'a'} {adjs}{m.group(3)}"
 
 
+#: message types S has no stream for (S carries spat, map and bsm; SPATEM / MAPEM / CAM are the ETSI names of the same three, docs/v2x.md):
+#: a clause naming one is refused, naming it, never read as a fault on another stream ("drop 50 % of the CPMs" is no BSM loss).
+#: DENM too: ETSI's emergency brake light warning is a DENM, but S's EEBL hard-braking flag travels in the BSM / CAM, so a DENM fault has no stream.
+_FOREIGN_MSG = re.compile(r"(?<![\w-])(?P<m>cpms?|collective perception(?: messages?)?|denms?|decentrali[sz]ed environmental notification(?: messages?)?|ivims?|ivis?"
+                          r"|infrastructure[- ]to[- ]vehicle information(?: messages?)?|srems?|ssems?|srms?|ssms?|signal (?:request|status) (?:extended )?messages?"
+                          r"|mcms?|man(?:eu|oeu)vre coordination messages?|vams?|vru awareness messages?|psms?|personal safety messages?"
+                          r"|traveller information messages?|traveler information messages?|rtcm(?:em)?s?|poi messages?)(?!\w)", re.I)  # "DENM-based" too
+_FOREIGN_CASED = re.compile(r"(?<![\w-])(?P<m>TIMs?|RSAs?)(?![\w-])")  # upper case only: "Tim" in an e-mail greeting is a person
+
+
+def foreign_message_problem(text: str) -> Optional[str]:
+    """A one-line refusal for the first message type named that S has no stream for; None when there is none."""
+    m = _FOREIGN_MSG.search(text) or _FOREIGN_CASED.search(text)
+    if not m:
+        return None
+    a = max(text.rfind(c, 0, m.start()) for c in ";|") + 1
+    a = max(a, max((x.end() for x in re.finditer(r"(?<!\d)\.(?!\d)", text[: m.start()])), default=0))
+    e = re.search(r"(?<!\d)\.(?!\d)|[;|]|$", text[m.end():])
+    return _nu_text(text[a : m.end() + e.start()], f"'{m.group('m')}' is a message type S has no stream for: S injects faults into "
+                    "SPaT (SPATEM), MAP (MAPEM) and BSM (CAM) only")
+
+
 def read_prompt(prompt: str) -> dict[str, Any]:
     """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood."""
     text, notes = prepared(prompt)
@@ -824,15 +894,20 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     text = re.sub(r"(^|[:,;.]\s+|\|\s*)(lead|leading) (" + _NOUN + r")\b",
                   lambda m: m.group(0) if _LEAD_BRAKES.match(m.string, m.start(2)) and re.search(r"\blead", m.string[: m.start()], re.I)
                   else f"{m.group(1)}a {m.group(2)} {m.group(3)}", text, flags=re.I)  # "FCW: lead car 25 m ahead"; "| lead car brakes hard at 4 s" is the lead already named
-    text = re.sub(r"(^|[:,;.]\s+|\|\s*)(?:the )?(lead|leader)(?= \d+(?:\.\d+)? ?m\b)", r"\1a lead vehicle", text, flags=re.I)  # "lead 35 m in front"
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)(?:the )?((?:(?:" + _ADJ + r")\s+)*)(?:lead|leader)((?: \([^()]{1,30}\))?)(?= \d+(?:\.\d+)? ?m\b)",
+                  lambda m: f"{m.group(1)}{'an' if (m.group(2) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(2)}lead vehicle{m.group(3)}", text,
+                  flags=re.I)  # "lead 35 m in front", "the equipped lead 32 m in front"
     text = _BRACKET_ROLE.sub(_bracket_role, text)
-    text = re.sub(r"(^|[:;.|]\s+|,\s+)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus))(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises"
+    text = re.sub(r"(^|[:;.|]\s+|,\s+|\s-\s+)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus))(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises"
                   r"|ahead\b|in front\b))",
                   lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)  # "IMA: delivery van with no OBU coming from the left"
     text = re.sub(r"(^|[:,;.]\s+|\|\s*|\bwith\s+|\b(?:behind|follows?|following|tailing|trailing)\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
     text = re.sub(r"\b(follows?|following|behind|tailing|trailing)\s+(?:the\s+)?(?:rv|remote vehicle)\b(?!')", r"\1 a lead vehicle", text, flags=re.I)  # "HV follows RV at 20 m"
     text = _APPOSITIVE_EQUIP.sub(_appositive, text)
     text = _named_by_possessive(_first_mention(text))
+    foreign = foreign_message_problem(text)
+    if foreign:
+        raise OfflineParseError(foreign)
     low = text.lower()
     sents = sentences(text)
     scene_sents, fault_clauses, unknown = split_faults(sents)
@@ -867,7 +942,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     }
     spec["road"] = _road(low, app)
     spec["ego"] = _ego(scene_sents, app)
-    vehicles = _vehicles(scene_sents, app)
+    vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
     _both_said_apart(scene_sents, vehicles)
@@ -901,7 +976,7 @@ def _situation(scene: str) -> Optional[str]:
     """
     app = _first(SITUATIONS, scene)
     if app in (None, "fcw"):
-        m = re.search(r"\b(?:brakes?|braking|decelerates?|decelerating)\b[^;|.]*?" + _NUM + r" ?m/s(?:²|\^2|2)", scene)
+        m = re.search(r"\b(?:brakes?|braking|decelerates?|decelerating|slows?|slowing)\b[^;|.]*?" + _NUM + r" ?m/s(?:²|\^2|2)", scene)
         if m and float(m.group(1)) >= -HARD_BRAKING:
             return "eebl"
     return app
@@ -1152,7 +1227,7 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
 
 
 #: the ego and a vehicle said to share one speed ("ego at the same speed", "at 60 km/h, the same speed as it")
-_SAME_SPEED = re.compile(r"\b(?:(?:the )?ego|we|us|the host vehicle)\b[^,;.]{0,25}?\b(?:at |doing |with )?the same speed\b|\b(?:at |doing )?the same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b")
+_SAME_SPEED = re.compile(r"\b(?:(?:the )?ego|we|us|the host vehicle)\b[^,;.]{0,25}?\b(?:at |doing |with )?the same speed\b|\b(?:at |doing )?(?:the )?same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b")
 
 
 def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
@@ -1207,7 +1282,35 @@ def _role(low: str, app: str) -> Optional[str]:
     return None
 
 
-def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
+#: a vehicle placed by its own stop line ("Lorry 15 m/s, 95 m from its stop line", "72 m from its line"): it has a signal of its own, so it
+#: crosses or comes towards us, never drives in our lane
+_OWN_LINE = re.compile(r"\b(?:from|to|before|short of|upstream of|off) (?:its|their) (?:own )?(?:stop[- ]?(?:line|bar)|line|bar)\b")
+
+
+def _role_by_own_line(low: str, noun: str, app: str, whole: str, sent: str) -> Optional[str]:
+    """The role of a vehicle said only by its own stop line: the role the intent gives the same noun elsewhere ("the oncoming lorry's BSM
+    timestamps ... Lorry 15 m/s, 95 m from its stop line"), else the one such a vehicle has in the application (LTA: oncoming); else
+    ``None`` when nothing places it, and an IMA scene, where it may come from either side, is refused naming what is missing."""
+    if not _OWN_LINE.search(low):
+        return None
+    cls = next(c for pat, c in CLASSES if re.fullmatch(pat, noun))
+    for m in re.finditer(r"\b(?:the|a|an|its|our)\s+((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b", whole):
+        if next(c for pat, c in CLASSES if re.fullmatch(pat, m.group(2))) != cls:
+            continue
+        if re.search(r"\b(?:oncoming|opposing|opposite[- ]direction)\b", m.group(1)):
+            return "opposing"
+    if app == "lta":
+        return "opposing"
+    if app == "ima":
+        raise not_understood(sent, f"the {noun} has a stop line of its own, so it crosses our path: say from the left or from the right")
+    return None
+
+
+#: a lead that stands in our lane ("a stopped car", "a car that is stopped in our lane", "a stationary truck", "a broken-down van at a standstill")
+_STANDING = re.compile(r"\b(?:stopped|stationary|standing still|at a standstill|stalled|broken[- ]down|not moving)\b")
+
+
+def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     counts: dict[str, int] = {}
     for s in sents:
@@ -1219,7 +1322,7 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
         for m, low in _vehicle_segments(low):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
             noun, adjs = m.group(3), m.group(2)
             n = _WORDS[m.group(1)]
-            role = _role(low, app)
+            role = _role(low, app) or _role_by_own_line(low, noun, app, whole, s)
             if role is None:  # a vehicle the scene would lose: refuse it, quoted
                 raise not_understood(s, f"where is the {noun}? say ahead of us / behind us / crossing from the left or right / oncoming / parked")
             clause, obj = _vehicle_clause(low, m)
@@ -1250,6 +1353,10 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
                 dm = re.search(_NUM + r" ?m/s(?:²|\^2|2)", low)
                 if dm:
                     behaviour["decel"] = float(dm.group(1))
+            if role == "lead" and behaviour["kind"] == "cruise" and (_STANDING.search(adjs) or _STANDING.search(clause)):
+                behaviour = {"kind": "stop"}  # "a connected car that is stopped in our lane 70 m ahead": a standing lead (no speed of its own)
+                if speed is not None:
+                    raise not_understood(s, f"the {noun} is said to stand still and to move: say one")
             equipped = not (_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]))
             if role == "follower":
                 dist = dists[0] if dists else None
@@ -1267,7 +1374,7 @@ def _vehicles(sents: list[str], app: str) -> list[dict[str, Any]]:
 _TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
         r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b)|" + _NUM + r" ?s (?:from|away from|short of|before) (?:reaching )?the (?:conflict point|conflict zone|crossing point)")
 #: a lead's braking said with its deceleration or its time, in other verbs ("decelerates at 6 m/s^2", "brake with 6.5 m/s²", "at 4 s the lead car brakes")
-_BRAKE_SAID = (r"\b(?:brakes?|braking|decelerates?|decelerating)\b[^;|]*?\d ?m/s(?:²|\^2|2)|\bbrak(?:es|ing|e) hard\b|\bhard[- ]brak(?:es|ing|e)\b"
+_BRAKE_SAID = (r"\b(?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?|slowing(?: down)?)\b[^;|]*?\d ?m/s(?:²|\^2|2)|\bbrak(?:es|ing|e) hard\b|\bhard[- ]brak(?:es|ing|e)\b"
                r"|\bat \d+(?:\.\d+)? ?s\b[^;|]{0,40}?\b(?:brakes?|braking|decelerates?|decelerating)\b")
 #: a lead said to brake in a sentence of its own ("lead brakes hard at 5 s", "At 5 s the lead vehicle decelerates at 6 m/s^2", "at 4 s lead car brake ...")
 _LEAD_BRAKES = re.compile(r"(?:the |our |that )?(?:(?:lead(?:er|ing)?|front)(?: (?:car|vehicle|van|truck|bus|lorry|suv))?|rv|remote vehicle)(?!'s)"
@@ -1323,9 +1430,10 @@ def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
 
 #: A vehicle that runs its red light (the violator of an intersection conflict); normal traffic obeys it.
 _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|ignores?|ignoring|blows?|blowing|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
-                       r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|\benters? on red\b"
-                       r"|\b(?:fails?|failing|failed) to stop (?:at|for) (?:the |its |a )?red\b"
-                       r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for) (?:the |its |a )?red\b"
+                       r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|red[- ]light (?:violation|violator|running)\b(?! (?:warning|alert))|\benters? on red\b"
+                       r"|\b(?:fails?|failing|failed) to stop (?:at|for|on) (?:the |its |a )?red\b"
+                       r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for|on) (?:the |its |a )?red\b"
+                       r"|\bagainst (?:the |its |a |their )?red\b"
                        r"|\b(?:goes|going|go|drives|driving|passes|passing|proceeds|proceeding|continues|continuing) (?:straight )?(?:through |across )?on (?:the |its |a )?red\b")
 
 
@@ -1538,7 +1646,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             d = float(m.group(1))
             f["shift"] = {"forward": [d, 0.0], "ahead": [d, 0.0], "back": [-d, 0.0], "backward": [-d, 0.0], "backwards": [-d, 0.0], "behind": [-d, 0.0],
                           "left": [0.0, d], "right": [0.0, -d]}[m.group(2)]
-        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:(?:gaussian|random|position|positional|gps|location|zero-mean|white) )*noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
+        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:(?:gaussian|random|position|positional|gps|gnss|location|zero-mean|white) )*noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
         if m:
             f["sigma"] = float(next(g for g in m.groups() if g))
         if "shift" not in f and "sigma" not in f:

@@ -48,6 +48,23 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\bpkts?\b", "packets"),
     (r"\bpos(?:\.|n\b)(?=\s)", "position"),
     (r"\b(?:approx\.|approx\b|ca\.)(?=\s*\d)", "about"),
+    # a bullet list run into one line ("wrong MAP: * our lane ... * ego 27 km/h ..."): one clause a bullet, as a list on its own lines is read
+    (r"\s+\*\s+(?=[a-z])", "; "),  # a letter after it: never a product ("2 * 3")
+    # a probability written as a variable: "p_burst = 0.35", "p(burst) = 0.35", "P_b: 0.2" -> "burst probability 0.35"
+    (r"\b(?:p_?burst|p_b|p\(burst\)|burst_prob(?:ability)?)\s*[=:]?\s*(?=\d)", "burst probability "),
+    (r"\b(?:p_?loss|p_?drop|p_l|p\((?:loss|drop)\)|(?:loss|drop)_prob(?:ability)?)\s*[=:]?\s*(?=\d)", "loss probability "),
+    # a time said as an ordinal second: "from second 2 until second 8", "at second 5" -> "from 2 s until 8 s"
+    (r"\b(from|until|till|to|at|after|by|and|through) second (\d+(?:\.\d+)?)\b", r"\1 \2 s"),
+    # a window's length with a "thereafter": "and for 8 s thereafter", "for 5 s afterwards", "for 4 s after that" -> "for 8 s"
+    (r"\b(?:and )?for (\d+(?:\.\d+)? ?s) (?:thereafter|afterwards?|after that|from then on)\b", r"for \1"),
+    # a role assigned like a variable: "lead = equipped heavy truck, 50 m ahead", "lead vehicle = a van" -> "lead is a(n) ..."
+    (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=(?:a|an|the)\b)", r"\1 is "),
+    (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=[aeiou])", r"\1 is an "),
+    (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=[a-z])", r"\1 is a "),
+    # arrival in shorthand: "red 2.2 s pre-arrival", "2 s prior to arrival" -> "before arrival"
+    (r"(\d ?s) (?:pre-?arrival|prior to (?:the )?arrival)\b", r"\1 before arrival"),
+    # a direction after "to" that needs none: "shifted 6 m to forward", "offset 3 m to backward" -> "6 m forward"
+    (r"(\d ?m) to (forwards?|backwards?|ahead)\b", r"\1 \2"),
     # a signal group by its short name: "SG 6", "SG-4", "SG#2", "sig. group 4" -> "signal group 6"
     (r"\b(?:SG|sig\.? ?grp|sig\.? group|signal grp)\s?[-#]?\s?(?=\d\b)", "signal group "),
     # a window said by its two ends: "from 3 s to 8 s", "from 3 to 8 s", "from t = 3 s until 8 s", "between 2 and 7 s", "during 2-6 s",
