@@ -1341,3 +1341,165 @@ def test_a_message_age_is_a_delay(said: str) -> None:
 def test_a_loss_rate_after_its_number(said: str) -> None:
     s = parse(RLVW + said)
     assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "spat", 0.4)]
+
+
+# ------------------------------------------------------------------------------- after held-out 7 (new genres: rows, snippets, Gherkin, transcripts)
+
+
+@pytest.mark.parametrize(("head", "row", "ego", "lead"), [
+    ("tc,hv_kph,lead,lead_gap_m,lead_kph,bsm_fault", "FCW-B4,72,equipped hatchback,40,30,burst loss len 9 p 0.45", 20.0, (40.0, 8.333)),
+    ("case;ego_mps;lead;lead_gap_m;lead_mps;bsm fault", "X-1;15;connected van;35;10;burst loss, bursts of 9, probability 0.45", 15.0, (35.0, 10.0)),
+    ("id\thv speed (km/h)\tlead\tlead gap (m)\tlead speed (km/h)\tbsm fault", "T-7\t72\tconnected car\t40\t30\tburst loss length 9 probability 0.45", 20.0, (40.0, 8.333)),
+])
+def test_a_csv_header_and_row_carry_each_column_unit(head: str, row: str, ego: float, lead: tuple[float, float]) -> None:
+    a = OfflineParser().parse(f"{head}\n{row}")
+    assert a.ok, a.error
+    s = a.spec
+    (v,) = s.vehicles
+    assert (s.application, s.ego.speed, v.role, v.distance, v.speed) == ("fcw", ego, "lead", *lead)
+    assert [(f.op, f.stream, f.probability, f.length, f.target) for f in s.faults] == [("burst_drop", "bsm", 0.45, 9, "lead1")]
+    assert any("the id" in n for n in a.notes)
+
+
+def test_a_csv_row_on_one_line_after_an_arrow() -> None:
+    s = parse("Row from the plan (semicolon-separated): id;application;HV speed;HV dist to stop bar;signal;fault -> RL-031;RLVW;48 kmh;90 m;"
+              "red 3.1 s before HV arrival;SPAT stuck from t=2 s for 5 s (content frozen, timestamps keep advancing)")
+    assert (s.application, s.ego.speed, s.ego.distance) == ("rlvw", 13.333, 90.0)
+    assert [(f.op, f.stream, f.window.start, f.window.duration) for f in s.faults] == [("freeze", "spat", 2.0, 5.0)]
+
+
+def test_a_csv_value_whose_column_has_no_unit_is_refused_naming_the_column() -> None:
+    a = OfflineParser().parse("tc,hv_speed,lead,lead_gap_m,bsm_fault\nFCW-B4,72,equipped hatchback,40,BSMs lost 30 %")
+    assert not a.ok and 'not understood: "hv speed 72"' in a.error and "72 has no unit" in a.error, a.error
+
+
+@pytest.mark.parametrize("then", ["Then the ego gets an EEBL warning", "Then the warning is issued\n    And nothing else happens"])
+def test_gherkin_steps_are_clauses_and_then_is_the_outcome(then: str) -> None:
+    a = OfflineParser().parse("Feature: EEBL robustness\n  Scenario: frozen hard-braking BSM\n    Given a connected lead car 32 m ahead of the ego\n"
+                              "    And both vehicles travel at 55 km/h\n    And the lead car brakes at 7 m/s2 at t = 3.5 s\n"
+                              f"    When the lead car's BSM content is frozen from t = 3 s onward, timestamps still advancing\n    {then}")
+    assert a.ok, a.error
+    (v,) = a.spec.vehicles
+    assert (a.spec.application, v.speed, v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == ("eebl", 15.278, "brake_at", 3.5, 7.0)
+    assert [(f.op, f.window.start) for f in a.spec.faults] == [("freeze", 3.0)]
+    assert any(n.startswith("not a test instruction: ignored: the expected outcome") for n in a.notes)
+    assert 'not a test instruction: ignored: the heading "Feature: EEBL robustness"' in a.notes
+
+
+def test_a_gherkin_then_step_with_a_number_is_not_set_aside() -> None:
+    a = OfflineParser().parse("Given a connected lead car 32 m ahead of the ego\nAnd both vehicles travel at 55 km/h\n"
+                              "When the lead car's BSMs are delayed 300 ms\nThen the ego brakes within 12 m")
+    assert not a.ok and "12 m" in a.error, a.error
+
+
+@pytest.mark.parametrize("snippet", [
+    "app: glosa\nego: {v: 14 m/s, d_stopline: 210 m}\nsignal: green @ t=13 s\nfault: MAP dropped 100%, first 20 s only",
+    "app: glosa\nego: {v: 14 m/s, d_stopline: 210 m}\nsignal: green @13 s\nfault: MAP dropped 100% for the first 20 s",
+    "GLOSA, ego 14 m/s at 210 m, green @ 13 s; MAP dropped 100 % during the first 20 s",
+])
+def test_a_yaml_snippet_at_sign_and_first_seconds_window(snippet: str) -> None:
+    s = parse(snippet)
+    assert (s.application, s.ego.speed, s.ego.distance, s.communication.signal.align.at) == ("glosa", 14.0, 210.0, 13.0)
+    assert [(f.op, f.stream, f.probability, f.window.start, f.window.duration) for f in s.faults] == [("drop", "map", 1.0, 0.0, 20.0)]
+
+
+@pytest.mark.parametrize("said", ["TTC 3.5 s to the conflict point", "TTC to the conflict point 3.5 s", "time to conflict: 3.5 s", "time-to-collision 3.5 s"])
+def test_a_ttc_to_the_conflict_point(said: str) -> None:
+    s = parse(f"IMA, no faults. RV (equipped estate car) approaches from the right at 8 m/s, {said}, and proceeds against its red. "
+              "HV crosses straight at 9.5 m/s from 42 m before its stop line.")
+    (v,) = s.vehicles
+    assert (v.role, v.time_to_conflict, v.speed, v.distance, v.behaviour.kind) == ("crossing_right", 3.5, 8.0, None, "run_red")
+
+
+@pytest.mark.parametrize("said", ["shall be held constant for 5 s", "is kept fixed for 5 s", "stays unchanged for 5 s"])
+def test_content_held_constant_is_a_freeze(said: str) -> None:
+    s = parse(f"LTA: we turn left from 27 m at 5.5 m/s; an oncoming equipped van approaches at 13 m/s from 72 m before its stop line. "
+              f"Fault: upon the SV's signal turning green, the van's CAM content {said} (generation time continues).")
+    assert [(f.op, f.stream, f.target, f.window.anchor, f.window.colour, f.window.duration) for f in s.faults] == [
+        ("freeze", "bsm", "oncoming1", "phase_change", "green", 5.0)]
+
+
+@pytest.mark.parametrize(("said", "shift"), [("reported 3 m further ahead than the truth", 3.0), ("placed 3 m further forward than its true position", 3.0),
+                                              ("shown 2 m further back than where it actually is", -2.0)])
+def test_a_position_reported_off_the_truth(said: str, shift: float) -> None:
+    s = parse(f"FCW: a connected sedan 28 m in front of the host, doing 8 m/s, host at 19 m/s; the lead's BSM position {said}.")
+    assert [(f.op, tuple(f.shift)) for f in s.faults] == [("pos_perturb", (shift, 0.0))]
+
+
+@pytest.mark.parametrize(("said", "ego", "decel"), [
+    ("we're both doing forty miles per hour, it hits the brakes at six seconds, seven and a half metres per second squared", 17.882, 7.5),
+    ("both at 64 kilometres per hour, it brakes at 6 s with 7 m/s2", 17.778, 7.0),
+    ("both at 64 kmh, it brakes at 6 secs, 8 meters per second per second", 17.778, 8.0),
+])
+def test_spelled_numbers_and_unit_spellings(said: str, ego: float, decel: float) -> None:
+    s = parse(f"EEBL: the lead's a connected lorry, 38 metres up the road, {said}; drop 50 % of its BSMs")
+    (v,) = s.vehicles
+    assert (s.ego.speed, v.behaviour.t, v.behaviour.decel) == (ego, 6.0, decel)
+
+
+@pytest.mark.parametrize("said", ["eight messages per burst, burst probability forty percent", "8 consecutive messages per burst, probability 0.4",
+                                  "burst length eight, burst probability 40 %"])
+def test_a_burst_length_said_per_burst(said: str) -> None:
+    s = parse(f"Lost SPaT in bursts, {said}. RLVW, ego at fifty kilometres per hour, sixty metres to the line, light goes red two seconds before ego gets there.")
+    assert (s.ego.speed, s.ego.distance) == (13.889, 60.0)
+    assert [(f.op, f.probability, f.length) for f in s.faults] == [("burst_drop", 0.4, 8)]
+
+
+def test_labelled_vehicles_name_the_fault_target() -> None:
+    s = parse("IMA two-threat case. RV1: unequipped hatchback from the left, 9 m/s, 40 m to its stop line, stops for its red. RV2: connected white van "
+              "from the right, 11 m/s, 45 m to its stop line, runs the red. HV straight at 10 m/s, 50 m to its line. Fault: RV2's BSMs are dropped with 60 % probability.")
+    assert [f.target for f in s.faults] == ["crossing2"] and s.vehicles[1].cls == "van"
+
+
+def test_a_label_shared_by_two_vehicles_of_one_class_is_refused() -> None:
+    a = OfflineParser().parse("IMA. RV1: unequipped car from the left, 9 m/s, 40 m to its stop line. RV2: connected car from the right, 11 m/s, 45 m to its stop line. "
+                              "HV straight at 10 m/s, 50 m to its line. Fault: RV2's BSMs are dropped with 60 % probability.")
+    assert not a.ok and "which vehicle is RV2" in a.error, a.error
+
+
+@pytest.mark.parametrize("head", ["two vehicles:", "two cars:"])
+def test_an_enumeration_heading_is_not_a_count(head: str) -> None:
+    s = parse(f"FCW, {head} a connected estate car 35 m ahead at 10 m/s, and an unequipped lorry following 25 m behind us. Ego 17 m/s. Drop 70 % of the estate car's BSMs.")
+    assert [(v.role, v.distance) for v in s.vehicles] == [("lead", 35.0), ("follower", 25.0)]
+
+
+@pytest.mark.parametrize("said", ["Everyone at 15 m/s.", "All vehicles travel at 15 m/s.", "All three at 15 m/s."])
+def test_one_speed_for_everyone(said: str) -> None:
+    s = parse("EEBL relay chain. Directly ahead of us, 18 m: a legacy white van with no V2X. Beyond it, 42 m ahead of us: a connected car that brakes at "
+              f"6 m/s² five seconds into the run. {said} The connected car's BSMs are lost in bursts of 4, burst probability 0.55.")
+    assert [v.speed for v in s.vehicles] == [15.0, 15.0] and s.ego.speed == 15.0
+
+
+@pytest.mark.parametrize("said", ["(constant latency)", ", fixed delay", ", no jitter"])
+def test_a_delay_shape_beside_its_size_is_the_same_delay(said: str) -> None:
+    s = parse(f"GLOSA: SPaT is late by 1.8 s {said}. Ego 45 kph from 170 m, green at t = 10 s.".replace(" ,", ","))
+    assert [(f.op, f.delay, f.jitter) for f in s.faults] == [("delay", 1.8, None)]
+
+
+@pytest.mark.parametrize("said", ["LTA baseline #3, no faults:", "LTA run #12, no faults:", "Call at 10:42. LTA, no faults:"])
+def test_a_hash_label_and_a_clock_time_are_notes(said: str) -> None:
+    a = OfflineParser().parse(f"{said} HV left turn, 6 m/s from 31 m; oncoming legacy car without V2X, 11 m/s, 58 m before its line.")
+    assert a.ok, a.error
+    assert any("ignored: the label" in n for n in a.notes)
+    assert (a.spec.ego.speed, a.spec.vehicles[0].distance) == (6.0, 58.0)
+
+
+def test_numbered_steps_are_clauses() -> None:
+    s = parse("Bug FCW-2291: warning fires too late when the lead's BSMs lag. Steps: 1) HV at 90 km/h 2) 60 m ahead of HV, a connected heavy truck at 50 km/h "
+              "3) every BSM from the truck delivered 250 ms late. Expected: FCW in time.")
+    (v,) = s.vehicles
+    assert (s.ego.speed, v.distance, v.speed) == (25.0, 60.0, 13.889)
+    assert [(f.op, f.delay) for f in s.faults] == [("delay", 0.25)]
+
+
+@pytest.mark.parametrize(("vehicle", "ego"), [("Car: from the right, 50 km/h, 60 m before its stop line, ignores the red.", "Ego: straight, 45 km/h, 55 m."),
+                                              ("Lorry comes from the right at 50 km/h, 60 m to its line, red-light runner.", "HV: straight through, 45 km/h, 55 m before the stop line.")])
+def test_a_labelled_vehicle_and_ego_cell(vehicle: str, ego: str) -> None:
+    s = parse(f"IMA: the crossing vehicle's BSM timestamps are 600 ms old. {vehicle} {ego}")
+    (v,) = s.vehicles
+    assert (v.role, v.speed, v.distance, s.ego.speed, s.ego.distance) == ("crossing_right", 13.889, 60.0, 12.5, 55.0)
+
+
+def test_a_rebind_said_with_the_lane_as_object() -> None:
+    s = parse("GLOSA: the new RSU config maps our ingress lane to signal group 2. Ego at 33 km/h, 125 m before the stop line, green 7 s after the start.")
+    assert [(f.op, f.stream, f.signal_group) for f in s.faults] == [("rebind", "map", 2)]

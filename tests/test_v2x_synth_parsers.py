@@ -309,3 +309,46 @@ def test_a_slash_id_and_a_standard_are_notes_not_numbers(prompt: str, note: str)
     assert a.ok, a.error
     assert a.notes == (note,)
     assert [(f.op, f.delay) for f in a.spec.faults] == [("delay", 0.5)]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("ego at fifty kilometres per hour", "ego at fifty km/h"),
+    ("both doing forty miles per hour", "both doing forty mph"),
+    ("brakes at 7 m/s2 at 3 s", "brakes at 7 m/s² at 3 s"),
+    ("seven metres per second squared", "seven m/s²"),
+    ("at 12 metres per second", "at 12 m/s"),
+    ("eight messages per burst", "bursts of eight messages"),
+    ("TTC 3.5 s to the conflict point", "3.5 s from the conflict point"),
+    ("TTC to the conflict point 4 s", "4 s from the conflict point"),
+    ("content shall be held constant for 5 s", "content shall be frozen for 5 s"),
+    ("the payload stays unchanged", "the payload stays frozen"),
+    ("3 m further ahead than the truth", "3 m further ahead than it really is"),
+    ("MAP dropped, first 20 s only", "MAP dropped, for 20 s"),
+    ("upon the SV's signal turning green", "when the light turns green"),
+    ("green onset 8 s into the run", "turns green 8 s into the run"),
+    ("burst loss len 9 p 0.45", "burst loss length 9 probability 0.45"),
+    ("Steps: 1) HV at 90 km/h 2) truck ahead", "Steps: . HV at 90 km/h . truck ahead"),
+])
+def test_shorthand_rewrites_after_held_out_7(text: str, want: str) -> None:
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == want
+
+
+@pytest.mark.parametrize("text", ["lane 2) is blocked", "p 5 m", "a constant speed of 10 m/s", "the first car", "kept in lane"])
+def test_shorthand_after_held_out_7_leaves_other_text_alone(text: str) -> None:
+    from lantern_v2x.synthesis.parsers.shorthand import rewrite
+
+    assert rewrite(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "RLVW: we approach at 50 km/h from 60 m.\nThe light turns yellow 3 s before we arrive.",
+    "a, b, c\nno numbers, in, this row",  # a row without a number is no value row
+    "x;y\n1;2",  # fewer than three columns
+    "Given the weather is dry",  # a Given with no When / Then is prose
+])
+def test_layout_leaves_prose_alone(text: str) -> None:
+    from lantern_v2x.synthesis.parsers.layout import read_layout
+
+    assert read_layout(text) == (text, [])

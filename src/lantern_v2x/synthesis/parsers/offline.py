@@ -56,6 +56,7 @@ from typing import Any, Optional, Sequence
 
 from lantern_v2x.synthesis.parsers.base import ParseAttempt
 from lantern_v2x.synthesis.parsers.shorthand import rewrite as rewrite_shorthand
+from lantern_v2x.synthesis.parsers.layout import read_layout
 from lantern_v2x.streams import HARD_BRAKING
 from lantern_v2x.synthesis.spec import ScenarioSpec, SpecError, dump_spec, parse_spec
 
@@ -113,6 +114,8 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("coaches", "bus"),
     ("coach", "bus"),
     ("hatchbacks?", "car"),
+    ("estate cars?", "car"),
+    ("station wagons?", "car"),
     ("saloons?", "car"),
     ("coupes?", "car"),
     ("pick-ups?", "car"),
@@ -151,7 +154,7 @@ _STREAM_NOUN = r"(?:spat|spatem|map|mapem|mapdata|bsms?|cams?|messages?|packets?
 _OPS: tuple[tuple[str, str], ...] = (
     ("burst_drop", r"\bbursts?\b|\bbursty\b|\b\d+ (?:(?:messages?|packets?) )?(?:at a time|in a row)\b|\b\d+ consecutive\b"),
     ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*)\b.*\bgroup\b|\brebind|wrong signal group"),
-    ("pos_perturb", r"\b(?:reports?|claims?|puts?|places?|shows?|says?|gives?|broadcasts?|advertises?)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
+    ("pos_perturb", r"\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
                     r"[^;]*\b(?:really|actually|truly|true|real)\b"
                     r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*|jump\w*)\b"
                     r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
@@ -168,7 +171,8 @@ _OPS: tuple[tuple[str, str], ...] = (
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
 _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
-                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached)\b[^.;|]{0,25}\bgroup \d))\b")
+                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached)\b[^.;|]{0,25}\bgroup \d)"
+                  r"|(?:binds?|ties?|maps?|links?|assigns?|associates?|attaches?) (?:our |the |its |my |ego's )?(?:[\w-]+ )?lanes?(?= (?:to|with) [^.;|]{0,20}\bgroup \d))\b")  # "the RSU config maps our ingress lane to signal group 2"
 #: verbs of a fault the offline rules do not know: the clause is refused, never dropped
 _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
                        r"encrypt\w*|decrypt\w*|signed|signatures?|certificates?|replay\w*|duplicat\w*|reorder\w*|out of order|truncat\w*|"
@@ -266,6 +270,12 @@ _STANDARD = re.compile(r"(?<![\w/-])(?P<s>(?:SAE\s+)?J\d{4}(?:/\d+)?|ETSI\s+(?:E
                        r"(?P<suf>[- ](?:style|like|type|based|compliant|conformant))?(?![\w/])")
 
 
+#: a numbered label inside a clause ("LTA baseline #3", "run #12") and a clock time ("call with the proving ground, 10:42"): a document's
+#: label or time stamp, not a quantity of the test (a time into the run is said in seconds)
+_HASH_LABEL = re.compile(r"(?P<w>\b(?:baseline|case|run|test|scenario|variant|ticket|issue|bug|item|row|trial|config(?:uration)?|setup|build|version)) ?#\s?\d+[a-z]?\b"
+                         r"|(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]|\.\d| ?(?:s|ms|m|h|min)\b)", re.I)
+
+
 def document_layer(text: str) -> tuple[str, list[str]]:
     """(the intent without its document structure, a note for each piece set aside as not a test instruction).
 
@@ -279,7 +289,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     commentary sentence that states a fault or a number is read (or refused)
     like any other.
     """
-    notes: list[str] = []
+    text, notes = read_layout(text)  # a pasted table row, Gherkin steps: clauses (``layout.py``)
     t = " ".join(re.sub(r"\s*\n\s*(?:[-*•]\s+)?", "; ", text.strip()).split())  # a bullet list: one clause a line
 
     def drop_id(m: re.Match[str]) -> str:
@@ -299,6 +309,12 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return " "
 
     t = _STANDARD.sub(drop_standard, t)
+
+    def drop_label(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: the label "{m.group(0).strip()}"')
+        return m.group("w") or " "
+
+    t = _HASH_LABEL.sub(drop_label, t)
     t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
     t = re.sub(r"^(?:[\s|:]|-\s)+|(?:[\s|:]|\s-)+$", "", " ".join(t.split()))  # what an id left at the ends ("| ... |", ": "), never a sign
     t = _PURPOSE_LEAD.sub("", t)
@@ -328,7 +344,7 @@ def normalise(text: str) -> str:
     (3 decimals), so the ledger checks the converted value like any other.
     """
     t = " ".join(text.split())
-    t = re.sub(r"\s@\s?(?=\d)", " at ", t)  # "140 m out @ 50 km/h"
+    t = re.sub(r"\s?@\s?(?=\d|t\s?=\s?\d)", " at ", t)  # "140 m out @ 50 km/h", "green @ t=13 s", "brakes @4 s" (never "@mara", a person)
     t = re.sub(r"\bt\s?=\s?(?=\d)", "", t, flags=re.I)  # "at t = 4 s": a time from the start of the run, as "at 4 s"
     t = re.sub(r"\bbetween (\d+(?:\.\d+)?) ?s and (\d+(?:\.\d+)?) ?s\b",
                lambda m: f"from {m.group(1)} s for {round(float(m.group(2)) - float(m.group(1)), 3):g} s" if float(m.group(2)) > float(m.group(1)) else m.group(0), t, flags=re.I)
@@ -340,6 +356,7 @@ def normalise(text: str) -> str:
     t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins
     for pat, rep in _FRACTIONS:
         t = re.sub(pat, rep, t, flags=re.I)
+    t = re.sub(r"\b(" + _NW + r") and a half\b" + _UNIT_AFTER, lambda m: f"{_NUMBER_WORDS[m.group(1).lower()]}.5", t, flags=re.I)  # "seven and a half m/s²"
     t = re.sub(r"\b(" + _NW + r")\b" + _UNIT_AFTER, lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), t, flags=re.I)
     t = re.sub(r"\b(bursts? of|burst length(?: of)?|group)\s+(" + _NW + r")\b", lambda m: f"{m.group(1)} {_NUMBER_WORDS[m.group(2).lower()]}", t, flags=re.I)
     t = re.sub(r"(\d)\s*-\s*(seconds?|secs?|s|milliseconds?|ms|metres?|meters?|m|feet|foot|ft)\b", r"\1 \2", t, flags=re.I)  # "a 2-second delay"
@@ -626,6 +643,10 @@ def _is_heading(p: str) -> bool:
     return not _is_fault(p) and not _has_scene(p) and not _QTY.search(p) and bool(_MSG.search(low) or _first(_OPS, low))
 
 
+#: the shape of a delay said beside its size ("late by 1.8 s (constant latency)", "delayed 300 ms, fixed delay", "no jitter"): a fixed delay, S's delay without jitter
+_DELAY_SHAPE = re.compile(r"(?:(?:a|with|at) )?(?:constant|fixed|steady|static|deterministic|stable)(?: (?:latency|delay|lag))?|(?:with )?(?:no|without|zero) jitter")
+
+
 def _explains(fault: str, p: str) -> bool:
     """``p`` says how the sizeless fault before it looks ("the lead's BSM goes stale: same payload repeated", "the SPaT is bad, stuck on one phase").
 
@@ -694,6 +715,8 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
                 faults[last_fault] += ", " + p
             elif last_fault >= 0 and _explains(faults[last_fault], p):
                 faults[last_fault] += ", " + p
+            elif last_fault >= 0 and _DELAY_SHAPE.fullmatch(p.lower().strip()) and _first(_OPS, faults[last_fault].lower()) == "delay":
+                faults[last_fault] += ", " + p  # "late by 1.8 s (constant latency)": the delay's shape (no jitter), not a second fault
             elif last_fault >= 0 and _first(_OPS, p.lower()) and not _MSG.search(p.lower()) and not _has_scene(p) and not re.search(r"\d", p):
                 raise not_understood(f"{faults[last_fault]}, {p}", f"'{p}' adds a fault word with no size to a fault stated with its size: "
                                      "say each fault with its messages and its size")
@@ -852,6 +875,42 @@ def _bracket_role(m: re.Match[str]) -> str:
     return f"{m.group(1)}{art} {head} {place}".rstrip() + ","
 
 
+#: a remote vehicle described in brackets after its label ("RV (equipped estate car) approaches from the right"): the described vehicle
+_BRACKET_NP = re.compile(r"\b(?:the )?(?:rv|remote vehicle|tv|target vehicle|other vehicle)\s?\((?:an? )?((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\)", re.I)
+#: a vehicle introduced under a label ("RV2: connected white van from the right", "V1 - a truck 40 m ahead", "Car B: ...")
+_LABEL_DEF = re.compile(r"(?:^|(?<=[.;|:]\s)|(?<=\|))\s*(?P<label>(?:rv|tv|v|vehicle|car|target)\s?-?(?:\d+|[A-Z]))\s*(?::|=|\s-\s)\s*(?:an? |the )?"
+                        r"(?:(?:" + _ADJ + r")\s+)*(?P<noun>" + _NOUN + r")\b", re.I)
+
+
+def _labelled(text: str) -> str:
+    """Later mentions of a vehicle's label ("Fault: RV2's BSMs are dropped") respelled as its noun ("the van's BSMs").
+
+    Why: an engineer labels the vehicles of a multi-threat case ("RV1: ... hatchback ... RV2: ... van ..."), then names a fault's sender
+    by its label; read as no vehicle, the fault lost its target (it went to nobody). A label whose noun another label shares
+    (two "car"s) cannot be respelled by its noun: a mention of it is refused, quoted, rather than guessed.
+    """
+    defs = list(_LABEL_DEF.finditer(text))
+    if not defs:
+        return text
+    cls_of = {d.group("label").lower().replace(" ", "").replace("-", ""): next(c for p, c in CLASSES if re.fullmatch(p, d.group("noun"), re.I)) for d in defs}
+    noun_of = {d.group("label").lower().replace(" ", "").replace("-", ""): d.group("noun") for d in defs}
+    starts = {d.start("label") for d in defs}
+
+    def mention(m: re.Match[str]) -> str:
+        if m.start() in starts:
+            return m.group(0)
+        key = m.group(0).lower().replace(" ", "").replace("-", "")
+        if key not in cls_of:
+            return m.group(0)
+        if sum(1 for c in cls_of.values() if c == cls_of[key]) > 1:
+            raise not_understood(_clause_at(text, m.start()), f"which vehicle is {m.group(0)}? two labelled vehicles are a {cls_of[key]}: "
+                                 "name it by what tells it apart (from the left, the van, ...)")
+        return f"the {noun_of[key]}"
+
+    pat = r"\b(?:" + "|".join(re.escape(d.group("label")).replace(r"\ ", r"\s?") for d in defs) + r")\b(?!\s*(?::|=|\s-\s))"
+    return re.sub(pat, mention, text, flags=re.I)
+
+
 def _article(m: re.Match[str]) -> str:
     """An article before an article-less vehicle phrase (its adjectives say it is one): "crossing truck" -> "a crossing truck"."""
     adjs = m.group(2)
@@ -898,10 +957,15 @@ def read_prompt(prompt: str) -> dict[str, Any]:
                   lambda m: f"{m.group(1)}{'an' if (m.group(2) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(2)}lead vehicle{m.group(3)}", text,
                   flags=re.I)  # "lead 35 m in front", "the equipped lead 32 m in front"
     text = _BRACKET_ROLE.sub(_bracket_role, text)
-    text = re.sub(r"(^|[:;.|]\s+|,\s+|\s-\s+)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus))(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises"
+    text = _BRACKET_NP.sub(lambda m: f"{'an' if (m.group(1) or m.group(2))[0].lower() in 'aeiou' else 'a'} {m.group(1) or ''}{m.group(2)}", text)
+    text = _labelled(text)
+    text = re.sub(r"(^|[:;.|]\s+|,\s+|\s-\s+)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus)):?(?= (?:with|from|coming|crossing|approaching|heading|at \d|\d|is|does|doing|runs|drives|travels|cruises"
                   r"|ahead\b|in front\b))",
                   lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)  # "IMA: delivery van with no OBU coming from the left"
-    text = re.sub(r"(^|[:,;.]\s+|\|\s*|\bwith\s+|\b(?:behind|follows?|following|tailing|trailing)\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
+    text = re.sub(r"(^|[:;.|?!]\s+|,\s+|\s-\s+)(?!vehicle\b|rv\b)(" + _NOUN + r")\b(?:(?<!s)|(?<=bus))(?= (?:comes|approaches|crosses|moves|goes|enters|proceeds|arrives)\b)",
+                  lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)
+    # "Lorry comes from the left at 8.5 m/s": a named vehicle that moves (a bare "Vehicle approaches ..." in a GLOSA intent is the ego, left alone)
+    text = re.sub(r"(^|[:,;.?!]\s+|\|\s*|\bwith\s+|\b(?:behind|follows?|following|tailing|trailing)\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
     text = re.sub(r"\b(follows?|following|behind|tailing|trailing)\s+(?:the\s+)?(?:rv|remote vehicle)\b(?!')", r"\1 a lead vehicle", text, flags=re.I)  # "HV follows RV at 20 m"
     text = _APPOSITIVE_EQUIP.sub(_appositive, text)
     text = _named_by_possessive(_first_mention(text))
@@ -1247,6 +1311,12 @@ def _both_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> No
     """"Both travel at 60 km/h" in a sentence of its own (no vehicle phrase in it): the speed of the ego (``_ego`` reads it) and of the one other vehicle that has none."""
     for s in sents:
         low = s.lower()
+        every = re.search(_EVERYONE + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
+        if every and not _NP.search(low):  # "Everyone at 15 m/s": each vehicle that has no speed of its own (and does not stand)
+            for v in vehicles:
+                if "speed" not in v and v.get("behaviour", {}).get("kind") != "stop" and v["role"] not in ("occluder",):
+                    v["speed"] = _to_ms(float(every.group(1)), every.group(2))
+            continue
         both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
         if not both or _NP.search(low):
             continue
@@ -1394,7 +1464,7 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
     when a chaining word joins it and it states its own distance; otherwise the
     sentence's first vehicle phrase is its one vehicle, as before.
     """
-    nps = list(_NP.finditer(low))
+    nps = [m for m in _NP.finditer(low) if not (_WORDS[m.group(1)] > 1 and re.match(r"\s*:", low[m.end():]))]  # "two vehicles: a car ..., and a lorry ...": a heading, not a count
     if not nps:
         return []
     keep = [nps[0]]
@@ -1438,7 +1508,10 @@ _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|ignores?|ignoring
 
 
 #: one speed for the ego and a vehicle ("both at 60 km/h", "both cruise at 72 km/h", "both doing 50 km/h")
-_BOTH = r"\bboth (?:of us )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running)\s+)?(?:at )?"
+_BOTH = r"\bboth (?:of us |vehicles |cars |of them )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running)\s+)?(?:at )?"
+#: one speed for every vehicle of the scene, the ego included ("Everyone at 15 m/s", "all vehicles travel at 50 km/h", "all three doing 60 km/h")
+_EVERYONE = (r"\b(?:everyone|everybody|all (?:vehicles|cars|of us|three(?: vehicles| of us)?|four(?: vehicles| of us)?)|every vehicle)(?: (?:is|are))?"
+             r" (?:(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|run|running)\s+)?(?:at )?")
 _LEAD_SUBJ = r"(?:it|which|that|the (?:" + _ADJ + r"\s+)*(?:" + _NOUN + r"))"
 _LEAD_VERB = r"(?:drives|does|is doing|travels|is travelling|is traveling|moves|goes|is going|cruises|runs|is at)"
 
@@ -1485,7 +1558,7 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" at " + _NUM + r" ?s\b", scene)
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
-    m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" (?:at )?" + _NUM + _INTO_RUN, scene)
+    m = re.search(r"\b" + verb + _COLOUR + r" (?:at )?" + _NUM + _INTO_RUN, scene)  # also verbless: "green 7 s after the start"
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
@@ -1594,11 +1667,13 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
              for x, u in re.findall(_NUM + r" ?(ms|milliseconds?|s|seconds?|secs?)\b", bare)]
     if op in ("drop", "burst_drop"):
         m = re.search(r"(\d+(?:\.\d+)?) ?(?:%|percent)", low)
-        p = re.search(_PROB_BEFORE + r"\s*" + _NUM + r"\b|" + _NUM + _PROB_AFTER, low)
+        p = next((x for x in sorted([*re.finditer(_PROB_BEFORE + r"\s*" + _NUM + r"\b", low), *re.finditer(_NUM + _PROB_AFTER, low)], key=lambda x: x.start())
+                  if float(x.group(1)) <= 1.0), None)
+        # ("length 9 probability 0.45": the 9 before "probability" is the length, the share is the one after it)
         if m:
             f["probability"] = float(m.group(1)) / 100.0
-        elif p and float(p.group(1) or p.group(2)) <= 1.0:
-            f["probability"] = float(p.group(1) or p.group(2))  # "with 0.3 probability", "p = 0.3"
+        elif p:
+            f["probability"] = float(p.group(1))  # "with 0.3 probability", "p = 0.3"
         elif op == "burst_drop":
             raise _Unsized(_nu_text(s, "a burst loss needs how much is lost, e.g. 'with 50% probability'"))
         elif _VAGUE_AMOUNT.search(low):

@@ -25,6 +25,11 @@ _N = r"(\d+|" + "|".join(sorted(_SMALL, key=len, reverse=True)) + r")"
 _COUNTED = r"((?:(?:spat|map|bsm|cam)s? )?(?:messages?|packets?|msgs?|updates?|broadcasts?)|(?:spat|map|bsm|cam)s?)"
 
 
+def _step(m: re.Match[str]) -> str:
+    """A numbered step's marker ("2) ") is a sentence break: the step is a clause of its own, its number a label."""
+    return ". " if re.search(r"(?:^|\s)1\)\s", m.string) else m.group(0)
+
+
 def _n(w: str) -> int:
     return _SMALL.get(w.lower()) or int(w)
 
@@ -43,6 +48,8 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\s+//\s+", " | "),
     # abbreviations: "burst prob. 0.4", "prob 0.4", "10 consecutive msgs", "pkts"
     (r"\bprob\.?(?=\s*(?:[=:]\s*)?(?:of\s+)?\d)", "probability"),
+    (r"\blen\.?(?=\s*[=:]?\s*\d)", "length"),  # "burst loss len 9"
+    (r"\bp(?=\s?(?:0?\.\d+|1(?:\.0+)?)\b(?!\s*(?:s|ms|m|%|km/h|mph|m/s)))", "probability"),  # "burst loss len 9 p 0.45" (a share, never a number with a unit)
     (r"\bmsgs\b", "messages"),
     (r"\bmsg\b", "message"),
     (r"\bpkts?\b", "packets"),
@@ -85,6 +92,32 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # a phase onset: "from the onset of amber", "at amber onset", "with the start of red" -> "after the light turns amber"
     (r"\b(?:from|at|after|with|on) (?:the )?(?:onset|start|beginning) of (?:the )?(amber|yellow|red|green)(?: phase| light)?\b", r"after the light turns \1"),
     (r"\b(?:from|at|after|with|on) (?:the )?(amber|yellow|red|green) (?:onset|phase onset)\b", r"after the light turns \1"),
+    # unit spellings (after held-out 7): "fifty kilometres per hour", "forty miles per hour", "7 m/s2", "seven metres per second squared", "48 kmh"
+    (r"\b(?:kilomet(?:re|er)s? (?:per|an|a) hour|km per hour|km/hr|kmh|kph)\b", "km/h"),
+    (r"\bmiles (?:per|an|a) hour\b", "mph"),
+    (r"\b(?:met(?:re|er)s? per second (?:squared|per second)|m/s2(?![\w/])|m/s/s\b|m/sec(?:2|²|\^2)(?![\w/]))", "m/s²"),
+    (r"\b(?:met(?:re|er)s? per second|m/sec)\b", "m/s"),
+    # a burst length said per burst: "eight messages per burst", "5 consecutive messages per burst" -> "bursts of 8 messages"
+    (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a) burst\b", r"bursts of \1 \2"),
+    # a time to the conflict point in shorthand: "TTC 3.5 s to the conflict point", "TTC to the conflict point 4 s", "time to conflict: 3 s"
+    # -> "3.5 s from the conflict point" (as "is 4 s from the conflict point" is read)
+    (r"\b(?:ttc|time[- ]to[- ](?:the )?(?:conflict|collision)(?:[- ]point)?)(?: to the conflict point)?(?: of| is| =|:)? (\d+(?:\.\d+)?) ?s(?: to the conflict point)?\b",
+     r"\1 s from the conflict point"),
+    # content kept unchanged is a freeze: "the CAM content shall be held constant", "payload kept fixed", "stays unchanged"
+    (r"\b(?:held|kept) (?:constant|fixed|unchanged|the same)\b", "frozen"),
+    (r"\b(remains?|stays?) (?:constant|fixed|unchanged|the same)\b", r"\1 frozen"),
+    # a window that is the run's first seconds: "first 20 s only", "for the first 20 s", "during the first 5 s" -> "for 20 s" (from the start)
+    (r"\b(?:(?:for|during|in|over) )?the first (\d+(?:\.\d+)? ?s)\b(?: only)?|\bfirst (\d+(?:\.\d+)? ?s) only\b", lambda m: f"for {m.group(1) or m.group(2)}"),
+    # a phase change that opens a window, said with "upon" / "on" or with the signal's owner: "upon the SV's signal turning green",
+    # "on the light changing to red", "when our signal turns amber" -> "when the light turns green"
+    (r"\b(?:upon|on|when|once|as soon as) (?:the |our |its )?(?:[\w-]+'s )?(?:traffic )?(?:signal|light)(?: head)? (?:turning|turns|changing to|changes to|going|goes|switching to|switches to) (?:to )?(amber|yellow|red|green)\b",
+     r"when the light turns \1"),
+    # the truth of a position offset in other words: "3 m further ahead than the truth", "than its true position", "than where it actually is"
+    (r"\bthan (?:the truth|reality|its (?:true|actual|real) (?:position|location)|where it (?:really|actually|truly) is)\b", "than it really is"),
+    # a phase onset said as a noun with a time into the run: "green onset 8 s into the run" -> "turns green 8 s into the run"
+    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on)(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after the (?:start|beginning)))", r"turns \1"),
+    # numbered steps run into one line: "Steps: 1) HV at 90 km/h 2) 60 m ahead ..." -> one sentence a step (only with a "1)" and a "2)")
+    (r"(?:(?<=\s)|^)[1-9]\)\s+(?=.*(?:^|\s)2\)\s)|(?<=\s)(?:[2-9]|1[0-9])\)\s+", _step),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
     (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
 )

@@ -1,0 +1,145 @@
+"""Pasted document layouts read into clauses: a CSV header with its value row, and Gherkin steps.
+
+Why a module of its own: engineers paste intents in layouts, not prose. A
+spreadsheet row ("tc,hv_kph,lead,lead_gap_m ..." over "FCW-B4,72,equipped
+hatchback,40 ...") puts each number's unit in its column header, far from
+the number; a Gherkin scenario ("Given ... And ... When ... Then ...") puts
+the test in its steps and the expected outcome in its Then step. Read as
+prose, the row's numbers have no unit (refused) and the Then step reads as
+part of the test. Here, before the document layer and the rules, each layout
+is rewritten into clauses the offline rules read (``offline.document_layer``
+then sets ids and outcomes aside with a note, as for any document):
+
+- a header row over a value row (same delimiter, ``;`` ``,`` or a tab, same
+  number of cells, at least three): each value is said under its header's
+  words, with the header's unit when the value has none ("hv_kph" over "72"
+  -> "hv 72 km/h"); a value whose column names no unit stays bare, so the
+  number ledger refuses it, quoting its column; an id column's value is set
+  aside with a note (which may still name the application);
+- Gherkin: Feature / Scenario headings are noted; Given / When / And / But
+  steps are clauses; a Then step (and the And / But steps after it) is the
+  expected outcome, set aside with a note (one that states a number stays in
+  the text, to be read or refused like any clause: never dropped).
+
+A rewrite never invents or drops a number without a word: every value of the
+row and every step stays in the text, except an id, a heading and an outcome
+without a number, each noted, quoted.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a header's unit suffix or bracketed unit -> the unit the rules read ("hv_kph", "lead_gap_m", "delay (ms)", "speed [m/s]")
+_UNITS = {"kph": "km/h", "kmh": "km/h", "km/h": "km/h", "mph": "mph", "mps": "m/s", "m/s": "m/s", "m_s": "m/s", "m": "m", "s": "s", "sec": "s", "ms": "ms",
+          "pct": "%", "percent": "%", "%": "%", "mps2": "m/s²", "m/s2": "m/s²", "m/s²": "m/s²", "m_s2": "m/s²", "hz": "Hz"}
+_UNIT_SUFFIX = re.compile(r"[_ ](" + "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True)) + r")$|\s*[(\[](" +
+                          "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True)) + r")[)\]]$", re.I)
+#: a header cell: a short name, no number in it (a value row is not a header)
+_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _./()\[\]²-]{0,40}")
+#: columns whose value is a document id, not a quantity
+_ID_COLUMNS = re.compile(r"(?:id|tc|test(?:[ _]?(?:case|id))?|case(?:[ _]?id)?|no|ref|ticket|key)", re.I)
+_BARE_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_DELIMS = (";", "\t", ",")
+
+
+def _cells(line: str, d: str) -> list[str]:
+    return [c.strip() for c in line.split(d)]
+
+
+def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
+    """One clause a column: the header's words and the value under it (with the header's unit when the value is a bare number)."""
+    out: list[str] = []
+    prev = ""
+    for h, v in zip(header, row):
+        if not v:
+            continue
+        m = _UNIT_SUFFIX.search(h)
+        unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
+        words = (h[: m.start()] if m else h).replace("_", " ").strip()
+        if _ID_COLUMNS.fullmatch(words):
+            notes.append(f'not a test instruction: ignored: the id "{v}" (column "{h}")')
+            continue  # set aside with its note (a note may still name the application: "FCW-B4")
+        value = f"{v} {unit}" if unit and _BARE_NUMBER.fullmatch(v) else v
+        generic = re.fullmatch(r"(?:app(?:lication)?|use case|signal|fault|scenario|scene|description|notes?)", words, re.I)
+        subject = words.split()[0].lower() if words else ""
+        if out and not generic and subject and subject == prev:  # "lead", "lead_gap_m", "lead_kph": one vehicle, one sentence
+            out[-1] += f", {words.split(None, 1)[1] if ' ' in words else ''} {value}".replace(",  ", ", ")
+        else:
+            out.append(value if generic else f"{words} {value}")
+        prev = "" if generic else subject
+    return ". ".join(out)
+
+
+def _table(lines: list[str], notes: list[str]) -> list[str]:
+    """``lines`` with a header line and the value line after it (or after an arrow on the same line) read as one clause a column."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        pair = None
+        arrow = re.split(r"\s+(?:->|=>|→)\s+", line, maxsplit=1)
+        if len(arrow) == 2:
+            pair = (arrow[0], arrow[1], False)
+        elif i + 1 < len(lines):
+            pair = (line, lines[i + 1], True)
+        done = False
+        if pair:
+            head_line, row_line, two = pair
+            lead = ""
+            m = re.match(r"(.*:\s+)(?=[^:]*$)", head_line)  # a lead-in before the header on its line ("Pasting the row (semicolon-separated): id;app;...")
+            if m and any(d in head_line[m.end():] for d in _DELIMS):
+                lead, head_line = m.group(1), head_line[m.end():]
+            for d in _DELIMS:
+                header, row = _cells(head_line, d), _cells(row_line, d)
+                if len(header) >= 3 and len(header) == len(row) and all(_HEADER_CELL.fullmatch(h) for h in header) and any(re.search(r"\d", c) for c in row):
+                    out.append((lead.rstrip(": ") + ". " if lead else "") + _row_text(header, row, notes) + ".")
+                    i += 2 if two else 1
+                    done = True
+                    break
+        if not done:
+            out.append(line)
+            i += 1
+    return out
+
+
+_GHERKIN_HEAD = re.compile(r"^(feature|scenario(?: outline)?|background|rule|example)\s*:\s*(.*)$", re.I)
+_GHERKIN_STEP = re.compile(r"^(given|when|then|and|but|\*)\s+(.*)$", re.I)
+
+
+def _gherkin(lines: list[str], notes: list[str]) -> list[str]:
+    """Gherkin steps as clauses, its headings noted and its Then steps the expected outcome (only when the text has a Given and a When / Then step)."""
+    steps = [(_GHERKIN_STEP.match(x) or [None, ""])[1] or "" for x in lines]
+    kinds = {s.lower() for s in steps if s}
+    if "given" not in kinds or not kinds & {"when", "then"}:
+        return lines
+    out, outcome = [], False
+    for line, kind in zip(lines, steps):
+        head = _GHERKIN_HEAD.match(line)
+        step = _GHERKIN_STEP.match(line)
+        if head and not re.search(r"\d", head.group(2)):
+            notes.append(f'not a test instruction: ignored: the heading "{line}"')
+            continue  # a note may still name the application ("Feature: EEBL robustness")
+        if step:
+            k = kind.lower()
+            outcome = k == "then" or (outcome and k in ("and", "but", "*"))
+            body = step.group(2).rstrip()
+            if outcome and not re.search(r"\d", body):
+                notes.append(f'not a test instruction: ignored: the expected outcome "{line}"')
+                continue
+            out.append(body + ("" if body.endswith((".", "!", "?", ":")) else "."))  # one sentence a step (a Then step with a number is read, or refused, as the test)
+            continue
+        out.append(line)
+    return [x for x in out if x]
+
+
+def read_layout(text: str) -> tuple[str, list[str]]:
+    """(``text`` with a pasted table row and Gherkin steps rewritten into clauses, a note for each piece set aside); prose passes unchanged."""
+    notes: list[str] = []
+    lines = [x.strip() for x in text.strip().split("\n")]
+    lines = _gherkin(lines, notes)
+    lines = _table(lines, notes)
+    return "\n".join(lines), notes
+
+
+__all__ = ["read_layout"]
