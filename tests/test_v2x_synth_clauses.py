@@ -1503,3 +1503,25 @@ def test_a_labelled_vehicle_and_ego_cell(vehicle: str, ego: str) -> None:
 def test_a_rebind_said_with_the_lane_as_object() -> None:
     s = parse("GLOSA: the new RSU config maps our ingress lane to signal group 2. Ego at 33 km/h, 125 m before the stop line, green 7 s after the start.")
     assert [(f.op, f.stream, f.signal_group) for f in s.faults] == [("rebind", "map", 2)]
+
+
+@pytest.mark.parametrize("prompt", [
+    "Can you throw some realistic SPaT glitches at GLOSA and see what breaks? Usual setup.",
+    "GLOSA at 50 km/h from 200 m, light green at 10 s, with comms issues on the SPaT.",
+    "RLVW: 40 km/h, 60 m, red 2 s before arrival. Add MAP errors.",
+    "FCW behind a car 30 m ahead at 10 m/s; BSM outages please.",
+])
+def test_a_fault_named_only_by_a_generic_noun_is_refused_not_run_healthy(prompt: str) -> None:
+    """With no fault clause, 'glitches' / 'issues' / 'errors' / 'outages' ask for a failure nobody sized: before, the
+    intent ran as a healthy test without a word."""
+    a = OfflineParser().parse(prompt)
+    assert not a.ok and "names no fault" in a.error, a.error
+
+
+@pytest.mark.parametrize("prompt", [
+    "No-fault reference run for GLOSA: 50 km/h from 200 m, light green at 10 s.",
+    "GLOSA baseline with no communication impairment: 50 km/h from 200 m, green at 10 s.",
+    "GLOSA, error-free channel, 50 km/h from 200 m, light green at 10 s.",
+])
+def test_a_negated_generic_fault_noun_is_a_healthy_run(prompt: str) -> None:
+    assert parse(prompt).faults == []

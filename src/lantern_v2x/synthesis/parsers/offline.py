@@ -186,6 +186,19 @@ _VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(
                     r"|\bsomething (?:wrong|bad|weird|odd|strange)\b|\brandom (?:faults?|failures?|errors?|glitch\w*)\b")
 #: asking for a failure (the fault, if any, must be named elsewhere)
 _FAIL_DEMAND = re.compile(r"(?<!not )(?<!n't )(?<!never )\b(?:fail|fails|failing|misbehav\w*|go wrong|goes wrong|mess\w* (?:up|with)|break (?:it|the (?:app\w*|warning|system|feature)))\b")
+#: a fault named only by a generic noun ("some realistic SPaT glitches", "comms issues"): with no fault clause in the
+#: intent it asks for a failure the rules cannot size, refused rather than run as a healthy test
+_FAULT_NOUN = re.compile(r"\b(?:glitch\w*|faults?|failures?|problems?|issues?|errors?|disturbances?|impairments?"
+                         r"|degradations?|degraded|hiccups?|outages?|drop-?outs?|troubles?|misbehaviou?rs?)\b(?![- ]free)")
+_NO_FAULT_BEFORE = re.compile(r"\b(?:no|without|zero|never|free of|absence of)\b[\w\s-]{0,30}$")
+
+
+def _asked_fault_noun(low: str) -> Optional[re.Match[str]]:
+    """The first generic fault noun not negated by the words just before it ("no communication impairment", "No-fault run")."""
+    for m in _FAULT_NOUN.finditer(low):
+        if not _NO_FAULT_BEFORE.search(low[max(0, m.start() - 40) : m.start()]):
+            return m
+    return None
 #: when or how long a fault lasts, said without a number: refused ("drop out for a while")
 _VAGUE_TIME = re.compile(r"\bfor (?:a while|a bit|a moment|some time|a short time|a few (?:seconds|moments))\b|\bbriefly\b|\bnow and (?:then|again)\b"
                          r"|\bfrom time to time\b|\bat some point\b|\bsometime\b|\bat times\b"
@@ -987,7 +1000,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         if m:
             raise not_understood(s, f"the runtime has no {m.group(1)}; it builds cars, vans, trucks and buses")
     if not fault_clauses and not _HEALTHY.search(low):
-        m = _FAIL_DEMAND.search(low)
+        m = _FAIL_DEMAND.search(low) or _asked_fault_noun(low)
         if m:
             raise not_understood(_clause_at(text, m.start()), "it asks for a failure but names no fault: say which messages (SPaT, MAP, BSM) "
                                  "and which fault with its size, e.g. 'delay the SPaT by 1 s'")
