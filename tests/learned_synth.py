@@ -93,3 +93,95 @@ def write_dataset(root: Path, n_seq_a: int = 6, n_seq_b: int = 6, n_samples: int
     shards = [{"file": n, "rows": pq.read_metadata(root / n).num_rows, "sha256": hashlib.sha256((root / n).read_bytes()).hexdigest()} for n in names]
     (root / "manifest.json").write_text(json.dumps({"version": 1, "dataset_hash": f"sha256:{digest}", "shards": shards, "counts": {"samples": expected["rows"]}}))
     return expected
+
+
+_RADIUS, _LEAD = 10.0, 8.0  # the turn's radius; m of straight road before it (the stop line)
+
+
+def _route_pose(direction: int, s: float) -> tuple[np.ndarray, float]:
+    """(position, heading) ``s`` m along the turn route: straight to the stop line at the origin, a 90-degree arc of
+    radius 10 m (``direction`` +1 right, -1 left; y right, heading toward +y positive), then straight."""
+    arc = _RADIUS * np.pi / 2
+    if s <= _LEAD:
+        return np.array([s - _LEAD, 0.0]), 0.0
+    if s <= _LEAD + arc:
+        th = (s - _LEAD) / _RADIUS
+        return np.array([_RADIUS * np.sin(th), direction * _RADIUS * (1 - np.cos(th))]), float(direction * th)
+    return np.array([_RADIUS, direction * (_RADIUS + s - _LEAD - arc)]), float(direction * np.pi / 2)
+
+
+def _turn_schedule(stop_at: float, n: int, dt: float = 0.25) -> np.ndarray:
+    """Arc length every ``dt`` s: 5 m/s, a 1-s stop at the stop line reached at ``stop_at``, 2 s standing, then 2 m/s^2 back to 5 m/s."""
+    s, v, out = 0.0, 5.0, []
+    for k in range(n):
+        t = k * dt
+        out.append(s)
+        if t < stop_at - 1.0:
+            v = 5.0
+        elif t < stop_at:
+            v = max(0.0, v - 5.0 * dt)
+        elif t < stop_at + 2.0:
+            v = 0.0
+        else:
+            v = min(5.0, v + 2.0 * dt)
+        s += v * dt
+    arr = np.asarray(out)
+    return arr - (arr[int(round(stop_at / dt))] - _LEAD)
+
+
+def _to_ego(p: np.ndarray, o: np.ndarray, th: float) -> np.ndarray:
+    d = np.asarray(p, float) - o
+    c, s = np.cos(th), np.sin(th)
+    return np.stack([c * d[..., 0] + s * d[..., 1], -s * d[..., 0] + c * d[..., 1]], axis=-1)
+
+
+def turn_path_from_stop(direction: int, ahead: np.ndarray) -> np.ndarray:
+    """The route's points ``ahead`` m past the stop line, in the frame of a car standing at the stop line."""
+    return np.stack([_route_pose(direction, _LEAD + float(a))[0] for a in ahead])
+
+
+def write_turn_dataset(root: Path, n_seq: int = 8, seed: int = 0) -> None:
+    """Route B sequences that stop at a junction for 2 s, then turn left or right (alternating): the path a stopped
+    expert will take is in its later rows only. Command LEFT / RIGHT and the target point say which way; a bright
+    patch on the turn's side of the image does too."""
+    rng = np.random.default_rng(seed)
+    cols: dict[str, list] = {k: [] for k in (
+        "sequence_id", "route_id", "route_kind", "family", "weather", "condition", "frame", "t", "image_png", "speed", "accel",
+        "command", "target_point", "waypoints", "warning_active", "warning_text", "warning_template", "warning_pos", "event_phase", "crosses_boundary")}
+    for i in range(n_seq):
+        direction = 1 if i % 2 == 0 else -1
+        stop_at = 3.0 + 0.25 * (i // 2)
+        n_rows = 28
+        sched = _turn_schedule(stop_at, n_rows + 10)
+        poses = [_route_pose(direction, float(si)) for si in sched]
+        sid = f"synth_turn_{i:03d}"
+        for k in range(n_rows):
+            o, th = poses[k]
+            wp = _to_ego(np.stack([p for p, _ in poses[k + 1 : k + 11]]), o, th)
+            v = float((sched[k + 1] - sched[k]) / 0.25)
+            command = (2 if direction > 0 else 1) if sched[k] > _LEAD - 15.0 and sched[k] < _LEAD + 10.0 else 4
+            tgt = _to_ego(_route_pose(direction, float(sched[k]) + 10.0)[0], o, th)
+            img = rng.integers(60, 90, size=(H, W, 3), dtype=np.uint8)
+            side = slice(W // 2 + 8, W) if direction > 0 else slice(0, W // 2 - 8)
+            img[H // 2 :, side] = (200, 200, 60)
+            buf = io.BytesIO()
+            Image.fromarray(img).save(buf, format="PNG")
+            cols["sequence_id"].append(sid); cols["route_id"].append(sid); cols["route_kind"].append("B")
+            cols["family"].append("right_turn_yield" if direction > 0 else "left_turn_wrong_way"); cols["weather"].append("clear_noon")
+            cols["condition"].append("no-warning"); cols["frame"].append(5 * k); cols["t"].append(0.25 * k); cols["image_png"].append(buf.getvalue())
+            cols["speed"].append(v); cols["accel"].append(0.0); cols["command"].append(command)
+            cols["target_point"].append([float(tgt[0]), float(tgt[1])]); cols["waypoints"].append(wp.tolist())
+            cols["warning_active"].append(False); cols["warning_text"].append(""); cols["warning_template"].append("")
+            cols["warning_pos"].append([float("nan"), float("nan")]); cols["event_phase"].append("none"); cols["crosses_boundary"].append(False)
+    table = pa.table({
+        **{k: v for k, v in cols.items() if k not in ("target_point", "waypoints", "warning_pos")},
+        "target_point": pa.array(cols["target_point"], type=pa.list_(pa.float32(), 2)),
+        "waypoints": pa.array(cols["waypoints"], type=pa.list_(pa.list_(pa.float32(), 2), 10)),
+        "warning_pos": pa.array(cols["warning_pos"], type=pa.list_(pa.float32(), 2)),
+    })
+    (root / "shards").mkdir(parents=True, exist_ok=True)
+    name = "shards/shard-00000.parquet"
+    pq.write_table(table, root / name)
+    digest = hashlib.sha256((root / name).read_bytes()).hexdigest()
+    shards = [{"file": name, "rows": table.num_rows, "sha256": digest}]
+    (root / "manifest.json").write_text(json.dumps({"version": 1, "dataset_hash": f"sha256:turn-{digest}", "shards": shards, "counts": {"samples": table.num_rows}}))

@@ -20,6 +20,14 @@ Why it looks like this:
   reads MiniLM's token states through its trained text head and no
   presence numbers (``learned/inputs.py``, docs/learned_agent.md).
 * ``torch_threads`` defaults to 1 (next to a simulator on two cores).
+* A ``path_speed`` checkpoint (``lantern train --outputs path_speed``,
+  ``learned/path_speed.py``) predicts a path (points 1 m apart, whatever the
+  speed) and a speed plan. The plan handed to the node is the path, re-expressed
+  in the current ego frame between model steps (``controllers.path_since_plan``),
+  which the node's pure pursuit steers along, plus ``target_speed``: the speed
+  plan read at the elapsed time by the node's own rule (``controllers.desired_speed``
+  on the speed plan laid along the path). Steering therefore keeps the turn
+  when the speed plan says stop; no second controller.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import numpy as np
 
 from lantern_agent.backends.base import NUM_WAYPOINTS, WAYPOINT_DT, Backend, Observation, Plan
 from lantern_agent.backends.options import bound_options
+from lantern_agent.controllers import ControllerConfig, desired_speed, path_since_plan
 from lantern_agent.errors import BackendLoadError, ConfigError
 from lantern_agent.geometry import ego_to_map, map_to_ego
 
@@ -133,6 +142,10 @@ class LearnedBackend(Backend):
         self._token_memo: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.stats = LearnedStats()
         self._last: tuple[np.ndarray, tuple[float, float, float], float] | None = None
+        self.outputs = str(self.policy.cfg.outputs)
+        #: path_speed: the last model step's (path, speeds, pose, t)
+        self._last_ps: tuple[np.ndarray, np.ndarray, tuple[float, float, float], float] | None = None
+        self._speed_rule = ControllerConfig()  # the node's defaults (config/agent.yaml): waypoint dt and speed preview
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
 
     @staticmethod
@@ -160,6 +173,7 @@ class LearnedBackend(Backend):
 
     def reset(self) -> None:
         self._last = None
+        self._last_ps = None
         self.stats = LearnedStats()
 
     def encode_text(self, text: str) -> np.ndarray:
@@ -190,7 +204,22 @@ class LearnedBackend(Backend):
         return hit
 
     def infer(self, obs: Observation) -> np.ndarray:
-        """One model step: (10, 2) ego-frame waypoints from this observation."""
+        """One model step: (10, 2) ego-frame waypoints from this observation (a path_speed model: its speed plan laid along its path)."""
+        if self.outputs == "path_speed":
+            from lantern_agent.learned.path_speed import timed_waypoints
+
+            return timed_waypoints(*self.infer_path_speed(obs))
+        return self._forward(obs)[0].reshape(NUM_WAYPOINTS, 2).double().numpy()
+
+    def infer_path_speed(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+        """One step of a path_speed model: ((P, 2) ego-frame path, (10,) speeds in m/s)."""
+        from lantern_agent.learned.path_speed import split
+
+        path, speeds = split(self._forward(obs), self.policy.cfg.path_points)
+        return path[0].double().numpy(), speeds[0].double().numpy()
+
+    def _forward(self, obs: Observation) -> Any:
+        """The head's raw output for one observation: (1, ...) tensor."""
         import torch
 
         from lantern_agent.learned.cache import resize_to
@@ -208,12 +237,31 @@ class LearnedBackend(Backend):
         with torch.inference_mode():
             if self.inputs_version == 2:
                 tok, mask = self.encode_tokens(text)
-                wp = self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask))[0]
-            else:
-                wp = self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])[0]
-        return wp.double().numpy()
+                return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask))
+            return self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])
+
+    def _plan_path_speed(self, obs: Observation) -> Plan:
+        if self._last_ps is None or obs.frame % self.period == 0:
+            t0 = time.perf_counter()
+            path, speeds = self.infer_path_speed(obs)
+            dt = time.perf_counter() - t0  # diagnostics only, never used in control
+            self.stats.model_steps += 1
+            self.stats.last_latency_s = dt
+            self.stats.total_latency_s += dt
+            if not (np.all(np.isfinite(path)) and np.all(np.isfinite(speeds))) or np.max(np.abs(path)) > MAX_WAYPOINT_ABS:
+                self.stats.invalid_outputs += 1
+                log.warning("learned: invalid model output at frame %d: stopping", obs.frame)
+                path, speeds = np.zeros_like(path), np.zeros_like(speeds)
+            self._last_ps = (path, speeds, obs.pose, obs.t)
+        path, speeds, pose0, t_plan = self._last_ps
+        from lantern_agent.learned.path_speed import timed_waypoints
+
+        v = desired_speed(timed_waypoints(path, speeds), None, self._speed_rule, obs.t - t_plan)
+        return Plan(waypoints=path_since_plan(path, pose0, obs.pose), target_speed=v)
 
     def plan(self, obs: Observation) -> Plan:
+        if self.outputs == "path_speed":
+            return self._plan_path_speed(obs)
         if self._last is None or obs.frame % self.period == 0:
             t0 = time.perf_counter()
             wp = self.infer(obs)

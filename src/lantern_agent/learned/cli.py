@@ -43,6 +43,9 @@ def build_parser() -> ArgumentParser:
                          "2 = a trained text head over MiniLM's token states, no presence numbers, App. H counterexample rows")
     ap.add_argument("--counterexamples", type=number(float, ge=0, le=1), default=0.5, metavar="FRACTION",
                     help="--inputs 2: share of the no-warning rows that also train with a counterexample statement (default 0.5)")
+    ap.add_argument("--outputs", choices=("waypoints", "path_speed"), default="waypoints",
+                    help="--backbone learned: what the head predicts: waypoints = 10 timed waypoints (the release checkpoint's; default), "
+                         "path_speed = a 20-point path 1 m apart (steering) + a 10-step speed plan (speed), as SimLingo")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -79,10 +82,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if a.backbone == "vlm" and a.inputs != 1:
         ap.error("--inputs applies to --backbone learned only")
+    if a.backbone == "vlm" and a.outputs != "waypoints":
+        ap.error("--outputs applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
-                      inputs=a.inputs, counterexample_fraction=a.counterexamples)
+                      inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs)
     try:
         source = None
         if a.backbone == "vlm":

@@ -29,6 +29,7 @@ from lantern_agent.backends.base import NUM_WAYPOINTS
 from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS
 from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2
 from lantern_agent.learned.manifest_file import read_manifest_file
+from lantern_agent.learned.path_speed import OUTPUTS, output_size
 
 FORMAT = "lantern-learned-policy"
 #: manifest versions: 1 = input layout 1 (pooled MiniLM text, warning-active / position-known numbers; the
@@ -65,6 +66,11 @@ class PolicyConfig:
     #: version 2's text head: width of its attention layer and the token states it reads
     text_width: int = 128
     text_tokens: int = TEXT_TOKENS
+    #: what the head predicts (``path_speed.py``): "waypoints" = 10 x 2 timed waypoints (the release checkpoint);
+    #: "path_speed" = ``path_points`` path points ``path_spacing`` m apart (steering) + 10 speeds (speed)
+    outputs: str = "waypoints"
+    path_points: int = 20
+    path_spacing: float = 1.0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -99,7 +105,8 @@ class TokenTextHead(nn.Module):
 
 
 class Policy(nn.Module):
-    """(image features, text, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right).
+    """(image features, text, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right), or with
+    ``outputs="path_speed"`` (B, 2P + 10): a path and a speed plan (``path_speed.split``).
 
     Layout 1: text = (B, 384) pooled embedding. Layout 2: text = (B, T, 384) token states plus ``text_mask`` (B, T).
     """
@@ -108,6 +115,8 @@ class Policy(nn.Module):
         super().__init__()
         if cfg.inputs not in (1, 2):
             raise CheckpointError(f"policy config: input layout {cfg.inputs!r} is not 1 or 2")
+        if cfg.outputs not in OUTPUTS:
+            raise CheckpointError(f"policy config: outputs {cfg.outputs!r} is not one of {list(OUTPUTS)}")
         self.cfg = cfg
         self.image = nn.Sequential(nn.LayerNorm(IMAGE_FEATURES), nn.Dropout(cfg.dropout), nn.Linear(IMAGE_FEATURES, cfg.image_dim), nn.GELU())
         if cfg.inputs == 2:
@@ -120,12 +129,14 @@ class Policy(nn.Module):
         self.fuse = nn.Sequential(
             nn.Linear(width, cfg.hidden), nn.GELU(), nn.Dropout(cfg.dropout),
             nn.Linear(cfg.hidden, cfg.hidden), nn.GELU(),
-            nn.Linear(cfg.hidden, NUM_WAYPOINTS * 2),
+            nn.Linear(cfg.hidden, output_size(cfg.outputs, cfg.path_points)),
         )
 
     def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
         t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
         h = torch.cat([self.image(img), t, self.num(num)], dim=-1)
+        if self.cfg.outputs == "path_speed":  # (B, 2P + 10): path in m, speeds in m/s (``path_speed.split``)
+            return self.fuse(h) * self.cfg.waypoint_scale
         return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
 
 

@@ -34,10 +34,11 @@ from torch import nn
 
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
-from lantern_agent.learned.cache import TrainableRows, build_cache, first_image_size
-from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root, load_image_encoder
+from lantern_agent.learned.cache import TrainableRows
+from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
 from lantern_agent.learned.inputs import V2_FROM_V1, position_features
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, PolicyConfig, save_policy
+from lantern_agent.learned.source import LearnedSource
 
 #: distinct counterexample statements per training run (rows draw from them; more would only cost token states)
 COUNTEREXAMPLE_POOL = 600
@@ -130,22 +131,15 @@ class TokenLookup(nn.Module):
         return self.policy.load_state_dict(state, strict=strict, assign=assign)
 
 
-class LearnedSourceV2:
+class LearnedSourceV2(LearnedSource):
     """Layout 2: the shared feature cache + counterexample rows + token states -> ``Policy(inputs=2)``."""
-
-    name = "learned"
-
-    def __init__(self) -> None:
-        self.size: tuple[int, int] | None = None
-        self.text_enc: Any = None
 
     def state_key(self) -> str:
         return "learned-v2"
 
-    def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:
-        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
-        image_net, self.text_enc = load_image_encoder(), TextEncoder()
-        cache, built = build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
+    def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:  # type: ignore[override]
+        cache, built = super().build(info, cfg, cache_base, progress)  # the layout-1 cache, reused as it is
+        assert self.size is not None
         from lantern_agent.learned.cache import cache_dir_for
 
         texts = json.loads((cache_dir_for(info, EncoderIdentity.current(), self.size, cache_base) / "texts.json").read_text())
@@ -161,7 +155,7 @@ class LearnedSourceV2:
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
         assert self.size is not None, "build() first"
-        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2)), cache.tokens, cache.token_mask)
+        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs)), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         from lantern.file_integrity import atomic_write

@@ -40,9 +40,9 @@ import torch
 
 from lantern.file_integrity import atomic_write, atomic_write_text
 from lantern_agent.learned import data as ds
-from lantern_agent.learned.cache import FeatureCache, TrainableRows, build_cache, first_image_size
-from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
-from lantern_agent.learned.model import EMPTY_TEXT_FILE, TRAIN_STATE, Policy, PolicyConfig, save_policy
+from lantern_agent.learned.cache import TrainableRows
+from lantern_agent.learned.model import TRAIN_STATE
+from lantern_agent.learned.source import LearnedSource
 
 
 class TrainError(ValueError):
@@ -70,6 +70,9 @@ class TrainConfig:
     inputs: int = 1
     #: layout 2: share of the mixture's no-warning rows that also appear with a counterexample statement
     counterexample_fraction: float = 0.5
+    #: what the head predicts (``path_speed.py``): "waypoints" (the release checkpoint's 10 timed waypoints) or
+    #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan)
+    outputs: str = "waypoints"
 
 
 @dataclass
@@ -152,64 +155,44 @@ class FeatureSource(Protocol):
         ...
 
 
-class LearnedSource:
-    """The learned agent: EfficientNet-Lite0 + MiniLM features (``cache.build_cache``) -> ``Policy``."""
-
-    name = "learned"
-
-    def __init__(self) -> None:
-        self.size: tuple[int, int] | None = None
-        self.text_enc: Any = None
-
-    def state_key(self) -> str:
-        return "learned"
-
-    def build(self, info: ds.DatasetInfo, cfg: TrainConfig, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCache, bool]:
-        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
-        image_net, self.text_enc = load_image_encoder(), TextEncoder()
-        return build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
-
-    def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-        img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
-        order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
-        img = img[torch.from_numpy(order)]
-        txt = torch.from_numpy(cache.text[cache.text_index[rows]])
-        num = torch.from_numpy(cache.numeric[rows])
-        return img, txt, num
-
-    def make_model(self, cache: FeatureCache) -> Policy:
-        assert self.size is not None, "build() first"
-        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1]))
-
-    def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
-        out.mkdir(parents=True, exist_ok=True)
-        empty = self.text_enc.encode([""])[0]
-
-        def write_empty(tmp: Path) -> None:
-            with open(tmp, "wb") as f:  # a file object: np.save would append ".npy" to the temporary name
-                np.save(f, empty)
-
-        atomic_write(out / EMPTY_TEXT_FILE, write_empty)  # before the manifest, which hashes it
-        save_policy(model, out, manifest)  # type: ignore[arg-type]
-
-    def manifest(self) -> dict[str, Any]:
-        ident = EncoderIdentity.current()
-        return {"encoders": {**ident.__dict__, "image_pool": list(ident.image_pool)}}
+def _tensors(source: FeatureSource, cache: TrainableRows, rows: np.ndarray, targets: np.ndarray | None = None) -> tuple[torch.Tensor, ...]:
+    """(*head inputs, target) of ``rows``: the waypoints, or the rows of ``targets`` when given (``path_speed``)."""
+    return (*source.inputs(cache, rows), torch.from_numpy(cache.waypoints[rows] if targets is None else targets[rows]))
 
 
-def _tensors(source: FeatureSource, cache: TrainableRows, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-    """(*head inputs, waypoints) of ``rows``."""
-    return (*source.inputs(cache, rows), torch.from_numpy(cache.waypoints[rows]))
+def output_targets(info: ds.DatasetInfo, cache: TrainableRows, cfg: TrainConfig) -> np.ndarray | None:
+    """``path_speed``: per cache row, the path label of its dataset row + the speed plan of its waypoints; else None."""
+    if cfg.outputs == "waypoints":
+        return None
+    from lantern_agent.learned import path_speed as ps
+
+    paths, valid = ps.path_targets(info, ps.PATH_POINTS, ps.PATH_SPACING)
+    base = getattr(cache, "base_index", None)  # layout 2: counterexample rows reuse a dataset row's labels
+    idx = np.asarray(base) if base is not None else np.arange(len(cache))
+    if len(idx) != len(cache) or (len(idx) and int(idx.max()) >= len(paths)):
+        raise TrainError(f"path labels: {len(paths)} dataset rows outside the boundary horizons, but the feature cache refers to row {int(idx.max())}")
+    return ps.targets(np.asarray(cache.waypoints), paths[idx], valid[idx])
 
 
-def evaluate(model: torch.nn.Module, data: tuple[torch.Tensor, ...], batch: int = 512) -> tuple[float, float]:
-    """(mean L1 loss, mean displacement error in m) over a set (``data`` = head inputs..., waypoints)."""
+def evaluate(model: torch.nn.Module, data: tuple[torch.Tensor, ...], batch: int = 512, path_points: int | None = None) -> tuple[float, float]:
+    """(mean loss, mean displacement error in m) over a set (``data`` = head inputs..., target).
+
+    Waypoint heads: L1 per coordinate and ADE of the waypoints. ``path_points`` (a ``path_speed`` head): the
+    training loss (masked path L1 + speed L1) and the path's ADE over its recorded points.
+    """
     model.eval()
     *x, wp = data
     l1 = ade = 0.0
     with torch.inference_mode():
         for s in range(0, len(wp), batch):
             p = model(*(t[s : s + batch] for t in x))
+            if path_points is not None:
+                from lantern_agent.learned import path_speed as ps
+
+                path_l1, speed_l1, path_ade = ps.loss_terms(p, wp[s : s + batch], path_points)
+                l1 += float(path_l1 + speed_l1) * len(p)
+                ade += float(path_ade) * len(p)
+                continue
             l1 += float(torch.nn.functional.l1_loss(p, wp[s : s + batch], reduction="sum")) / 20.0
             ade += float(torch.linalg.norm(p - wp[s : s + batch], dim=-1).mean(-1).sum())
     n = max(1, len(wp))
@@ -268,7 +251,11 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
     log(f"feature cache: {len(cache)} rows ({'built' if built else 'reused'} in {t_cache:.1f} s)")
 
     sel = select_rows(cache, cfg)
-    tr, va = _tensors(source, cache, sel.train), _tensors(source, cache, sel.val)
+    if cfg.outputs != "waypoints" and source.name != "learned":
+        raise TrainError(f"--outputs {cfg.outputs} applies to --backbone learned only")
+    targets = output_targets(info, cache, cfg)
+    path_points = None if targets is None else int(getattr(source, "path_points", 20))
+    tr, va = _tensors(source, cache, sel.train, targets), _tensors(source, cache, sel.val, targets)
     torch.manual_seed(cfg.seed)
     model = source.make_model(cache)
     steps_per_epoch = max(1, (len(sel.train) + cfg.batch_size - 1) // cfg.batch_size)
@@ -297,7 +284,12 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
         for s in range(0, len(perm), cfg.batch_size):
             b = perm[s : s + cfg.batch_size]
             pred = model(*(x[b] for x in tr[:-1]))
-            loss = torch.nn.functional.l1_loss(pred, tr[-1][b])
+            if path_points is None:
+                loss = torch.nn.functional.l1_loss(pred, tr[-1][b])
+            else:
+                from lantern_agent.learned import path_speed as ps
+
+                loss = ps.loss(pred, tr[-1][b], path_points)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -307,7 +299,7 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
             bar.update(1)
             bar.set_postfix(loss=f"{total / n:.3f}")
         bar.close()
-        val_l1, val_ade = evaluate(model, va)
+        val_l1, val_ade = evaluate(model, va, path_points=path_points)
         history.append({"epoch": epoch + 1, "train_l1": total / max(1, n), "val_l1": val_l1, "val_ade_m": val_ade, "lr_end": float(sched.get_last_lr()[0])})
         log(f"epoch {epoch + 1}/{cfg.epochs}: train L1 {total / max(1, n):.4f} m, val L1 {val_l1:.4f} m, val ADE {val_ade:.3f} m")
         if val_l1 < best_val:

@@ -1,0 +1,69 @@
+"""The learned agent's training features: frozen EfficientNet-Lite0 + MiniLM outputs (``cache.build_cache``) -> ``Policy``.
+
+A ``train.FeatureSource`` of its own module so that layout 2 (``source_v2.LearnedSourceV2``) can extend it: it
+lived in ``train.py``, which imports ``source_v2`` lazily, so subclassing it there made an import cycle and
+``LearnedSourceV2`` duplicated its constructor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from lantern.file_integrity import atomic_write
+from lantern_agent.learned import data as ds
+from lantern_agent.learned.cache import FeatureCache, build_cache, first_image_size
+from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
+from lantern_agent.learned.model import EMPTY_TEXT_FILE, Policy, PolicyConfig, save_policy
+
+
+class LearnedSource:
+    """The learned agent: EfficientNet-Lite0 + MiniLM features (``cache.build_cache``) -> ``Policy``."""
+
+    name = "learned"
+
+    def __init__(self) -> None:
+        self.size: tuple[int, int] | None = None
+        self.text_enc: Any = None
+        self.outputs = "waypoints"
+        self.path_points = PolicyConfig.path_points
+
+    def state_key(self) -> str:
+        return "learned"
+
+    def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCache, bool]:
+        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
+        self.outputs = cfg.outputs
+        image_net, self.text_enc = load_image_encoder(), TextEncoder()
+        return build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
+
+    def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+        img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
+        order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
+        img = img[torch.from_numpy(order)]
+        txt = torch.from_numpy(cache.text[cache.text_index[rows]])
+        num = torch.from_numpy(cache.numeric[rows])
+        return img, txt, num
+
+    def make_model(self, cache: FeatureCache) -> Policy:
+        assert self.size is not None, "build() first"
+        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], outputs=self.outputs))
+
+    def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        empty = self.text_enc.encode([""])[0]
+
+        def write_empty(tmp: Path) -> None:
+            with open(tmp, "wb") as f:  # a file object: np.save would append ".npy" to the temporary name
+                np.save(f, empty)
+
+        atomic_write(out / EMPTY_TEXT_FILE, write_empty)  # before the manifest, which hashes it
+        save_policy(model, out, manifest)  # type: ignore[arg-type]
+
+    def manifest(self) -> dict[str, Any]:
+        ident = EncoderIdentity.current()
+        return {"encoders": {**ident.__dict__, "image_pool": list(ident.image_pool)}}

@@ -1,0 +1,155 @@
+"""Issue 19 lever 1: disentangled outputs (`lantern train --outputs path_speed`). The path labels chain a sequence's
+rows into the expert's whole future path (so a stopped expert's path is the turn it takes later); a tiny model
+trains, saves, loads and drives on it, steering along its path while its speed plan holds the car; old waypoint
+checkpoints keep their meaning (the other test_learned_* files)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from learned_synth import turn_path_from_stop, write_turn_dataset
+from lantern_agent.backends.base import Observation
+from lantern_agent.backends.registry import load_backend
+from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
+from lantern_agent.learned import data as ds
+from lantern_agent.learned import path_speed as ps
+from lantern_agent.learned.cli import main as train_main
+from lantern_agent.learned.train import TrainConfig, train
+
+#: the tiny training run loads both encoders; on a loaded 2-core machine that exceeds the default 120 s
+pytestmark = pytest.mark.timeout(600)
+CFG = TrainConfig(epochs=10, batch_size=16, lr=3e-3, seed=1, inputs=2, outputs="path_speed")
+
+
+@pytest.fixture(scope="module")
+def turns(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("turns")
+    write_turn_dataset(root / "data")
+    return root
+
+
+@pytest.fixture(scope="module")
+def rows(turns: Path) -> dict[str, list]:
+    info = ds.open_dataset(turns / "data")
+    return next(ds.iter_batches(info, ("sequence_id", "speed", "command", "target_point", "waypoints", "image_png"), batch_size=10_000))
+
+
+@pytest.fixture(scope="module")
+def trained(turns: Path) -> tuple[Path, dict]:
+    doc = train(turns / "data", turns / "ckpt", CFG, cache_base=turns / "cache", quiet=True, log=lambda s: None)
+    return turns / "ckpt", doc
+
+
+def _stopped_rows(rows: dict[str, list]) -> list[int]:
+    """Rows where the expert stands at the stop line for the whole first second of its horizon."""
+    return [i for i, w in enumerate(rows["waypoints"]) if rows["speed"][i] == 0.0 and np.abs(ds.waypoints_of(w)[:4]).max() < 1e-3]
+
+
+def test_a_stopped_experts_path_label_is_the_turn_it_takes_later(turns, rows):
+    info = ds.open_dataset(turns / "data")
+    paths, valid = ps.path_targets(info)
+    assert paths.shape == (len(rows["speed"]), ps.PATH_POINTS, 2) and valid.shape == paths.shape[:2]
+    stopped = _stopped_rows(rows)
+    assert len(stopped) >= 8
+    for i in stopped:
+        direction = 1 if rows["command"][i] == 2 else -1
+        truth = turn_path_from_stop(direction, ps.PATH_SPACING * np.arange(1, ps.PATH_POINTS + 1))
+        v = valid[i]
+        assert v[:10].all()  # the sequence records at least 10 m of the turn after the stop
+        assert np.abs(paths[i][v] - truth[v]).max() < 0.05  # the chained rows reproduce the route's arc
+        assert np.abs(ds.waypoints_of(rows["waypoints"][i])[:, 1]).max() < 0.5  # the 2.5 s of timed waypoints hardly show the turn (4.6 m off at 10 m)
+    # a row whose recorded future is shorter than the path: the rest is masked, never invented
+    assert not valid[len(rows["speed"]) - 1].all()
+
+
+def test_speed_labels_and_timed_waypoints_follow_the_controllers_rule():
+    wp = np.array([[1.0 * (k + 1), 0.0] for k in range(10)])
+    assert np.allclose(ps.speed_labels(wp[None])[0], 4.0)
+    path = np.stack([np.arange(1, 21, dtype=float), np.zeros(20)], axis=1)
+    timed = ps.timed_waypoints(path, np.full(10, 4.0))
+    assert np.allclose(timed[:, 0], np.arange(1, 11)) and np.allclose(timed[:, 1], 0.0)
+    assert np.allclose(ps.timed_waypoints(path, np.zeros(10)), 0.0)  # a stop plan stays at the car
+
+
+def test_path_speed_model_trains_saves_and_records_its_outputs(trained):
+    ckpt, doc = trained
+    man = json.loads((ckpt / "manifest.json").read_text())
+    assert man["policy"]["outputs"] == "path_speed" and man["config"]["outputs"] == "path_speed" and man["version"] == 2
+    hist = doc["history"]
+    assert doc["finished"] and hist[-1]["train_l1"] < 0.5 * hist[0]["train_l1"]
+    assert doc["best_val_l1"] == min(h["val_l1"] for h in hist)
+
+
+def _obs(rows: dict[str, list], i: int, frame: int = 0, pose: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> Observation:
+    return Observation(frame=frame, t=frame * 0.05, image=ds.decode_png(rows["image_png"][i]), speed=float(rows["speed"][i]), pose=pose,
+                       route=np.zeros((0, 2)), command=int(rows["command"][i]), target_point_ego=tuple(ds.pair(rows["target_point"][i])),
+                       distance_to_maneuver=-1.0, warning=None, actors=None)
+
+
+def test_a_stopped_car_plans_the_turn_and_steers_into_it_while_its_speed_plan_holds_it(trained, rows):
+    ckpt, _ = trained
+    be = load_backend("learned", model_dir=str(ckpt))
+    assert be.outputs == "path_speed"
+    for i in _stopped_rows(rows):
+        direction = 1 if rows["command"][i] == 2 else -1
+        be.reset()
+        plan = be.plan(_obs(rows, i))
+        assert plan.waypoints.shape == (ps.PATH_POINTS, 2) and plan.target_speed is not None
+        at10 = plan.waypoints[9]
+        assert at10[0] > 5.0 and direction * at10[1] > 2.0, (i, at10)  # the turn's side, ~4.6 m off at 10 m
+        assert plan.target_speed < 2.0  # slow or stopped (the label: 0 while it stands, then 2 m/s^2 away)
+        steer = Controller(ControllerConfig()).lateral(plan.waypoints, 0.0)  # the node's pure pursuit, at a standstill
+        assert direction * steer > 0.05
+        be.reset()
+        assert np.array_equal(be.plan(_obs(rows, i)).waypoints, plan.waypoints)  # deterministic
+
+
+def test_between_model_steps_the_path_moves_with_the_car_and_the_speed_plan_is_read_at_the_elapsed_time(trained, rows):
+    ckpt, _ = trained
+    be = load_backend("learned", model_dir=str(ckpt))
+    i = 2  # cruising toward the junction
+    be.reset()
+    first = be.plan(_obs(rows, i, frame=0))
+    path, speeds = be.infer_path_speed(_obs(rows, i, frame=0))
+    pose = (1.2, 0.1, 0.05)
+    later = be.plan(_obs(rows, i, frame=3, pose=pose))
+    assert be.stats.model_steps == 1
+    assert np.allclose(first.waypoints, path)
+    assert np.allclose(later.waypoints, path_since_plan(path, (0.0, 0.0, 0.0), pose))
+    assert later.target_speed == pytest.approx(desired_speed(ps.timed_waypoints(path, speeds), None, ControllerConfig(), 0.15))
+    assert np.allclose(be.infer(_obs(rows, i)), ps.timed_waypoints(path, speeds))  # the probe's view: the speed plan along the path
+
+
+def test_outputs_flag_is_checked(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        train_main(["--backbone", "vlm", "--vlm-dir", str(tmp_path), "--data", str(tmp_path), "--out", str(tmp_path / "o"), "--outputs", "path_speed"])
+    assert e.value.code == 2 and "--outputs applies to --backbone learned only" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        train_main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--outputs", "speed"])
+    assert e.value.code == 2
+
+
+@pytest.mark.ros
+def test_path_speed_agent_drives_a_closed_loop_run(trained, tmp_path, ros_domain):
+    ckpt, _ = trained
+    lantern = Path(sys.executable).parent / "lantern"
+    res = tmp_path / "result.json"
+    r = subprocess.run(
+        [str(lantern), "--domain-id", str(ros_domain), "run", "--condition", "warning", "--agent", "learned",
+         "--agent-options", json.dumps({"model_dir": str(ckpt)}), "--max-frames", "40", "--record", str(tmp_path / "bag"), "--result", str(res)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    doc = json.loads(res.read_text())
+    assert doc["status"] == "truncated" and doc["bag_state"] == "complete", doc
+    from lantern_eval.bag_reader import iter_messages
+
+    trajs = [m for _t, _ts, _ns, m in iter_messages(tmp_path / "bag", ["/lantern/agent/trajectory"])]
+    assert len(trajs) == 40 and all(t.backend == "learned" and len(t.x) >= 1 for t in trajs)
+    assert all(np.all(np.isfinite(t.x)) and np.all(np.isfinite(t.y)) and len(t.target_speed) == len(t.x) for t in trajs)
