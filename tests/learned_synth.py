@@ -185,3 +185,24 @@ def write_turn_dataset(root: Path, n_seq: int = 8, seed: int = 0) -> None:
     digest = hashlib.sha256((root / name).read_bytes()).hexdigest()
     shards = [{"file": name, "rows": table.num_rows, "sha256": digest}]
     (root / "manifest.json").write_text(json.dumps({"version": 1, "dataset_hash": f"sha256:turn-{digest}", "shards": shards, "counts": {"samples": table.num_rows}}))
+
+
+def drive_40_frames(model_dir: Path, tmp_path: Path, ros_domain: int) -> list:
+    """A 40-frame `lantern run` of the learned agent on ``model_dir`` (warning condition, bag recorded): its
+    Trajectory messages, after checking the run ended truncated with a complete bag."""
+    import subprocess
+    import sys
+
+    from lantern_eval.bag_reader import iter_messages
+
+    lantern = Path(sys.executable).parent / "lantern"
+    res = tmp_path / "result.json"
+    r = subprocess.run(
+        [str(lantern), "--domain-id", str(ros_domain), "run", "--condition", "warning", "--agent", "learned",
+         "--agent-options", json.dumps({"model_dir": str(model_dir)}), "--max-frames", "40", "--record", str(tmp_path / "bag"), "--result", str(res)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    doc = json.loads(res.read_text())
+    assert doc["status"] == "truncated" and doc["bag_state"] == "complete", doc
+    return [m for _t, _ts, _ns, m in iter_messages(tmp_path / "bag", ["/lantern/agent/trajectory"])]

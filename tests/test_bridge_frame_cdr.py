@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import replace
 
 import pytest
 from builtin_interfaces.msg import Time
@@ -20,23 +20,9 @@ from sensor_msgs.msg import CameraInfo
 from tf2_msgs.msg import TFMessage
 
 from lantern_bridge import frame_cdr
+from lantern_bridge.world.session import ActorRecord as Rec
 from lantern_eval.typestore import typestore
 from lantern_msgs.msg import ActorState, ActorStateArray, NavigationCommand
-
-
-@dataclass
-class Rec:
-    id: str
-    role: str
-    actor_class: str
-    x: float
-    y: float
-    z: float
-    yaw: float
-    vx: float
-    vy: float
-    yaw_rate: float
-    extent: tuple[float, float, float]
 
 
 def _same(ours: bytes, msg) -> bool:  # noqa: ANN001
@@ -107,10 +93,9 @@ def test_actor_array_layout_is_reused_and_relearned_when_a_string_changes() -> N
     write = frame_cdr.ActorStateArrayWriter()
     recs = [_rec(rng) for _ in range(4)]
     for frame in range(5):  # same strings, new floats: the cached layout
-        for r in recs:
-            r.x += 0.5 * frame
+        recs = [replace(r, x=r.x + 0.5 * frame) for r in recs]
         assert _same(write(frame, 50_000_000 * frame, "map", recs), _array_msg(frame, 50_000_000 * frame, "map", recs))
-    recs[2].role = recs[2].role + "xyz"  # a changed string moves every float after it
+    recs[2] = replace(recs[2], role=recs[2].role + "xyz")  # a changed string moves every float after it
     recs.append(_rec(rng))
     assert _same(write(9, 0, "map", recs), _array_msg(9, 0, "map", recs))
     assert len(deserialize_message(write(9, 0, "map", recs[:1]), ActorStateArray).actors) == 1

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from learned_synth import H, W, write_dataset
+from learned_synth import H, W, drive_40_frames, write_dataset
 from lantern_agent.backends.base import Observation, WarningInput
 from lantern_agent.backends.learned import LearnedBackend
 from lantern_agent.backends.registry import check_options, load_backend
@@ -90,19 +87,7 @@ def test_bad_options_are_named_without_loading_weights(ckpt, tmp_path):
 
 @pytest.mark.ros
 def test_learned_agent_drives_a_closed_loop_run(ckpt, tmp_path, ros_domain):
-    lantern = Path(sys.executable).parent / "lantern"
-    res = tmp_path / "result.json"
-    r = subprocess.run(
-        [str(lantern), "--domain-id", str(ros_domain), "run", "--condition", "warning", "--agent", "learned",
-         "--agent-options", json.dumps({"model_dir": str(ckpt)}), "--max-frames", "40", "--record", str(tmp_path / "bag"), "--result", str(res)],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    doc = json.loads(res.read_text())
-    assert doc["status"] == "truncated" and doc["bag_state"] == "complete", doc
-    from lantern_eval.bag_reader import iter_messages
-
-    trajs = [m for _t, _ts, _ns, m in iter_messages(tmp_path / "bag", ["/lantern/agent/trajectory"])]
+    trajs = drive_40_frames(ckpt, tmp_path, ros_domain)
     assert len(trajs) == 40 and all(t.backend == "learned" and len(t.x) == 10 for t in trajs)
     assert all(np.all(np.isfinite(t.x)) and np.all(np.isfinite(t.y)) for t in trajs)
     assert len({round(float(t.x[-1]), 6) for t in trajs}) > 1  # planned from each frame's inputs, not one replayed plan

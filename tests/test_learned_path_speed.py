@@ -6,14 +6,12 @@ checkpoints keep their meaning (the other test_learned_* files)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from learned_synth import turn_path_from_stop, write_turn_dataset
+from learned_synth import drive_40_frames, turn_path_from_stop, write_turn_dataset
 from lantern_agent.backends.base import Observation
 from lantern_agent.backends.registry import load_backend
 from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
@@ -138,18 +136,6 @@ def test_outputs_flag_is_checked(tmp_path, capsys):
 @pytest.mark.ros
 def test_path_speed_agent_drives_a_closed_loop_run(trained, tmp_path, ros_domain):
     ckpt, _ = trained
-    lantern = Path(sys.executable).parent / "lantern"
-    res = tmp_path / "result.json"
-    r = subprocess.run(
-        [str(lantern), "--domain-id", str(ros_domain), "run", "--condition", "warning", "--agent", "learned",
-         "--agent-options", json.dumps({"model_dir": str(ckpt)}), "--max-frames", "40", "--record", str(tmp_path / "bag"), "--result", str(res)],
-        capture_output=True, text=True, timeout=300,
-    )
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    doc = json.loads(res.read_text())
-    assert doc["status"] == "truncated" and doc["bag_state"] == "complete", doc
-    from lantern_eval.bag_reader import iter_messages
-
-    trajs = [m for _t, _ts, _ns, m in iter_messages(tmp_path / "bag", ["/lantern/agent/trajectory"])]
+    trajs = drive_40_frames(ckpt, tmp_path, ros_domain)
     assert len(trajs) == 40 and all(t.backend == "learned" and len(t.x) >= 1 for t in trajs)
     assert all(np.all(np.isfinite(t.x)) and np.all(np.isfinite(t.y)) and len(t.target_speed) == len(t.x) for t in trajs)

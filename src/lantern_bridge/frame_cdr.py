@@ -22,24 +22,13 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lantern_bridge.world.session import ActorRecord  # also what the CARLA world gives
 
 _ENCAPSULATION = b"\x00\x01\x00\x00"  # CDR little-endian, options 0
 _ZERO_COVARIANCE = (0.0,) * 36
-
-
-class ActorRecordLike(Protocol):
-    id: str
-    role: str
-    actor_class: str
-    x: float
-    y: float
-    z: float
-    yaw: float
-    vx: float
-    vy: float
-    yaw_rate: float
-    extent: tuple[float, float, float]
 
 
 class Layout:
@@ -122,7 +111,7 @@ class ActorStateArrayWriter:
         self._key: tuple = ()
         self._layout: Layout | None = None
 
-    def __call__(self, sec: int, nanosec: int, frame_id: str, records: Sequence[ActorRecordLike]) -> bytes:
+    def __call__(self, sec: int, nanosec: int, frame_id: str, records: Sequence[ActorRecord]) -> bytes:
         key = (frame_id, *[(r.id, r.role, r.actor_class) for r in records])
         if key != self._key or self._layout is None:
             lay = Layout().stamp().string(frame_id).uint32(len(records))
