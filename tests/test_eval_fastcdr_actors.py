@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rclpy.serialization import serialize_message
 
-from lantern_eval import fastcdr
+from lantern import fastcdr
 from lantern_msgs.msg import ActorState, ActorStateArray
 
 
