@@ -14,7 +14,10 @@ falls back to the generic deserialiser).
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
+
+from lantern.frames import yaw_from_quaternion
 
 
 _I = struct.Struct("<i")
@@ -313,6 +316,14 @@ def actor_array(decode: ActorsDecoder, raw: bytes) -> tuple[int, tuple[tuple[str
         flat += (p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z, e.x, e.y, e.z)
     stamp = msg.header.stamp
     return stamp.sec * 1_000_000_000 + stamp.nanosec, tuple((a.id, a.role, a.actor_class) for a in msg.actors), tuple(flat)
+
+
+def planar_actors(layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> Iterator[tuple]:
+    """Per actor of an ``actor_array`` result: (id, role, class, x, y, z, yaw, vx, vy, half length, half width,
+    half height): the planar state every live consumer reads (yaw from the orientation quaternion)."""
+    for j, (aid, role, cls) in enumerate(layout):
+        px, py, pz, qx, qy, qz, qw, vx, vy, _vz, _wx, _wy, _wz, ex, ey, ez = flat[16 * j : 16 * j + 16]
+        yield aid, role, cls, px, py, pz, yaw_from_quaternion(qx, qy, qz, qw), vx, vy, ex, ey, ez
 
 
 @dataclass(frozen=True)

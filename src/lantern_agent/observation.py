@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from lantern_agent.backends.base import ActorObs, WarningInput
+from lantern.fastcdr import planar_actors
 from lantern.frames import yaw_from_quaternion
 
 
@@ -26,12 +27,8 @@ def route_of(path) -> np.ndarray:  # noqa: ANN001 - nav_msgs/Path
 
 def actors_of_flat(layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> tuple[ActorObs, ...]:
     """Backend actors from an ActorStateArray as ``lantern.fastcdr.actor_array`` gives it (ids, then 16 floats per actor)."""
-    out = []
-    for j, (aid, role, cls) in enumerate(layout):
-        px, py, _pz, qx, qy, qz, qw, vx, vy, _vz, _wx, _wy, _wz, ex, ey, ez = flat[16 * j : 16 * j + 16]
-        out.append(ActorObs(id=aid, role=role, actor_class=cls, x=px, y=py, yaw=yaw_from_quaternion(qx, qy, qz, qw),
-                            vx=vx, vy=vy, half_length=ex, half_width=ey, half_height=ez))
-    return tuple(out)
+    return tuple(ActorObs(id=aid, role=role, actor_class=cls, x=x, y=y, yaw=yaw, vx=vx, vy=vy, half_length=ex, half_width=ey, half_height=ez)
+                 for aid, role, cls, x, y, _z, yaw, vx, vy, ex, ey, ez in planar_actors(layout, flat))
 
 
 def warning_of(msg, max_age: float) -> WarningInput | None:  # noqa: ANN001 - lantern_msgs/CooperativeWarning

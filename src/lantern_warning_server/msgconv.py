@@ -5,6 +5,7 @@ The only module of the pure core that touches ROS types; imported by nodes.
 
 from __future__ import annotations
 
+from lantern.fastcdr import planar_actors
 from lantern.frames import yaw_from_quaternion
 from lantern.ros.lockstep import stamp_ns, time_msg
 from lantern_warning_server.events import Event
@@ -73,11 +74,7 @@ def ego_from_odometry(odom) -> EgoPose:  # noqa: ANN001 - a lantern.fastcdr.Odom
 
 def actors_from_flat(layout: tuple[tuple[str, str, str], ...], flat: tuple[float, ...]) -> list[Actor]:
     """Notice actors from an ActorStateArray as ``lantern.fastcdr.actor_array`` gives it (ids, then 16 floats per actor)."""
-    out = []
-    for j, (aid, role, cls) in enumerate(layout):
-        px, py, pz, qx, qy, qz, qw, vx, vy, _vz, _wx, _wy, _wz, ex, ey, ez = flat[16 * j : 16 * j + 16]
-        out.append(Actor(aid, role, px, py, pz, yaw_from_quaternion(qx, qy, qz, qw), ex, ey, ez, vx, vy, cls))
-    return out
+    return [Actor(aid, role, x, y, z, yaw, ex, ey, ez, vx, vy, cls) for aid, role, cls, x, y, z, yaw, vx, vy, ex, ey, ez in planar_actors(layout, flat)]
 
 
 def event_from_msg(m) -> Event:  # noqa: ANN001 - lantern_msgs/ScenarioEvent
