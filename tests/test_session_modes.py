@@ -163,6 +163,30 @@ def test_warm_worker_forks_before_any_thread_or_rclpy_init():
     assert r.stdout.split() == ["1", "False"]
 
 
+@pytest.mark.parametrize("agent", ["onboard", "expert"])
+def test_a_warm_run_imports_nothing(tmp_path, ros_domain, agent):
+    """What a forked run imports it pays on every run: a run after the zygote's warm-up imports no module
+    and loads no message type support of its own (a module missing from WARM_MODULES fails here)."""
+    code = f"""
+import sys
+from lantern_bringup import warm_workers
+warm_workers._warm_up(())
+before = set(sys.modules)
+from rclpy import type_support
+loaded = [m for m in before if m.endswith("rosidl_typesupport_c")]
+from lantern_bringup.cli import main
+rc = main(["--domain-id", "{ros_domain}", "run", "--route", "{ROUTE}", "--agent", "{agent}", "--max-frames", "3",
+           "--record", r"{tmp_path / 'bag'}", "--result", r"{tmp_path / 'r.json'}"])
+print("NEW", sorted(set(sys.modules) - before), len(loaded), rc)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-3000:]
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("NEW "))
+    assert line.startswith("NEW [] "), line
+    assert int(line.split()[-2]) >= 8  # the message packages' C type support, loaded before the fork
+    assert json.loads((tmp_path / "r.json").read_text())["status"] == "truncated"
+
+
 @pytest.mark.parametrize(("flags", "warm", "processes"), [((), True, False), (("--cold-workers",), False, False), (("--processes",), True, True), (("--processes", "--cold-workers"), False, True)])
 def test_suite_flags_select_the_modes(tmp_path, monkeypatch, flags, warm, processes):
     """Default: composed runs forked from a warm worker; each other mode one flag away."""

@@ -266,6 +266,13 @@ class Planner:
         s, v, t = ego_s, v0, 0.0
         ts, vs, ds = [0.0], [v0], [0.0]
         binding = "free"
+        # A point whose own speed is at or above the static cap can never bind: its limit is never below its
+        # speed (sqrt(v^2 + x) >= v for x >= 0, exactly in floating point) and the cap starts at static_cap,
+        # so dropping such points (a straight's curvature points) leaves every step's choice as it was.
+        keep = cap_v < static_cap
+        if not keep.all():
+            cap_s, cap_v, cap_b = cap_s[keep], cap_v[keep], cap_b[keep]
+            cap_label = [lab for lab, k in zip(cap_label, keep) if k]
         cap_v2, cap_2b = cap_v ** 2, 2.0 * cap_b  # the step-independent parts of each cap's limit
         for i in range(steps):
             front = s + c.ego_half_length

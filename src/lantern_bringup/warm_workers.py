@@ -57,6 +57,25 @@ WARM_MODULES = (
     "lantern_eval.bag_reader",
     "lantern_bridge.scenario.route_xml",
     "lantern_bridge.world.session",
+    # imported inside a run (constructors, the route reader, the end of a run): found by
+    # tests/test_session_modes.py::test_a_warm_run_imports_nothing, which fails on a module missing here
+    "lantern_bridge.scenario.authors_routes",
+    "lantern_bridge.scenario.controller",
+    "lantern_bridge.scenario.behaviours.cross_flow",
+    "lantern_bridge.scenario.behaviours.cut_in",
+    "lantern_bridge.scenario.behaviours.pedestrian",
+    "lantern_bridge.scenario.behaviours.reveal",
+    "lantern_bridge.scenario.behaviours.wrong_way",
+    "lantern_bridge.validate",
+    "lantern_bridge.world.route_fit",
+    "lantern_eval.leaderboard",
+    "rclpy.experimental.events_executor",
+    "numpy.random",
+    "numpy.ma",
+    "rosidl_generator_py",  # what a message's __import_type_support__ imports (it parses with lark)
+    "lantern_warning_server.keys",
+    "PIL.ImageFile",
+    "email.parser",  # importlib.metadata's, when the bag writer asks rosbags' version
 )
 
 
@@ -93,13 +112,21 @@ def _warm_up(extra: Sequence[str]) -> None:
     from lantern_bridge.world import render, texture  # noqa: F401 - the renderer's tables are built per run
     from lantern_eval.typestore import typestore
 
-    typestore()  # rosbags' type stores + lantern_msgs (cached per process): the recorder's bag writer needs them
+    store = typestore()  # rosbags' type stores + lantern_msgs (cached per process): the recorder's bag writer needs them
+    from lantern_eval.recorder_node import contract_topics
+
+    for tname, _ in contract_topics("hero").values():  # rosbags compiles each type's (de)serialisers on first use
+        store.get_msgdef(tname)
     from lantern_warning_server.templates import TemplateLibrary
 
     try:
         TemplateLibrary.load()  # the shipped wordings (cached per content): the RSU and the grounding node load them
     except Exception:  # noqa: BLE001 - a broken data file is the run's error to report, not the zygote's
         pass
+    _import_type_support()
+    from lantern_bridge.scenario import families
+
+    families.table()  # the hazard families' YAML (package data, cached per process): every route reads it
     from lantern.paths import config_dir
     from lantern.ros.params import ParameterError, read_param_file
 
@@ -108,6 +135,25 @@ def _warm_up(extra: Sequence[str]) -> None:
             read_param_file(f)
         except ParameterError:
             pass  # not a parameter file (or a broken one: the run says so)
+
+
+def _import_type_support() -> None:
+    """Load the C type support of every message and service type imported so far (the ROS packages' own
+    modules: lantern_msgs, std/geometry/nav/sensor/tf2 messages, rcl_interfaces' parameter services).
+
+    rclpy loads it at a type's first publisher, subscription or service (``__import_type_support__``:
+    a dlopen of the package's type-support library and the import of rosidl_generator_py), ~0.1 s of
+    every run's node construction otherwise. Loading a library starts no thread (the zygote checks)."""
+    for name, mod in list(sys.modules.items()):
+        parts = name.split(".")
+        if len(parts) != 3 or parts[1] not in ("msg", "srv") or not parts[2].startswith("_"):
+            continue
+        for attr, value in vars(mod).items():
+            if attr.startswith("Metaclass_") and isinstance(value, type):
+                try:
+                    value.__import_type_support__()
+                except Exception:  # noqa: BLE001 - a broken package is the run's error to report, not the zygote's
+                    pass
 
 
 def _child(argv: list[str], log: str, cwd: str, close_fds: Sequence[int]) -> None:
