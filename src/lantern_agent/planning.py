@@ -141,9 +141,14 @@ class Planner:
         at_junction = (inp.command in JUNCTION_COMMANDS and 0.0 <= inp.distance_to_maneuver <= cfg.junction_zone)
         out: list[Obstacle] = []
         stop_lines = [a for a in inp.actors if is_light(a) and light_state(a) in ("red", "yellow")]
-        for a in inp.actors:
-            if a.role == "ego" or a.id == inp.ego_id or is_light(a):
-                continue
+        others = [a for a in inp.actors if not (a.role == "ego" or a.id == inp.ego_id or is_light(a))]
+        if not others:
+            return out
+        # Every projection of a frame in one call per stage (project_many is per point: the same numbers as
+        # one call per actor): first each actor now, then each remaining actor's predicted points.
+        _, lat0s = route.project_many(np.array([(a.x, a.y) for a in others], dtype=float), hint_s=ego_s, window=window)
+        near: list[tuple[ActorObs, float, str, np.ndarray, np.ndarray]] = []
+        for a, lat0 in zip(others, lat0s.tolist()):
             speed = math.hypot(a.vx, a.vy)
             kind = a.actor_class.split("/", 1)[0]
             if speed < cfg.moving_speed or kind == "static":
@@ -155,12 +160,17 @@ class Planner:
             n = int(round(t_pred / cfg.prediction_step))
             # cheap reject: far from the route stretch even after predicted motion
             reach = speed * t_pred + a.half_length + a.half_width
-            _, lat0 = route.project(a.x, a.y, hint_s=ego_s, window=window)
             if abs(lat0) - reach > cfg.corridor_half_width:
                 continue
             ts = np.arange(n + 1) * cfg.prediction_step
-            pts = np.stack([a.x + a.vx * ts, a.y + a.vy * ts], axis=1)
-            ss, lats = route.project_many(pts, hint_s=ego_s, window=window)
+            near.append((a, speed, kind, ts, np.stack([a.x + a.vx * ts, a.y + a.vy * ts], axis=1)))
+        if not near:
+            return out
+        ss_all, lats_all = route.project_many(np.concatenate([pts for *_, pts in near]), hint_s=ego_s, window=window)
+        k0 = 0
+        for a, speed, kind, ts, pts in near:
+            ss, lats = ss_all[k0:k0 + len(pts)], lats_all[k0:k0 + len(pts)]
+            k0 += len(pts)
             yaw = a.yaw if speed < cfg.moving_speed else math.atan2(a.vy, a.vx)
             hs = route.headings(ss)
             dyaw = np.abs(np.sin(yaw - hs)), np.abs(np.cos(yaw - hs))

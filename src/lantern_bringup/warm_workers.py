@@ -127,6 +127,11 @@ def _warm_up(extra: Sequence[str]) -> None:
     from lantern_bridge.scenario import families
 
     families.table()  # the hazard families' YAML (package data, cached per process): every route reads it
+    import inspect
+
+    # rclpy's logger finds each call site's module through inspect, which maps the file of every loaded
+    # module once per process (~70 ms with these imports, more with torch's): once here, not in every run.
+    inspect.getframeinfo(sys._getframe())
     from lantern.paths import config_dir
     from lantern.ros.params import ParameterError, read_param_file
 

@@ -39,6 +39,10 @@ _UNIT_SUFFIX = re.compile(r"[_ ](" + "|".join(sorted((re.escape(u) for u in _UNI
 _HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _./()\[\]²-]{0,40}")
 #: columns whose value is a document id, not a quantity
 _ID_COLUMNS = re.compile(r"(?:id|tc|test(?:[ _]?(?:case|id))?|case(?:[ _]?id)?|no|ref|ticket|key)", re.I)
+#: a header's abbreviated quantity after its subject ("hv_v", "ov_d", "lead_spd"): the quantity's word, so "v 14 m/s" is a speed of that subject
+_HEADER_ABBREV = {"v": "speed", "spd": "speed", "vel": "speed", "d": "distance", "dist": "distance"}
+#: a column that only labels another vehicle ("ov" = other vehicle, "tv" = target vehicle): its value says which one and where
+_LABEL_ONLY = frozenset({"ov", "tv", "obj", "veh", "other"})
 _BARE_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _DELIMS = (";", "\t", ",")
 
@@ -57,6 +61,7 @@ def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
         m = _UNIT_SUFFIX.search(h)
         unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
         words = (h[: m.start()] if m else h).replace("_", " ").strip()
+        words = " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in words.split())  # "hv_v" / "ov_d": "hv speed" / "ov distance"
         if _ID_COLUMNS.fullmatch(words):
             notes.append(f'not a test instruction: ignored: the id "{v}" (column "{h}")')
             continue  # set aside with its note (a note may still name the application: "FCW-B4")
@@ -65,6 +70,8 @@ def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
         subject = words.split()[0].lower() if words else ""
         if out and not generic and subject and subject == prev:  # "lead", "lead_gap_m", "lead_kph": one vehicle, one sentence
             out[-1] += f", {words.split(None, 1)[1] if ' ' in words else ''} {value}".replace(",  ", ", ")
+        elif subject in _LABEL_ONLY and len(words.split()) == 1:
+            out.append(value)  # "ov" over "oncoming lorry (equipped)": the value names the vehicle, the column only labels it
         else:
             out.append(value if generic else f"{words} {value}")
         prev = "" if generic else subject
@@ -124,6 +131,8 @@ def _gherkin(lines: list[str], notes: list[str]) -> list[str]:
             k = kind.lower()
             outcome = k == "then" or (outcome and k in ("and", "but", "*"))
             body = step.group(2).rstrip()
+            if k == "when" and "," in body:
+                body = "When " + body  # a condition before its consequence ("When the car comes within 40 m of ..., its BSMs are lost"): a window, kept as one
             if outcome and not re.search(r"\d", body):
                 notes.append(f'not a test instruction: ignored: the expected outcome "{line}"')
                 continue
@@ -133,11 +142,64 @@ def _gherkin(lines: list[str], notes: list[str]) -> list[str]:
     return [x for x in out if x]
 
 
+_YAML_LINE = re.compile(r"^(?:-\s+)?([A-Za-z][A-Za-z0-9_]*(?:\s[A-Za-z0-9_]+){0,2})\s*:\s+(\S.*)$")
+_YAML_FLOW = re.compile(r"^\{(.*)\}$")
+#: a flow mapping's key that names the vehicle's kind or its radio, not a quantity ("{type: van, v2x: yes}")
+_KIND_KEYS = frozenset({"type", "class", "cls", "kind", "vehicle", "model"})
+_RADIO_KEYS = frozenset({"v2x", "equipped", "connected", "obu", "v2x equipped", "has obu"})
+_YES, _NO = frozenset({"yes", "true", "y", "on", "1"}), frozenset({"no", "false", "n", "off", "0"})
+
+
+def _yaml_value(key: str, value: str) -> str:
+    """One ``key: value`` pair said in words ("gap: 70 m": "gap 70 m", "type: van": "van", "v2x: yes": "equipped")."""
+    k, v = key.replace("_", " ").strip().lower(), value.strip().strip("'\"")
+    if k in _KIND_KEYS:
+        return v
+    if k in _RADIO_KEYS and v.lower() in _YES | _NO:
+        return "equipped" if v.lower() in _YES else "unequipped"
+    m = _UNIT_SUFFIX.search(key)
+    unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
+    words = " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in (key[: m.start()] if m else key).replace("_", " ").split())
+    return f"{words} {v} {unit}" if unit and _BARE_NUMBER.fullmatch(v) else f"{words} {v}"
+
+
+def _yaml(lines: list[str], notes: list[str]) -> list[str]:
+    """A YAML block pasted as the intent ("hv_speed: 16 m/s", "lead: {type: van, gap: 70 m, v2x: yes}"): one clause a key, said in words.
+
+    Only a block of at least three ``key: value`` lines with a snake_case key or a flow mapping among them, so prose with a
+    colon ("Steps: ...", "Inject: ...") is left to the rules.
+    """
+    pairs = [_YAML_LINE.match(x) for x in lines]
+    if sum(1 for m in pairs if m) < 3 or not any(m and ("_" in m.group(1) or _YAML_FLOW.match(m.group(2).strip())) for m in pairs):
+        return lines
+    out = []
+    for line, m in zip(lines, pairs):
+        if not m:
+            out.append(line)
+            continue
+        key, value = m.group(1), m.group(2).strip()
+        flow = _YAML_FLOW.match(value)
+        if flow:
+            items = [re.match(r"\s*([^:]+?)\s*:\s*(.+?)\s*$", c) for c in flow.group(1).split(",")]
+            if not all(items):
+                out.append(line)  # not a mapping of its own: left as written, for the rules to read or refuse
+                continue
+            said = ", ".join(_yaml_value(i.group(1), i.group(2)) for i in items if i)
+            out.append(f"{key.replace('_', ' ')} {said}.")
+        elif re.fullmatch(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", key, re.I):
+            out.append(value + ("" if value.endswith((".", "!", "?")) else "."))
+        else:
+            said = _yaml_value(key, value)
+            out.append(said + ("" if said.endswith((".", "!", "?")) else "."))
+    return out
+
+
 def read_layout(text: str) -> tuple[str, list[str]]:
     """(``text`` with a pasted table row and Gherkin steps rewritten into clauses, a note for each piece set aside); prose passes unchanged."""
     notes: list[str] = []
     lines = [x.strip() for x in text.strip().split("\n")]
     lines = _gherkin(lines, notes)
+    lines = _yaml(lines, notes)
     lines = _table(lines, notes)
     return "\n".join(lines), notes
 

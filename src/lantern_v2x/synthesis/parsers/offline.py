@@ -159,7 +159,8 @@ _OPS: tuple[tuple[str, str], ...] = (
                     r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*|jump\w*)\b"
                     r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
                     r"|position noise|(?:gps|gnss) (?:error|offset)|\bposition(?:al|ing)? (?:error|offset)\b[^;]*?\d ?m\b(?!/)|\b(?:gaussian|random|white|position(?:al)?|gps|gnss|location) noise\b"
-                    r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnoise\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
+                    r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnois(?:e|y)\b"
+                    r"|\b(?:gaussian|random|white|zero-mean) (?:position(?:al)? |location )?(?:error|noise)\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
     ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"
                r"|\b(?:same|identical|unchanged) (?:content|payload|phase|data|state|values?)\b|\bagain and again\b|\bover and over\b"),
     ("skew", r"\bskew|\btimestamps?\b|\bclock\b|(?:in|into) the (?:past|future)"),
@@ -266,7 +267,9 @@ _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" 
 #: "(see clause 5.1)", "Step 3:"): a label, not a quantity; only before a ':' '-' '|' ')' or the end of its cell, so "step 3 s" stays a number
 _SECTION = (r"(?:test procedure|test step|test case|test|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§"
             r"|case|scenario|variant|tc|run|no\.|#)\s*\d+(?:\.\d+)*[a-z]?")
-_DOC_SECTION = re.compile(r"(?P<lead>^|[.;|]\s|\|)\s*(?P<s>" + _SECTION + r")\s*(?::|\s-\s|(?=\s*\|)|$)|\((?:see |per |cf\.? )?(?P<b>" + _SECTION + r")\)", re.I)
+_DOC_SECTION = re.compile(r"(?P<lead>^|[.;|]\s|\|)\s*(?P<s>" + _SECTION + r")\s*(?::|\s-\s|(?=\s*\|)|$)|\((?:see |per |cf\.? )?(?P<b>" + _SECTION + r")\)"
+                          # a bare numbered heading at the start of a line ("5.2.4 Emergency electronic brake light"): two dots are no quantity
+                          r"|(?P<lead2>^|\n)[ \t]*(?P<d>\d+\.\d+(?:\.\d+)+)\.?[ \t]+(?=(?-i:[A-Z]))", re.I)
 #: a heading that introduces the expected outcome, not the test ("Expected: RLVW still warns", "Pass criterion: ...")
 _OUTCOME_HEAD = re.compile(r"^\s*(?:expected(?: result| outcome| behaviou?r)?|pass(?:/fail)? criteri(?:on|a)|acceptance(?: criteri(?:on|a))?|success criteri(?:on|a)"
                            r"|rationale|verdict)\s*:", re.I)
@@ -312,8 +315,8 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _DOC_ID.sub(drop_id, t)
 
     def drop_section(m: re.Match[str]) -> str:
-        notes.append(f'not a test instruction: ignored: the section label "{m.group("s") or m.group("b")}"')
-        return (m.group("lead") or "") + " "
+        notes.append(f'not a test instruction: ignored: the section label "{m.group("s") or m.group("b") or m.group("d")}"')
+        return (m.group("lead") or m.group("lead2") or "") + " "
 
     t = _DOC_SECTION.sub(drop_section, t)
 
@@ -515,7 +518,10 @@ def _same_vehicle(prev: str, p: str) -> bool:
 _STILL_OK = re.compile(r"\b(?:(?:the |its |their )?timestamps? (?:stay |remain |are |is |keep |still )*(?:fresh|updating|updated|current|correct|up to date|advancing)"
                        r"|(?:with |while |but )?(?:the |its |their )?(?:fresh|updated|updating|current|correct|live|advancing|new) (?:time ?stamps?|generation times?)"
                        r"|(?:while |but |with )?(?:the |its |their )?timestamps? (?:continue|continues|keep|keeps|still) (?:to )?(?:advance|advancing|update|updating|refresh\w*|tick\w*|move|moving)"
-                       r"|(?:messages? |packets? |it |they )?(?:are |is )?still (?:arriving|arrive|arrives|delivered|coming|sent) on time|(?:still )?(?:arriving|arrive|arrives) on time)\b")
+                       r"|(?:messages? |packets? |it |they )?(?:are |is )?still (?:arriving|arrive|arrives|delivered|coming|sent) on time|(?:still )?(?:arriving|arrive|arrives) on time"
+                       # the header fields that keep counting ("message counter and timestamp keep running", "the msgCnt keeps incrementing")
+                       r"|(?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|time ?stamps?)(?: and (?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|time ?stamps?))?"
+                       r" (?:continue|continues|keep|keeps|still) (?:to )?(?:run|running|count\w*|increment\w*|advanc\w*|updat\w*|tick\w*))\b")
 
 
 def _is_fault(piece: str) -> bool:
@@ -979,7 +985,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
                   lambda m: f"{m.group(1)}{'an' if m.group(2)[0].lower() in 'aeiou' else 'a'} {m.group(2)}", text, flags=re.I)
     # "Lorry comes from the left at 8.5 m/s": a named vehicle that moves (a bare "Vehicle approaches ..." in a GLOSA intent is the ego, left alone)
     text = re.sub(r"(^|[:,;.?!]\s+|\|\s*|\bwith\s+|\b(?:behind|follows?|following|tailing|trailing)\s+)((?:(?:" + _ADJ + r")\s+)+)(" + _NOUN + r")\b", _article, text, flags=re.I)  # "..., crossing truck from the right"
-    text = re.sub(r"\b(follows?|following|behind|tailing|trailing)\s+(?:the\s+)?(?:rv|remote vehicle)\b(?!')", r"\1 a lead vehicle", text, flags=re.I)  # "HV follows RV at 20 m"
+    text = re.sub(r"\b(follows?|following|behind|tailing|trailing)\s+(?:the\s+)?((?:(?:" + _ADJ + r")\s+)*)(?:rv|remote vehicle)\b(?!')", r"\1 a \2lead vehicle", text, flags=re.I)  # "HV follows (the equipped) RV at 20 m"
     text = _APPOSITIVE_EQUIP.sub(_appositive, text)
     text = _named_by_possessive(_first_mention(text))
     foreign = foreign_message_problem(text)
@@ -1596,7 +1602,7 @@ _ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our) (?:stop )?(?
 _BEFORE_ARRIVAL = (r"before (?:(?:(?:the )?" + _EGO_NAMES + r"|it|he|she|they) (?:would |will |can |could |does |do )?" + _ARRIVE
                    + r"|(?:(?:our|its|their|the ego's|(?:the )?" + _EGO_NAMES + r"(?:'s)?) )?(?:arrival|arriving|reaching (?:the |its |our )?(?:stop )?(?:line|bar))\b)")
 #: a colour's onset said as a noun or an intransitive verb ("red comes 3 s before arrival", "amber onset 2 s before ...")
-_ONSET = r"(?:onset|comes|comes on|appears|starts|begins|shows|is shown|is displayed|arrives|kicks in|lights up)"
+_ONSET = r"(?:onset|comes|comes on|is coming|appears|starts|begins|shows|is shown|is displayed|arrives|kicks in|lights up)"
 #: a phase change said with no time at all ("the light turns green after the test starts"): neither carried nor dropped, refused
 _UNTIMED_CHANGE = re.compile(r"\b(?:turns|turning|turn|changes|changing|change|goes|going|switches|switching|switch|becomes|becoming|flips) (?:to )?" + _COLOUR + r"\b")
 

@@ -118,6 +118,20 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on)(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after the (?:start|beginning)))", r"turns \1"),
     # numbered steps run into one line: "Steps: 1) HV at 90 km/h 2) 60 m ahead ..." -> one sentence a step (only with a "1)" and a "2)")
     (r"(?:(?<=\s)|^)[1-9]\)\s+(?=.*(?:^|\s)2\)\s)|(?<=\s)(?:[2-9]|1[0-9])\)\s+", _step),
+    # a window by its start and its length (after held-out 8): "starting at t = 4 s and lasting 10 s", "beginning at 2 s, running for 5 s",
+    # "commencing 3 s in and lasting 6 s" -> "from 4 s for 10 s"
+    (r"\b(?:starting|beginning|commencing)(?: at| from)? (\d+(?:\.\d+)?) ?s(?: in(?:to the run)?)?,? (?:and )?(?:lasting|running|active)(?: for)? (\d+(?:\.\d+)?) ?s\b",
+     r"from \1 s for \2 s"),
+    # a time to the conflict point said with "to" / "away from" / "short of": "4 s to the conflict point", "3.5 s away from the conflict zone"
+    # -> "4 s from the conflict point" (as "is 4 s from the conflict point" is read)
+    (r"(?<![\w.])(\d+(?:\.\d+)?) ?s (?:to go )?(?:to|away from|short of|before reaching) (?:the )?(?:conflict (?:point|zone|area)|point of conflict)\b",
+     r"\1 s from the conflict point"),
+    # a role word used as the vehicle's noun before its numbers: "oncoming 50 km/h, 100 m before its line", "opposing: 14 m/s" -> "oncoming vehicle 50 km/h"
+    (r"(^|[:;.|?!]\s+|,\s+|\s-\s+)(oncoming|opposing)(?=:?\s+\d)", r"\1\2 vehicle"),
+    # a following gap said "at a gap of 35 m" -> "with a gap of 35 m" (the lead's gap, never the ego's stop-line distance)
+    (r"\bat a (?:gap|headway|following distance) of (?=\d)", "with a gap of "),
+    # a hard braking in slang: "slams on 9 m/s²", "slams on the brakes with 8 m/s²", "stomps on the brakes at 7 m/s²" -> "brakes at 9 m/s²"
+    (r"\b(?:slams?|slamming|stomps?|stamps?|jams?) (?:on )?(?:(?:the|its|his|her) )?(?:brakes? )?(?:with |at )?(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
     (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
 )
