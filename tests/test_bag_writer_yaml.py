@@ -59,3 +59,47 @@ def test_libyaml_dumps_write_the_bag_ruamel_writes(tmp_path: Path, monkeypatch: 
         assert (a / "bag.mcap").read_bytes() == (b / "bag.mcap").read_bytes()
     assert "offered_qos_profiles" in (a / "metadata.yaml").read_text()
     assert bag_writer.rosbags_writer.YAML is YAML  # rosbags' own class is back after each use
+
+
+# rosbag2's own writer (yaml-cpp) spells QoS documents like these; ours (above) too
+YAML_CPP_QOS = [
+    "- history: 3\n  depth: 0\n  reliability: 1\n  durability: 2\n  deadline:\n    sec: 9223372036\n    nsec: 854775807\n"
+    "  lifespan:\n    sec: 9223372036\n    nsec: 854775807\n  liveliness: 1\n  liveliness_lease_duration:\n    sec: 9223372036\n"
+    "    nsec: 854775807\n  avoid_ros_namespace_conventions: false",
+    "- history: keep_last\n  depth: 10\n  reliability: best_effort\n  durability: transient_local\n  deadline:\n    sec: 0\n    nsec: 0\n"
+    "  lifespan:\n    sec: 0\n    nsec: 0\n  liveliness: automatic\n  liveliness_lease_duration:\n    sec: 0\n    nsec: 0\n"
+    "  avoid_ros_namespace_conventions: true\n- history: unknown\n  depth: 1\n  reliability: reliable\n  durability: volatile\n"
+    "  deadline: {sec: 1, nsec: 500}\n  lifespan: {sec: 2, nsec: 0}\n  liveliness: manual_by_topic\n"
+    "  liveliness_lease_duration: {sec: 3, nsec: 7}\n  avoid_ros_namespace_conventions: false",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", YAML_CPP_QOS)
+def test_libyaml_reads_the_qos_ruamel_reads(text: str) -> None:
+    from rosbags.rosbag2 import metadata
+
+    from lantern_eval import bag_reader
+
+    ruamel = metadata.parse_qos(text)
+    metadata.YAML = bag_reader._LibyamlQos
+    try:
+        assert metadata.parse_qos(text) == ruamel
+    finally:
+        metadata.YAML = YAML
+
+
+@pytest.mark.parametrize("storage", ["mcap", "sqlite3"])
+def test_a_bag_reads_the_same_through_libyaml(tmp_path: Path, storage: str) -> None:
+    from rosbags.rosbag2 import Reader, metadata
+
+    from lantern_eval import bag_reader
+
+    _write(tmp_path / "bag", storage)
+    with Reader(tmp_path / "bag") as plain:
+        want = [(c.topic, c.msgtype, c.ext.offered_qos_profiles) for c in plain.connections]
+    with bag_reader.OpenBag(tmp_path / "bag") as bag:
+        got = [(c.topic, c.msgtype, c.ext.offered_qos_profiles) for c in bag._reader.connections]
+    assert got == want and any(q for *_, q in got)
+    assert bag_reader.summarize(tmp_path / "bag").counts == bag.summary.counts
+    assert metadata.YAML is YAML  # rosbags' own class is back

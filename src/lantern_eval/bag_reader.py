@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 from rosbags.rosbag2 import Reader
+from rosbags.rosbag2 import metadata as rosbags_metadata
 
 from lantern_eval.errors import BagError
 
@@ -88,12 +89,40 @@ def _summary_of(path: Path, reader: Reader) -> BagSummary:
     return BagSummary(path, storage, counts, reader.start_time, reader.end_time, _json_field(path, custom, "lantern"), _json_field(path, custom, "lantern_recording"), size)
 
 
+class _LibyamlQos:
+    """ruamel's ``YAML(typ='safe')`` as rosbags reads each topic's ``offered_qos_profiles`` (``load``), by libyaml.
+
+    Why: ruamel's Python constructor took ~0.05 s of every run's bag check (16 topics). A QoS document holds
+    only integers, policy names and booleans, which YAML 1.1 (libyaml) and 1.2 (ruamel) read alike
+    (``tests/test_bag_writer_yaml.py`` compares them); metadata.yaml itself is still read by ruamel.
+    """
+
+    def __init__(self, typ: str = "safe") -> None:
+        pass
+
+    def load(self, text: str) -> Any:
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _open(reader: Reader) -> None:
+    saved = rosbags_metadata.YAML
+    rosbags_metadata.YAML = _LibyamlQos
+    try:
+        reader.open()
+    finally:
+        rosbags_metadata.YAML = saved
+
+
 def summarize(path: Path) -> BagSummary:
     path = Path(path)
     _check_dir(path)
     try:
-        with Reader(path) as reader:
+        reader = Reader(path)
+        _open(reader)
+        try:
             return _summary_of(path, reader)
+        finally:
+            reader.close()
     except BagError:
         raise
     except Exception as exc:  # rosbags raises several types; the caller needs one
@@ -116,7 +145,7 @@ class OpenBag:
     def __enter__(self) -> OpenBag:
         try:
             self._reader = Reader(self.path)
-            self._reader.open()
+            _open(self._reader)
             self.summary = _summary_of(self.path, self._reader)
         except BagError:
             self.close()

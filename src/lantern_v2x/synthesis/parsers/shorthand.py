@@ -68,6 +68,9 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=(?:a|an|the)\b)", r"\1 is "),
     (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=[aeiou])", r"\1 is an "),
     (r"\b(lead(?: vehicle)?|leader)\s*=\s*(?=[a-z])", r"\1 is a "),
+    # a remote vehicle assigned like a variable: "RV = connected SUV from the left", "target vehicle = a van" -> "RV: connected SUV from the left"
+    # (a label before a colon, as "RV2: connected white van" is read; "target vehicle" shortened to its label, so its noun is not read as a vehicle)
+    (r"\b(?:(rv|tv|ov|pov)|remote vehicle|target vehicle)\s*=\s*(?:(?:a|an|the)\s+)?(?=[a-z])", lambda m: f"{m.group(1) or 'RV'}: "),
     # arrival in shorthand: "red 2.2 s pre-arrival", "2 s prior to arrival" -> "before arrival"
     (r"(\d ?s) (?:pre-?arrival|prior to (?:the )?arrival)\b", r"\1 before arrival"),
     # a direction after "to" that needs none: "shifted 6 m to forward", "offset 3 m to backward" -> "6 m forward"
