@@ -163,14 +163,14 @@ def test_warm_worker_forks_before_any_thread_or_rclpy_init():
     assert r.stdout.split() == ["1", "False"]
 
 
-@pytest.mark.parametrize("agent", ["onboard", "expert"])
+@pytest.mark.parametrize("agent", ["onboard", "expert", "learned"])
 def test_a_warm_run_imports_nothing(tmp_path, ros_domain, agent):
     """What a forked run imports it pays on every run: a run after the zygote's warm-up imports no module
     and loads no message type support of its own (a module missing from WARM_MODULES fails here)."""
     code = f"""
 import sys
 from lantern_bringup import warm_workers
-warm_workers._warm_up(())
+warm_workers._warm_up(warm_workers.AGENT_MODULES.get("{agent}", ()))
 before = set(sys.modules)
 from rclpy import type_support
 loaded = [m for m in before if m.endswith("rosidl_typesupport_c")]

@@ -1659,7 +1659,7 @@ def test_a_lead_at_the_same_speed_as_we_follow_it(verb: str) -> None:
 def test_a_second_vehicle_placed_before_it_is_named() -> None:
     s = parse("EEBL: we follow a legacy van at 12 m, and 40 m ahead of us there is a connected car that brakes at 8 m/s² at 3 s. Everyone drives 18 m/s. "
               "The car's BSMs 0.3 s late.")
-    assert [(v.cls, v.distance, v.equipped, v.behaviour.kind) for v in s.vehicles] == [("van", 12.0, False, "cruise"), (None, 40.0, True, "brake_at")]
+    assert [(v.cls, v.distance, v.equipped, v.behaviour.kind) for v in s.vehicles] == [("van", 12.0, False, None), ("car", 40.0, True, "brake_at")]
 
 
 @pytest.mark.parametrize("said", ["(stamps in the past)", ", every BSM it sends is stamped old"])

@@ -87,7 +87,8 @@ TERM_GRACE_S = 12.0
 #: torch for the learned agent is ~1-2.5 s per cold run. Importing torch starts no thread pool (its
 #: intra-op pool starts on first use, in the child), so the fork stays safe.
 AGENT_MODULES: dict[str, tuple[str, ...]] = {
-    "learned": ("torch", "lantern_agent.learned.encoders", "lantern_agent.learned.model", "lantern_agent.learned.cache", "lantern_agent.learned.inputs"),
+    "learned": ("torch", "lantern_agent.learned.encoders", "lantern_agent.learned.model", "lantern_agent.learned.cache", "lantern_agent.learned.inputs",
+                "lantern_agent.backends.learned", "safetensors.torch", "torch.utils.serialization"),
 }
 
 
