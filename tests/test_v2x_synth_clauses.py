@@ -1690,3 +1690,8 @@ def test_a_remote_vehicle_assigned_like_a_variable(label: str) -> None:
     s = parse(f"IMA. {label} from the left, 11 m/s, 45 m from its stop line. HV 9 m/s, 40 m to its line. RV BSMs 0.4 s late.")
     (v,) = s.vehicles
     assert (v.role, v.cls, v.speed, v.distance) == ("crossing_left", "van", 11.0, 45.0)
+
+
+def test_a_yaml_radio_neither_yes_nor_no_is_not_read_as_equipped() -> None:
+    a = OfflineParser().parse("notes:\n  app: fcw\n  hv_speed: 24 m/s\n  lead: {type: truck, gap: 55 m, speed: 14 m/s, v2x: maybe}\n  fault: lead BSM 0.6 s late")
+    assert not a.ok, a.spec

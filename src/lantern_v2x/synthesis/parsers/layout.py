@@ -181,8 +181,9 @@ def _yaml(lines: list[str], notes: list[str]) -> list[str]:
         flow = _YAML_FLOW.match(value)
         if flow:
             items = [re.match(r"\s*([^:]+?)\s*:\s*(.+?)\s*$", c) for c in flow.group(1).split(",")]
-            if not all(items):
-                out.append(line)  # not a mapping of its own: left as written, for the rules to read or refuse
+            if not all(items) or any(i.group(1).replace("_", " ").strip().lower() in _RADIO_KEYS and i.group(2).strip().lower() not in _YES | _NO
+                                     for i in items if i):
+                out.append(line)  # not a mapping of its own, or a radio neither yes nor no ("v2x: maybe"): left as written, for the rules to refuse
                 continue
             said = ", ".join(_yaml_value(i.group(1), i.group(2)) for i in items if i)
             out.append(f"{key.replace('_', ' ')} {said}.")

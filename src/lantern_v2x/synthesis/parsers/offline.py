@@ -239,20 +239,6 @@ _NW = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 #: what may follow a number word for it to be read as a number (so "one vehicle phrase" or "a car" stay words)
 _UNIT_AFTER = (r"(?=\s*(?:-\s*)?(?:seconds?|secs?|s\b|milliseconds?|ms\b|metres?|meters?|m\b|km/h|kph|kmh|mph|m/s|percent|per cent|%|feet|foot|ft\b"
                r"|(?:consecutive )?messages? (?:at a time|in a row)|consecutive|-message))")
-#: fractions of a unit an engineer says in words
-_FRACTIONS: tuple[tuple[str, str], ...] = (
-    (r"\b(?:one|a) and a half (seconds?|metres?|meters?)", r"1.5 \1"),
-    (r"\b(?:a|one) (second|metre|meter) and a half\b", r"1.5 \1s"),
-    (r"\bhalf (?:a|one) (second|metre|meter)\b", r"0.5 \1s"),
-    (r"\b(?:a|one) quarter of (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
-    (r"\b(?:a )?quarter (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
-    (r"\bthree quarters of (?:a|one) (second|metre|meter)\b", r"0.75 \1s"),
-    (r"\bhalf (?:of )?the time\b", "50% of the time"),
-    (r"\bhalf of (the|all|its|their|every)\b", r"50% of \1"),
-    (r"\bthree[- ]quarters of (the|all|its|their|every)\b", r"75% of \1"),
-    (r"\b(?:a|one)[- ]quarter of (the|all|its|their|every)\b", r"25% of \1"),
-    (r"\b(?:a|one)[- ]tenth of (the|all|its|their|every)\b", r"10% of \1"),
-)
 _FT = 0.3048
 #: one g in m/s², the value the BSM's hard-braking threshold uses (``streams.HARD_BRAKING`` = -0.4 g)
 G = -HARD_BRAKING / 0.4
@@ -372,9 +358,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(?:(?<=[,;:.] )|(?<=^))(us|host)\b(?= (?:at|doing|going|drives?|driving|straight|turns?|turning|travels?|is|are)\b)", "the host vehicle", t, flags=re.I)
     t = re.sub(r"\b(?:one|1) ((?:spat|map|bsm|cam)s? )?(message|packet)s? (?:in|out of) (two|three|four|five|ten|\d+)\b",
                lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
-    t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins
-    for pat, rep in _FRACTIONS:
-        t = re.sub(pat, rep, t, flags=re.I)
+    t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins, fractions in words
     t = re.sub(r"\b(" + _NW + r") and a half\b" + _UNIT_AFTER, lambda m: f"{_NUMBER_WORDS[m.group(1).lower()]}.5", t, flags=re.I)  # "seven and a half m/s²"
     t = re.sub(r"\b(" + _NW + r")\b" + _UNIT_AFTER, lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), t, flags=re.I)
     t = re.sub(r"\b(bursts? of|burst length(?: of)?|group)\s+(" + _NW + r")\b", lambda m: f"{m.group(1)} {_NUMBER_WORDS[m.group(2).lower()]}", t, flags=re.I)

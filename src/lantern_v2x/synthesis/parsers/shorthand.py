@@ -9,8 +9,9 @@ and e-mail lead-ins ("I'd like an LTA run with ..."). Each family is
 rewritten here, before any rule reads the text, into a phrasing the rules
 already read, so the rules (and the number ledger that checks every number
 is carried) stay one grammar. A rewrite never invents or drops a number: a
-ratio becomes the percentage it states (rounded to 0.1 %), every other
-rewrite moves or respells words only.
+ratio becomes the percentage it states (rounded to 0.1 %), a fraction said
+in words ("half a second", "three quarters of the BSMs") the digits it
+states, every other rewrite moves or respells words only.
 """
 
 from __future__ import annotations
@@ -137,6 +138,19 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:slams?|slamming|stomps?|stamps?|jams?) (?:on )?(?:(?:the|its|his|her) )?(?:brakes? )?(?:with |at )?(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
     (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
+    # fractions of a unit or of the messages said in words (last, as they were read right after the rows above): "one and a half
+    # seconds", "half a second", "a quarter of a second", "half of the BSMs", "three quarters of the SPaT", "a tenth of all packets"
+    (r"\b(?:one|a) and a half (seconds?|metres?|meters?)", r"1.5 \1"),
+    (r"\b(?:a|one) (second|metre|meter) and a half\b", r"1.5 \1s"),
+    (r"\bhalf (?:a|one) (second|metre|meter)\b", r"0.5 \1s"),
+    (r"\b(?:a|one) quarter of (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
+    (r"\b(?:a )?quarter (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
+    (r"\bthree quarters of (?:a|one) (second|metre|meter)\b", r"0.75 \1s"),
+    (r"\bhalf (?:of )?the time\b", "50% of the time"),
+    (r"\bhalf of (the|all|its|their|every)\b", r"50% of \1"),
+    (r"\bthree[- ]quarters of (the|all|its|their|every)\b", r"75% of \1"),
+    (r"\b(?:a|one)[- ]quarter of (the|all|its|their|every)\b", r"25% of \1"),
+    (r"\b(?:a|one)[- ]tenth of (the|all|its|their|every)\b", r"10% of \1"),
 )
 
 
