@@ -195,7 +195,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 9))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 10))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -1695,3 +1695,144 @@ def test_a_remote_vehicle_assigned_like_a_variable(label: str) -> None:
 def test_a_yaml_radio_neither_yes_nor_no_is_not_read_as_equipped() -> None:
     a = OfflineParser().parse("notes:\n  app: fcw\n  hv_speed: 24 m/s\n  lead: {type: truck, gap: 55 m, speed: 14 m/s, v2x: maybe}\n  fault: lead BSM 0.6 s late")
     assert not a.ok, a.spec
+
+
+# ---- after held-out 9: each family with wordings of its own (none is a held-out 9 prompt)
+
+@pytest.mark.parametrize("said", ["every SPaT carries a time stamp 1.2 s old", "SPaT time-stamps are 1.2 s old", "the SPaT timestamps lag 1.2 s",
+                                  "SPaT timestamps lagging 1.2 s. The RSU clock is behind, so each SPaT has a time stamp 1.2 s old"])
+def test_old_or_lagging_timestamps_are_a_skew_not_a_delay(said: str) -> None:
+    s = parse(f"RLVW, HV 13 m/s at 100 m, red 3 s before arrival; {said}.")
+    assert [(f.op, f.offset, f.delay) for f in s.faults] == [("skew", -1.2, None)]
+
+
+def test_messages_that_are_old_without_timestamps_stay_a_delay() -> None:
+    s = parse("RLVW, HV 13 m/s at 100 m, red 3 s before arrival; SPaT messages are 1.2 s old.")
+    assert [(f.op, f.delay) for f in s.faults] == [("delay", 1.2)]
+
+
+@pytest.mark.parametrize(("said", "colour", "before"), [("red 3 s prior to HV arrival", "red", 3.0), ("amber 2 s prior to the ego reaching the line", "yellow", 2.0),
+                                                        ("and 3.2 s before it arrives the light red becomes", "red", 3.2)])
+def test_a_colour_relative_to_arrival_in_other_words(said: str, colour: str, before: float) -> None:
+    s = parse(f"RLVW, HV 13 m/s at 100 m, {said}. SPaT lost 10% of the time.")
+    assert (s.communication.signal.align.event, s.communication.signal.align.before_arrival) == (colour, before)
+
+
+@pytest.mark.parametrize("said", ["green starting 12 s into the run", "green begins 12 s after the start", "green comes 12 s after the start",
+                                  "green onset 12 s", "green_onset: 12 s"])
+def test_a_green_onset_into_the_run(said: str) -> None:
+    s = parse(f"GLOSA, ego 11 m/s, 180 m out, {said}. SPaT delayed 0.5 s.")
+    assert (s.communication.signal.align.event, s.communication.signal.align.at) == ("green", 12.0)
+
+
+@pytest.mark.parametrize(("said", "stream", "p"), [("Loss: 75 percent of the MapData messages gone", "map", 0.75), ("30% of the SPaT messages vanish", "spat", 0.3),
+                                                   ("SPaT dropped, a quarter of the messages", "spat", 0.25), ("SPaT lost, 20% of the messages", "spat", 0.2)])
+def test_a_share_of_the_messages_gone_or_said_after_its_loss(said: str, stream: str, p: float) -> None:
+    s = parse(f"GLOSA, ego 13 m/s, 220 m upstream, green 16 s after the start. {said}.")
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", stream, p)]
+
+
+@pytest.mark.parametrize("said", ["SPaT lost 10%, 20% of the messages", "SPaT delayed, 20% of the messages"])
+def test_a_share_after_a_sized_or_other_fault_is_refused(said: str) -> None:
+    a = OfflineParser().parse(f"RLVW, HV 13 m/s at 100 m, red 3 s before arrival; {said}.")
+    assert not a.ok and "20% of the messages" in a.error, a.error
+
+
+@pytest.mark.parametrize("said", ["We hold its BSMs back by 400 ms", "its BSMs are held back 400 ms", "the RSU holds the car's BSMs back by 0.4 s"])
+def test_messages_held_back_are_a_delay(said: str) -> None:
+    s = parse(f"IMA: the crossing car comes from the left, 40 m from its stop line at 10 m/s. {said}. Our car is at 8 m/s, 30 m back from the line.")
+    assert [(f.op, f.stream, f.delay) for f in s.faults] == [("delay", "bsm", 0.4)]
+
+
+@pytest.mark.parametrize(("said", "role"), [("the right-hand crossing car", "crossing_right"), ("a left-hand connected van", "crossing_left")])
+def test_a_right_hand_or_left_hand_vehicle_is_its_side(said: str, role: str) -> None:
+    s = parse(f"IMA: {said} (12 m/s, 50 m from its stop line) with its BSM time stamps 0.6 s in the past? HV 11 m/s at 48 m.")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [(role, 12.0, 50.0)]
+    assert (s.ego.speed, s.ego.distance) == (11.0, 48.0)
+
+
+@pytest.mark.parametrize(("said", "shift"), [(" reports its position 6 m too far forward in every BSM", [6.0, 0.0]),
+                                             ("'s BSMs place it 3 m too far back", [-3.0, 0.0])])
+def test_a_position_reported_too_far(said: str, shift: list[float]) -> None:
+    s = parse(f"FCW: the lead truck{said}. Truck 15 m/s, 70 m in front of the HV; HV 24 m/s.")
+    assert [(f.op, list(f.shift)) for f in s.faults] == [("pos_perturb", shift)]
+
+
+@pytest.mark.parametrize("said", ["it passes the red", "it drives through the red", "it passed the red"])
+def test_passing_the_red_is_running_it(said: str) -> None:
+    s = parse(f"IMA: the car from the right comes with 12 m/s, 50 m from its stop line, and {said}. Ego 10 m/s, 40 m before the line. BSMs 30% lost.")
+    assert s.vehicles[0].behaviour.kind == "run_red"
+
+
+@pytest.mark.parametrize("said", ["the lead's BSM content does not update", "the lead's BSM doesn't update", "the lead's BSM never changes"])
+def test_content_that_does_not_update_is_a_freeze(said: str) -> None:
+    s = parse(f"EEBL. From the start of the run, for ten seconds, {said}. Lead 22 m/s, 35 m ahead, brakes 6.5 m/s² at t = 3 s. HV 22 m/s.")
+    assert [(f.op, f.window.start, f.window.duration) for f in s.faults] == [("freeze", 0.0, 10.0)]
+
+
+@pytest.mark.parametrize("stamp", ["2026-11-30 09:14:07 INFO glosa_run_07 setup:", "[00:00:12.400] run_12 setup:", "2025-01-02T10:00:00Z", "Slide 7:", "Page 3:"])
+def test_a_log_stamp_or_slide_number_is_a_label(stamp: str) -> None:
+    a = OfflineParser().parse(f"{stamp} GLOSA ego 30 mph, 200 m from the light, light becomes green 20 s after start, SPaT 0.5 s late")
+    assert a.ok, a.error
+    assert (a.spec.ego.distance, a.spec.communication.signal.align.at, a.spec.faults[0].delay) == (200.0, 20.0, 0.5)
+
+
+@pytest.mark.parametrize("said", ["decelerates 7.5 m/s^2 from t = 4.5 s", "brakes at 7.5 m/s² starting at 4.5 s", "decelerates 7.5 m/s2 from 4.5 s"])
+def test_a_braking_from_a_time(said: str) -> None:
+    s = parse(f"EEBL: lead car 28 m in front, 18 m/s, {said}. HV 18 m/s. Lead BSMs 0.2 s late.")
+    assert (s.vehicles[0].behaviour.kind, s.vehicles[0].behaviour.t, s.vehicles[0].behaviour.decel) == ("brake_at", 4.5, 7.5)
+
+
+def test_a_json_object_pasted_into_the_intent() -> None:
+    s = parse('json please: {"application": "GLOSA", "host": {"speed": "12 m/s", "range_to_signal": "210 m"}, "phase": {"green_onset": "15 s"}, '
+              '"inject": {"stream": "MAP", "loss": "30 %"}}')
+    assert (s.application, s.ego.speed, s.ego.distance, s.communication.signal.align.at) == ("glosa", 12.0, 210.0, 15.0)
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "map", 0.3)]
+
+
+@pytest.mark.parametrize("text", ['json: {"application": "GLOSA", "host": {"speed": "12 m/s"', 'json: {"app": "GLOSA", "speed": "12 m/s"}', "a set {1, 2, 3}"])
+def test_malformed_or_small_json_is_left_as_written(text: str) -> None:
+    from lantern_v2x.synthesis.parsers.layout import read_layout
+
+    assert read_layout(text)[0] == text
+
+
+@pytest.mark.parametrize(("text", "speed", "dist"), [("GLOSA ego=12mps dist=210m GRN@15s MAP loss 30%", 12.0, 210.0),
+                                                     ("GLOSA ego_v=12 m/s ego_d=210 m green@15s MAP loss=30%", 12.0, 210.0)])
+def test_bench_key_value_shorthand(text: str, speed: float, dist: float) -> None:
+    s = parse(text)
+    assert (s.ego.speed, s.ego.distance, s.communication.signal.align.at) == (speed, dist, 15.0)
+    assert [(f.op, f.stream, f.probability) for f in s.faults] == [("drop", "map", 0.3)]
+
+
+def test_bench_key_value_lead_and_burst() -> None:
+    s = parse("FCW_TC_9 setup ego_v=20 m/s lead=van,d=35 m,v=9 m/s bsm_loss=burst(p=0.6,len=7)")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("lead", "van", 35.0, 9.0)]
+    assert [(f.op, f.probability, f.length) for f in s.faults] == [("burst_drop", 0.6, 7)]
+
+
+@pytest.mark.parametrize("said", ["crosser: from the left, equipped, 12 m/s, 60 m to its stop bar", "the crosser comes from the left at 12 m/s, 60 m from its stop bar"])
+def test_a_crosser_is_a_crossing_vehicle(said: str) -> None:
+    s = parse(f"IMA\n- {said}\n- HV: 10 m/s, 50 m to stop bar\n- its BSMs lost 30% of the time")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [("crossing_left", 12.0, 60.0)]
+
+
+@pytest.mark.parametrize("name", ["test_ima_frozen_bsm_case", "test_lta_bus_latency", "regress_fcw_lead_loss_v2"])
+def test_a_test_function_name_may_name_the_application(name: str) -> None:
+    app = name.split("_")[1]
+    scene = {"ima": "Car from the right, 11 m/s, 45 m out. Ego 9 m/s, 44 m from the stop line. Its BSM freezes.",
+             "lta": "Oncoming bus 12 m/s, 90 m before its stop line; HV turning left 5 m/s, 20 m to the line. Bus BSMs 0.8 s late.",
+             "fcw": "Ego 25 m/s; a connected car 40 m ahead doing 15 m/s; its BSMs 20% lost."}[app]
+    s = parse(f"{name}\n  {scene}")
+    assert s.application == app
+
+
+@pytest.mark.parametrize("said", ["green at 14 s with SPaT delayed by 1500 ms", "green in 14 s and the SPaT lost 20% of the time"])
+def test_a_signal_time_inside_a_fault_clause_is_refused_not_read_as_its_window(said: str) -> None:
+    a = OfflineParser().parse(f"GLOSA ego 15 m/s, 250 m out, {said}")
+    assert not a.ok and "signal's timing and a fault in one clause" in a.error, a.spec
+
+
+def test_a_signal_time_in_a_clause_of_its_own_beside_a_fault_is_read() -> None:
+    s = parse("GLOSA ego 15 m/s, 250 m out, green at 14 s. SPaT delayed by 1500 ms from 3 s.")
+    assert (s.communication.signal.align.at, s.faults[0].delay, s.faults[0].window.start) == (14.0, 1.5, 3.0)

@@ -16,6 +16,10 @@ then sets ids and outcomes aside with a note, as for any document):
   -> "hv 72 km/h"); a value whose column names no unit stays bare, so the
   number ledger refuses it, quoting its column; an id column's value is set
   aside with a note (which may still name the application);
+- a JSON object pasted into the text (a whole object that parses, at least
+  three values): each pair said in words as a YAML key is, a nested
+  object's pairs after its key's words, a "stream" value naming the messages
+  of the pair after it; anything else is left as written;
 - Gherkin: Feature / Scenario headings are noted; Given / When / And / But
   steps are clauses; a Then step (and the And / But steps after it) is the
   expected outcome, set aside with a note (one that states a number stays in
@@ -28,6 +32,7 @@ without a number, each noted, quoted.
 
 from __future__ import annotations
 
+import json
 import re
 
 #: a header's unit suffix or bracketed unit -> the unit the rules read ("hv_kph", "lead_gap_m", "delay (ms)", "speed [m/s]")
@@ -195,9 +200,67 @@ def _yaml(lines: list[str], notes: list[str]) -> list[str]:
     return out
 
 
+#: a mapping key that only heads the fault it holds ("inject": {...}): the fault's own words say it
+_FAULT_KEYS = frozenset({"fault", "faults", "inject", "injection", "impairment", "perturbation", "error", "attack"})
+#: a key whose value names the messages the next pair is about ("stream": "SPaT", "loss": "40 %" -> "SPaT loss 40 %")
+_STREAM_KEYS = frozenset({"stream", "message", "messages", "msg", "msg type", "message type", "channel"})
+
+
+def _json_pairs(obj: dict[str, object]) -> list[str]:
+    """A JSON object's pairs said in words, as a YAML flow mapping's; a nested object's pairs after its key's words."""
+    out: list[str] = []
+    subject = ""
+    for key, value in obj.items():
+        k = str(key).replace("_", " ").strip().lower()
+        if isinstance(value, dict):
+            inner = ", ".join(_json_pairs(value))
+            out.append(inner if k in _FAULT_KEYS else f"{str(key).replace('_', ' ')} {inner}")
+            continue
+        v = "yes" if value is True else "no" if value is False else str(value)
+        if k in _STREAM_KEYS:
+            subject = v.strip()
+            continue
+        said = v.strip() if re.fullmatch(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", k) else _yaml_value(str(key), v)
+        out.append(f"{subject} {said}" if subject else said)
+        subject = ""
+    if subject:
+        out.append(subject)  # a stream named with no pair after it: kept, for the rules to read or refuse
+    return out
+
+
+def _json(text: str, notes: list[str]) -> str:
+    """A JSON object pasted into the intent ('{"application": "GLOSA", "host": {"speed": "14 m/s"}, ...}'): its pairs said in words.
+
+    Why: an engineer pastes the bench's JSON; read as prose, its quotes and
+    braces cut numbers from their units. Each pair becomes a clause as a YAML
+    key does ("host speed 14 m/s"); a "stream" value names the messages of
+    the pair after it ("SPaT loss 40 %"). Only a whole object that parses as
+    JSON with at least three pairs in all is read; anything else is left as
+    written, for the rules to read or refuse.
+    """
+    start = text.find("{")
+    if start < 0:
+        return text
+    try:
+        obj, end = json.JSONDecoder().raw_decode(text[start:])
+    except ValueError:
+        return text
+    if not isinstance(obj, dict):
+        return text
+
+    def count(o: object) -> int:
+        return sum(count(v) if isinstance(v, dict) else 1 for v in o.values()) if isinstance(o, dict) else 0
+
+    if count(obj) < 3:
+        return text
+    said = ". ".join(_json_pairs(obj))
+    return f"{text[:start]}{said}.{text[start + end:]}"
+
+
 def read_layout(text: str) -> tuple[str, list[str]]:
     """(``text`` with a pasted table row and Gherkin steps rewritten into clauses, a note for each piece set aside); prose passes unchanged."""
     notes: list[str] = []
+    text = _json(text, notes)
     lines = [x.strip() for x in text.strip().split("\n")]
     lines = _gherkin(lines, notes)
     lines = _yaml(lines, notes)

@@ -156,22 +156,25 @@ _OPS: tuple[tuple[str, str], ...] = (
     ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*)\b.*\bgroup\b|\brebind|wrong signal group"),
     ("pos_perturb", r"\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
                     r"[^;]*\b(?:really|actually|truly|true|real)\b"
+                    # "reports its position 6 m too far forward", "says it is 3 m too far back": an offset said as an excess (after held-out 9)
+                    r"|\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m too (?:far |much )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)\b"
                     r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*|jump\w*)\b"
                     r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
                     r"|position noise|(?:gps|gnss) (?:error|offset)|\bposition(?:al|ing)? (?:error|offset)\b[^;]*?\d ?m\b(?!/)|\b(?:gaussian|random|white|position(?:al)?|gps|gnss|location) noise\b"
                     r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnois(?:e|y)\b"
                     r"|\b(?:gaussian|random|white|zero-mean) (?:position(?:al)? |location )?(?:error|noise)\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
     ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"
-               r"|\b(?:same|identical|unchanged) (?:content|payload|phase|data|state|values?)\b|\bagain and again\b|\bover and over\b"),
-    ("skew", r"\bskew|\btimestamps?\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
-    ("delay", r"\bdelay|\blatency\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
+               r"|\b(?:same|identical|unchanged) (?:content|payload|phase|data|state|values?)\b|\bagain and again\b|\bover and over\b"
+               r"|\b(?:does|do|did|will) not (?:update|change|refresh)|\b(?:doesn't|don't|won't) (?:update|change|refresh)|\bnever (?:updates?|changes|refreshes)\b"),
+    ("skew", r"\bskew|\btime[- ]?stamps?\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
+    ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
               r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
-             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
+             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|\b(?:gone|vanish\w*|disappear\w*)\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
              r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)|(?<=%) ?(?:per|plr)\b|(?<=% )(?:per|plr)\b"),
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
-_MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|timestamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
+_MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|time[- ]?stamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
                   r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached)\b[^.;|]{0,25}\bgroup \d)"
                   r"|(?:binds?|ties?|maps?|links?|assigns?|associates?|attaches?) (?:our |the |its |my |ego's )?(?:[\w-]+ )?lanes?(?= (?:to|with) [^.;|]{0,20}\bgroup \d))\b")  # "the RSU config maps our ingress lane to signal group 2"
 #: verbs of a fault the offline rules do not know: the clause is refused, never dropped
@@ -278,7 +281,12 @@ _STANDARD = re.compile(r"(?<![\w/-])(?P<s>(?:SAE\s+)?J\d{4}(?:/\d+)?|ETSI\s+(?:E
 #: a numbered label inside a clause ("LTA baseline #3", "run #12") and a clock time ("call with the proving ground, 10:42"): a document's
 #: label or time stamp, not a quantity of the test (a time into the run is said in seconds)
 _HASH_LABEL = re.compile(r"(?P<w>\b(?:baseline|case|run|test|scenario|variant|ticket|issue|bug|item|row|trial|config(?:uration)?|setup|build|version)) ?#\s?\d+[a-z]?\b"
-                         r"|(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]|\.\d| ?(?:s|ms|m|h|min)\b)", re.I)
+                         r"|(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]|\.\d| ?(?:s|ms|m|h|min)\b)"
+                         # a log line's stamp (after held-out 9): a calendar date "2026-11-30" (with its clock time), a bracketed elapsed
+                         # time "[00:00:12.400]", "[12:03:55,120]"; a slide / page number before a colon ("Slide 7:", "p. 3:")
+                         r"|(?<![\w.-])(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?Z?)?(?![\w:.-])"
+                         r"|\[\s*\d{1,2}:[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?\s*\]"
+                         r"|\b(?:slide|page|p\.|foil|chart)\s?\d+[a-z]?(?=\s*:)", re.I)
 
 
 def document_layer(text: str) -> tuple[str, list[str]]:
@@ -349,6 +357,7 @@ def normalise(text: str) -> str:
     (3 decimals), so the ledger checks the converted value like any other.
     """
     t = " ".join(text.split())
+    t = re.sub(r"(?<=[a-z])\s?@\s?(\d+(?:\.\d+)? ?s)\b\s+(?=[a-z])", r" at \1, ", t, flags=re.I)  # a bench field "GRN@14s SPAT ...": the time ends its clause
     t = re.sub(r"\s?@\s?(?=\d|t\s?=\s?\d)", " at ", t)  # "140 m out @ 50 km/h", "green @ t=13 s", "brakes @4 s" (never "@mara", a person)
     t = re.sub(r"\bt\s?=\s?(?=\d)", "", t, flags=re.I)  # "at t = 4 s": a time from the start of the run, as "at 4 s"
     t = re.sub(r"\bbetween (\d+(?:\.\d+)?) ?s and (\d+(?:\.\d+)?) ?s\b",
@@ -672,6 +681,11 @@ def _explains(fault: str, p: str) -> bool:
     return not re.search(r"\d", bare)
 
 
+#: a share of the messages with no verb ("25% of the messages", "a tenth of its BSMs"): the size of the loss stated just before it
+_SHARE = re.compile(r"(?:about |some |roughly |approximately )?\d+(?:\.\d+)? ?% of (?:the |all |its |their |every )?(?:[\w-]+(?:'s)? ){0,2}?"
+                    + _STREAM_NOUN + r"(?: sent)?")
+
+
 _SKEW_BACK = re.compile(r"\b(?:past|behind|lag\w*|old|older|slow)\b")
 _SKEW_AHEAD = re.compile(r"\b(?:future|ahead|fast)\b")
 
@@ -689,6 +703,21 @@ def _restates_skew(fault: str, p: str) -> bool:
     back, ahead = bool(_SKEW_BACK.search(low)), bool(_SKEW_AHEAD.search(low))
     f_back, f_ahead = bool(_SKEW_BACK.search(fl)), bool(_SKEW_AHEAD.search(fl))
     return back != ahead and f_back != f_ahead and back == f_back
+
+
+def _fault_cue_free(p: str) -> str:
+    """``p`` with its message words and what follows them cut off: what is left is the text before the fault ("green at 14 s with SPaT delayed" -> "green at 14 s with")."""
+    m = _MSG.search(p.lower())
+    return p[: m.start()] if m else p
+
+
+def _identifier_words(low: str) -> str:
+    """The words of the snake_case identifiers in ``low`` ("test_ima_frozen_bsm" -> "test ima frozen bsm"), one identifier a sentence.
+
+    Why: a regression test's name often is the only place that names the application; inside an identifier "_" is a word character, so
+    "\\bima\\b" never matches it. Only the application is read from these words (the prose says the scene and the faults).
+    """
+    return ". ".join(m.replace("_", " ") for m in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", low))
 
 
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
@@ -735,6 +764,9 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
             if last_fault >= 0 and not lead_window and _restates_skew(faults[last_fault], p):
                 faults[last_fault] += ", " + p  # "clock is 1.5 s ahead (stamps in the future)": the sized skew said again, one fault
                 continue
+            if _is_fault(p) and _align(_fault_cue_free(p).lower()) is not None:  # "green at 14 s with SPaT delayed ...": never the fault's window
+                raise not_understood(p, "it says the signal's timing and a fault in one clause, so the time would be read as the fault's window: "
+                                     "say the signal's timing in a clause of its own ('green at 14 s; SPaT delayed 1.5 s')")
             if _is_fault(p):
                 faults.append(f"{lead_window}, {p}" if lead_window else p)
                 lead_window = ""
@@ -748,6 +780,9 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
             elif last_fault >= 0 and _first(_OPS, p.lower()) and not _MSG.search(p.lower()) and not _has_scene(p) and not re.search(r"\d", p):
                 raise not_understood(f"{faults[last_fault]}, {p}", f"'{p}' adds a fault word with no size to a fault stated with its size: "
                                      "say each fault with its messages and its size")
+            elif last_fault >= 0 and _SHARE.fullmatch(p.lower().strip()) and _first(_OPS, faults[last_fault].lower()) in ("drop", "burst_drop") \
+                    and not re.search(r"\d", faults[last_fault]):
+                faults[last_fault] += ", " + p  # "SPaT dropped, a quarter of the messages": the loss's size said after it, one fault
             elif _is_unknown_fault(p):
                 unknown.append(p)
             elif last_fault >= 0 and not _has_scene(p) and _QTY.search(p):
@@ -1046,7 +1081,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
             raise not_understood(_clause_at(text, m.start()), "it asks for a failure but names no fault: say which messages (SPaT, MAP, BSM) "
                                  "and which fault with its size, e.g. 'delay the SPaT by 1 s'")
     scene = " ".join(scene_sents).lower()
-    app = _first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower()) or _situation(scene)  # an id or a commentary may name the application
+    app = (_first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower())  # an id or a commentary may name the application
+           or _first(NAMED_APPS, _identifier_words(low)) or _situation(scene))  # so may a test function's name ("test_ima_frozen_bsm_...")
     if app is None:
         raise OfflineParseError(
             "offline parse: no known situation in the prompt (name an application, or describe a signal that changes, a green light, "
@@ -1565,6 +1601,7 @@ def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
 
 #: A vehicle that runs its red light (the violator of an intersection conflict); normal traffic obeys it.
 _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|ignores?|ignoring|blows?|blowing|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
+                       r"|\b(?:pass(?:es)?|passed|drives? through|drove through) (?:the |its |a |their )?red\b(?! (?:car|vehicle|van|truck|lorry|bus|suv))"  # "it passes the red" (after held-out 9)
                        r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|red[- ]light (?:violation|violator|running)\b(?! (?:warning|alert))|\benters? on red\b"
                        r"|\b(?:fails?|failing|failed) to stop (?:at|for|on) (?:the |its |a )?red\b"
                        r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for|on) (?:the |its |a )?red\b"
@@ -1781,7 +1818,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             raise _Unsized(_nu_text(s, "a MAP rebind needs the wrong signal group, e.g. 'to signal group 4'"))
         f["signal_group"] = int(m.group(1))
     elif op == "pos_perturb":
-        m = re.search(_NUM + r" ?m (?:further |farther )?(?:to the )?(forward|ahead|back|backward|backwards|behind|left|right)", low)
+        m = re.search(_NUM + r" ?m (?:further |farther |too far |too much )?(?:to the )?(forward|ahead|back|backward|backwards|behind|left|right)", low)
         if m:
             d = float(m.group(1))
             f["shift"] = {"forward": [d, 0.0], "ahead": [d, 0.0], "back": [-d, 0.0], "backward": [-d, 0.0], "backwards": [-d, 0.0], "behind": [-d, 0.0],

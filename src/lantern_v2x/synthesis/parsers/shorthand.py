@@ -43,10 +43,37 @@ def _ratio(m: re.Match[str]) -> str:
     return f"{round(100.0 * k / n, 1):g}% of {noun}" if noun else f"{round(100.0 * k / n, 1):g}%"
 
 
+#: a bench key's abbreviated quantity ("ego_v", "d", "dist", "jit") -> its word
+_KEY_WORDS = {"v": "speed", "spd": "speed", "vel": "speed", "d": "distance", "dist": "distance", "jit": "jitter", "p": "probability",
+              "len": "length", "lat": "latency"}
+_KV = r"(?<![\w=.-])([a-z][a-z_]{0,30})=(?=[\w(\[\"'])(\d+(?:\.\d+)?\s?(?:m/s²|m/s|km/h|kph|kmh|mph|mps|ms|m|s|%)?(?![\w/²]))?"
+
+
+def _kv(m: re.Match[str]) -> str:
+    """A bench operator's ``key=value`` ("ego=15mps", "ego_v=22 m/s", "d=40 m") said as words ("ego 15mps,", "ego speed 22 m/s,").
+
+    Only in a text with at least two such pairs (a lone "t=4 s" or "p=0.3" is read by the rows below). A pair's value is a field
+    of its own: a number (with its unit) followed by a space ends its clause, as a comma would ("dist=250m GRN@14s": "distance 250m, GRN@14s").
+    """
+    if len(re.findall(r"(?<![\w=.-])[a-z][a-z_]{0,30}=(?=[\w(\[\"'])", m.string, flags=re.I)) < 2:
+        return m.group(0)
+    words = " ".join(_KEY_WORDS.get(w.lower(), w) for w in m.group(1).split("_") if w)
+    value = m.group(2) or ""
+    end = "," if value and re.match(r"\s+\S", m.string[m.end():]) else ""
+    return f"{words} {value}{end}"
+
+
 #: (pattern, replacement), applied in order, case-insensitive; each row is one family of wordings
 REWRITES: tuple[tuple[str, object], ...] = (
     # a test-plan row's cell separator "//" is a cell like "|"
     (r"\s+//\s+", " | "),
+    # a bench operator's shorthand (after held-out 9): "ego=15mps dist=250m GRN@14s SPAT delay 1500ms jit 200ms", "lead=car,d=40 m,v=8 m/s"
+    # -> "ego 15 m/s, distance 250 m, green@14s ... jitter 200 ms" (key=value pairs as words, "mps" as m/s; "@" is read in offline.py)
+    (_KV, _kv),
+    (r"(?<=\d)\s?mps\b", " m/s"),
+    (r"\bgrn\b", "green"),
+    (r"\b(?:ylw|amb)\b", "amber"),
+    (r"\bjit\b(?=\s*[=:]?\s*\d)", "jitter"),
     # abbreviations: "burst prob. 0.4", "prob 0.4", "10 consecutive msgs", "pkts"
     (r"\bprob\.?(?=\s*(?:[=:]\s*)?(?:of\s+)?\d)", "probability"),
     (r"\blen\.?(?=\s*[=:]?\s*\d)", "length"),  # "burst loss len 9"
@@ -74,6 +101,16 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:(rv|tv|ov|pov)|remote vehicle|target vehicle)\s*=\s*(?:(?:a|an|the)\s+)?(?=[a-z])", lambda m: f"{m.group(1) or 'RV'}: "),
     # arrival in shorthand: "red 2.2 s pre-arrival", "2 s prior to arrival" -> "before arrival"
     (r"(\d ?s) (?:pre-?arrival|prior to (?:the )?arrival)\b", r"\1 before arrival"),
+    # "prior to" as "before" after a time (after held-out 9): "red 3 s prior to HV arrival", "2 s prior to the ego reaching the line"
+    (r"(\d ?s) prior to\b", r"\1 before"),
+    # a side said as "right-hand" / "left-hand" before a vehicle noun (after held-out 9): "the right-hand crossing car (...)",
+    # "a left-hand van" -> "the crossing car from the right (...)" (the side's own phrase, as "the car from the right" is read)
+    (r"\b(right|left)[- ]hand ((?:crossing |cross[- ]traffic |connected |equipped |v2x[- ]equipped |legacy |unequipped )*)"
+     r"(cars?|vehicles?|vans?|trucks?|lorr(?:y|ies)|bus(?:es)?|suvs?|sedans?|hatchbacks?|pick-?ups?|taxis?)\b", r"\2\3 from the \1"),
+    # a role said as an agent noun (after held-out 9): "crosser: from the left, ...", "when the crosser is within 30 m", "the crossers" -> "crossing vehicle"
+    (r"\bcrosser(s?)\b", r"crossing vehicle\1"),
+    # a change verb said last (non-native word order, after held-out 9): "the light red becomes", "the signal green turns" -> "the light becomes red"
+    (r"\b(light|signal|lamp|traffic light)s? (red|green|yellow|amber) (becomes|turns|goes|switches|changes)\b", r"\1 \3 \2"),
     # a direction after "to" that needs none: "shifted 6 m to forward", "offset 3 m to backward" -> "6 m forward"
     (r"(\d ?m) to (forwards?|backwards?|ahead)\b", r"\1 \2"),
     # a signal group by its short name: "SG 6", "SG-4", "SG#2", "sig. group 4" -> "signal group 6"
@@ -99,7 +136,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # unit spellings (after held-out 7): "fifty kilometres per hour", "forty miles per hour", "7 m/s2", "seven metres per second squared", "48 kmh"
     (r"\b(?:kilomet(?:re|er)s? (?:per|an|a) hour|km per hour|km/hr|kmh|kph)\b", "km/h"),
     (r"\bmiles (?:per|an|a) hour\b", "mph"),
-    (r"\b(?:met(?:re|er)s? per second (?:squared|per second)|m/s2(?![\w/])|m/s/s\b|m/sec(?:2|²|\^2)(?![\w/]))", "m/s²"),
+    (r"\b(?:met(?:re|er)s? per second (?:squared|per second)|m/s(?:2|\^2)(?![\w/])|m/s/s\b|m/sec(?:2|²|\^2)(?![\w/]))", "m/s²"),
     (r"\b(?:met(?:re|er)s? per second|m/sec)\b", "m/s"),
     # a burst length said per burst: "eight messages per burst", "5 consecutive messages per burst" -> "bursts of 8 messages"
     (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a) burst\b", r"bursts of \1 \2"),
@@ -119,7 +156,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # the truth of a position offset in other words: "3 m further ahead than the truth", "than its true position", "than where it actually is"
     (r"\bthan (?:the truth|reality|its (?:true|actual|real) (?:position|location)|where it (?:really|actually|truly) is)\b", "than it really is"),
     # a phase onset said as a noun with a time into the run: "green onset 8 s into the run" -> "turns green 8 s into the run"
-    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on)(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after the (?:start|beginning)))", r"turns \1"),
+    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on|comes|appears|start(?:s|ing)|begin(?:s|ning))(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after the (?:start|beginning)))", r"turns \1"),
+    # a phase onset with its time and no preposition (after held-out 9): "green onset 18 s", "red onset: 12 s" -> "green at 18 s"
+    # (a time before arrival or into the run is left to the rows and rules that read it)
+    (r"\b(amber|yellow|red|green)[ _](?:onset|start)\s?:?\s(?=\d+(?:\.\d+)? ?s\b(?! (?:before|after|into|late|prior)))", r"\1 at "),
     # numbered steps run into one line: "Steps: 1) HV at 90 km/h 2) 60 m ahead ..." -> one sentence a step (only with a "1)" and a "2)")
     (r"(?:(?<=\s)|^)[1-9]\)\s+(?=.*(?:^|\s)2\)\s)|(?<=\s)(?:[2-9]|1[0-9])\)\s+", _step),
     # a window by its start and its length (after held-out 8): "starting at t = 4 s and lasting 10 s", "beginning at 2 s, running for 5 s",
@@ -136,6 +176,8 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\bat a (?:gap|headway|following distance) of (?=\d)", "with a gap of "),
     # a hard braking in slang: "slams on 9 m/s²", "slams on the brakes with 8 m/s²", "stomps on the brakes at 7 m/s²" -> "brakes at 9 m/s²"
     (r"\b(?:slams?|slamming|stomps?|stamps?|jams?) (?:on )?(?:(?:the|its|his|her) )?(?:brakes? )?(?:with |at )?(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
+    # a braking's start said with "from" (after held-out 9): "decelerates 7.5 m/s² from t = 4.5 s", "brakes at 6 m/s² starting at 3 s" -> "... at t = 4.5 s"
+    (r"\b((?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?) (?:at |with )?\d+(?:\.\d+)? ?m/s²) (?:from|starting(?: at| from)?|beginning(?: at)?)(?= (?:t ?= ?)?\d)", r"\1 at"),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
     (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
     # fractions of a unit or of the messages said in words (last, as they were read right after the rows above): "one and a half
@@ -163,7 +205,7 @@ def rewrite(text: str) -> str:
     """``text`` with each shorthand family of ``REWRITES`` respelled (see the module docstring for why)."""
     t = text
     for pat, rep in REWRITES:
-        fn = (_span if "until" in pat else _ratio) if rep is None else rep
+        fn = (_span if "until" in pat else _ratio) if rep is None else rep  # (_kv reads the whole text: its match's string)
         t = re.sub(pat, fn, t, flags=re.I)  # type: ignore[arg-type]
     return t
 
