@@ -92,6 +92,20 @@ def test_encounter_window_rejects_impossible_timing() -> None:
     assert "ima needs a moving vehicle crossing" in " ".join(verify(parked).errors())  # ... so IMA has no conflict party
 
 
+def test_a_standing_lead_is_fcws_conflict_but_not_eebls() -> None:
+    """FCW warns of a slower or a stopped lead (fcw.py; Euro NCAP's stationary-target test); EEBL needs one that brakes."""
+    from lantern_v2x.synthesis.verify import verify
+
+    stopped = [{"id": "lead1", "role": "lead", "distance": 80.0, "behaviour": {"kind": "stop"}}]
+    fault = [{"op": "delay", "stream": "bsm", "target": "lead1", "delay": 0.5}]
+    fcw = parse_spec({"application": "fcw", "vehicles": stopped, "ego": {"speed": 13.889}, "faults": fault})
+    assert verify(fcw).errors() == []
+    eebl = parse_spec({"application": "eebl", "vehicles": stopped, "ego": {"speed": 13.889}, "faults": fault})
+    assert "eebl needs a moving lead vehicle" in " ".join(verify(eebl).errors())
+    nobody = parse_spec({"application": "fcw", "vehicles": [], "ego": {"speed": 13.889}})
+    assert "fcw needs a lead vehicle" in " ".join(verify(nobody).errors())
+
+
 def test_defaults_are_deterministic_and_recorded() -> None:
     spec = parse_spec({"application": "lta", "ego": {"maneuver": "left"}, "vehicles": [{"id": "op1", "role": "opposing"}]})
     a, b = ground(spec), ground(spec)

@@ -320,9 +320,12 @@ def _roadway(program: Program, scene: Scene) -> list[CheckResult]:
     if a == "ima":
         ok = any(r in ("crossing_left", "crossing_right") for r in roles)
         return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"ima needs a moving vehicle crossing from the left or the right; {has}")]
-    if a in ("fcw", "eebl"):
+    if a == "fcw":  # a slower or a stopped lead (fcw.py): a standing lead in the ego's lane is the conflict here (Euro NCAP's CCRs)
+        ok = any(v.role == "lead" for v in program.vehicles)
+        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"fcw needs a lead vehicle ahead of the ego in its lane; {has}")]
+    if a == "eebl":
         ok = "lead" in roles
-        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"{a} needs a moving lead vehicle ahead of the ego in its lane; {has}")]
+        return [CheckResult("roadway.precondition", "roadway", ok, "" if ok else f"eebl needs a moving lead vehicle ahead of the ego in its lane; {has}")]
     return [CheckResult("roadway.precondition", "roadway", True)]
 
 
