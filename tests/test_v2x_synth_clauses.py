@@ -195,7 +195,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 10))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 11))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -1836,3 +1836,18 @@ def test_a_signal_time_inside_a_fault_clause_is_refused_not_read_as_its_window(s
 def test_a_signal_time_in_a_clause_of_its_own_beside_a_fault_is_read() -> None:
     s = parse("GLOSA ego 15 m/s, 250 m out, green at 14 s. SPaT delayed by 1500 ms from 3 s.")
     assert (s.communication.signal.align.at, s.faults[0].delay, s.faults[0].window.start) == (14.0, 1.5, 3.0)
+
+
+@pytest.mark.parametrize("said", ["red @ 2 s before we get there", "RED @ 2 s before HV gets there", "red @2s before the host vehicle arrives",
+                                  "amber @ 1.5 s prior to our arrival"])
+def test_an_at_time_before_arrival_is_never_a_time_into_the_run(said: str) -> None:
+    """The bench field rule ("GRN@14s SPAT ...": the time ends its clause) must not cut a time from the words that place it
+    (held-out 10 s03 ran red at 2 s into the run); such a time is read as before arrival or refused, never moved."""
+    a = OfflineParser().parse(f"RLVW baseline. HV 15 m/s, 120 m from the stop line; {said}.")
+    if a.spec is not None:
+        align = a.spec.communication.signal.align
+        assert align.at is None and align.before_arrival in (1.5, 2.0)
+    else:
+        assert "not understood" in (a.error or "")
+    bench = OfflineParser().parse("GLOSA ego=15mps dist=250m GRN@14s SPAT delay 1500ms")
+    assert bench.spec is not None and bench.spec.communication.signal.align.at == 14.0

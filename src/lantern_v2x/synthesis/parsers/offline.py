@@ -357,7 +357,8 @@ def normalise(text: str) -> str:
     (3 decimals), so the ledger checks the converted value like any other.
     """
     t = " ".join(text.split())
-    t = re.sub(r"(?<=[a-z])\s?@\s?(\d+(?:\.\d+)? ?s)\b\s+(?=[a-z])", r" at \1, ", t, flags=re.I)  # a bench field "GRN@14s SPAT ...": the time ends its clause
+    # a bench field "GRN@14s SPAT ...": the time ends its clause, unless words that time it follow ("red @ 2 s before we get there")
+    t = re.sub(r"(?<=[a-z])\s?@\s?(\d+(?:\.\d+)? ?s)\b\s+(?!(?:before|after|prior|into|from|since|earlier|later|ahead|past|in)\b)(?=[a-z])", r" at \1, ", t, flags=re.I)
     t = re.sub(r"\s?@\s?(?=\d|t\s?=\s?\d)", " at ", t)  # "140 m out @ 50 km/h", "green @ t=13 s", "brakes @4 s" (never "@mara", a person)
     t = re.sub(r"\bt\s?=\s?(?=\d)", "", t, flags=re.I)  # "at t = 4 s": a time from the start of the run, as "at 4 s"
     t = re.sub(r"\bbetween (\d+(?:\.\d+)?) ?s and (\d+(?:\.\d+)?) ?s\b",
