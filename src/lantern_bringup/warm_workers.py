@@ -127,7 +127,10 @@ def _warm_up(extra: Sequence[str]) -> None:
     _import_type_support()
     from lantern_bridge.scenario import families
 
-    families.table()  # the hazard families' YAML (package data, cached per process): every route reads it
+    try:
+        families.table()  # the hazard families' YAML (package data, cached per process): every route reads it
+    except Exception:  # noqa: BLE001 - a broken data file is the run's error to report, not the zygote's
+        pass
     import inspect
 
     # rclpy's logger finds each call site's module through inspect, which maps the file of every loaded
