@@ -79,10 +79,10 @@ YAML_CPP_QOS = [
 def test_libyaml_reads_the_qos_ruamel_reads(text: str) -> None:
     from rosbags.rosbag2 import metadata
 
-    from lantern_eval import bag_reader
+    from lantern_eval.rosbags_yaml import LibyamlSafe
 
     ruamel = metadata.parse_qos(text)
-    metadata.YAML = bag_reader._LibyamlQos
+    metadata.YAML = LibyamlSafe
     try:
         assert metadata.parse_qos(text) == ruamel
     finally:

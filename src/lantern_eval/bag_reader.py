@@ -21,6 +21,7 @@ from rosbags.rosbag2 import Reader
 from rosbags.rosbag2 import metadata as rosbags_metadata
 
 from lantern_eval.errors import BagError
+from lantern_eval.rosbags_yaml import rosbags_yaml
 
 __all__ = ["BagError", "BagSummary", "OpenBag", "iter_messages", "summarize"]
 
@@ -89,28 +90,10 @@ def _summary_of(path: Path, reader: Reader) -> BagSummary:
     return BagSummary(path, storage, counts, reader.start_time, reader.end_time, _json_field(path, custom, "lantern"), _json_field(path, custom, "lantern_recording"), size)
 
 
-class _LibyamlQos:
-    """ruamel's ``YAML(typ='safe')`` as rosbags reads each topic's ``offered_qos_profiles`` (``load``), by libyaml.
-
-    Why: ruamel's Python constructor took ~0.05 s of every run's bag check (16 topics). A QoS document holds
-    only integers, policy names and booleans, which YAML 1.1 (libyaml) and 1.2 (ruamel) read alike
-    (``tests/test_bag_writer_yaml.py`` compares them); metadata.yaml itself is still read by ruamel.
-    """
-
-    def __init__(self, typ: str = "safe") -> None:
-        pass
-
-    def load(self, text: str) -> Any:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
 def _open(reader: Reader) -> None:
-    saved = rosbags_metadata.YAML
-    rosbags_metadata.YAML = _LibyamlQos
-    try:
+    """Open with the topics' QoS documents read by libyaml (``rosbags_yaml``)."""
+    with rosbags_yaml(rosbags_metadata):
         reader.open()
-    finally:
-        rosbags_metadata.YAML = saved
 
 
 def summarize(path: Path) -> BagSummary:

@@ -40,8 +40,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from enum import Enum
 from importlib import metadata as importlib_metadata
 from pathlib import Path
@@ -55,6 +54,7 @@ from rosbags.rosbag2 import writer as rosbags_writer
 from rosbags.rosbag2.storage_mcap import Channel, McapWriter, write_channel, write_string
 from rosbags.rosbag2.storage_sqlite3 import Sqlite3Writer
 
+from lantern_eval.rosbags_yaml import LibyamlSafe, rosbags_yaml
 from lantern_eval.typestore import typestore
 
 STORAGE = {"mcap": StoragePlugin.MCAP, "sqlite3": StoragePlugin.SQLITE3}
@@ -138,45 +138,18 @@ class _RosbagSqlite3Writer(Sqlite3Writer):
         super().close(version, _with_distro(metadata))
 
 
-class _LibyamlSafe:
-    """ruamel's ``YAML(typ='safe')`` as rosbags' writer uses it (``default_flow_style``, ``dump``), by libyaml.
-
-    Why: rosbags dumps every topic's QoS and the metadata with ruamel's Python representer, 0.2-0.5 s
-    of a warm run's start-up and close. libyaml writes the same text for these documents (sorted keys,
-    block style, unicode as is: ``tests/test_bag_writer_yaml.py`` compares whole bags both ways).
-    """
-
-    def __init__(self, typ: str = "safe") -> None:
-        self.default_flow_style: bool | None = False
-
-    def dump(self, data: Any, stream: io.StringIO) -> None:
-        stream.write(yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), default_flow_style=self.default_flow_style,
-                               sort_keys=True, allow_unicode=True))
-
-
-@contextmanager
-def _rosbags_yaml(impl: Any) -> Iterator[None]:
-    """rosbags' writer module with ``impl`` as its YAML class for the duration (it builds one per dump)."""
-    saved = rosbags_writer.YAML
-    rosbags_writer.YAML = impl
-    try:
-        yield
-    finally:
-        rosbags_writer.YAML = saved
-
-
 class _Writer(Writer):
     """rosbags' writer with the storages above; metadata.yaml gets the distro after rosbags writes it."""
 
     STORAGE_PLUGINS = {StoragePlugin.SQLITE3: _RosbagSqlite3Writer, StoragePlugin.MCAP: _RosbagMcapWriter}
-    yaml_impl: Any = _LibyamlSafe  # the YAML class rosbags' dumps go through (a test sets ruamel's to compare)
+    yaml_impl: Any = LibyamlSafe  # the YAML class rosbags' dumps go through (a test sets ruamel's to compare)
 
     def add_connection(self, *args: Any, **kwargs: Any) -> Connection:
-        with _rosbags_yaml(self.yaml_impl):
+        with rosbags_yaml(rosbags_writer, self.yaml_impl):
             return super().add_connection(*args, **kwargs)
 
     def close(self) -> None:
-        with _rosbags_yaml(self.yaml_impl):
+        with rosbags_yaml(rosbags_writer, self.yaml_impl):
             super().close()
         path = self.metapath
         tmp = path.with_suffix(".yaml.tmp")
