@@ -56,6 +56,14 @@ def _cells(line: str, d: str) -> list[str]:
     return [c.strip() for c in line.split(d)]
 
 
+def _key_words(key: str) -> tuple[str, str | None]:
+    """A column header's or a key's words, abbreviations said ("hv_v" / "ov_d": "hv speed" / "ov distance"), and the
+    unit its suffix or bracket names ("hv_kph", "delay (ms)"; None when it names none)."""
+    m = _UNIT_SUFFIX.search(key)
+    unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
+    return " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in (key[: m.start()] if m else key).replace("_", " ").split()), unit
+
+
 def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
     """One clause a column: the header's words and the value under it (with the header's unit when the value is a bare number)."""
     out: list[str] = []
@@ -63,10 +71,7 @@ def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
     for h, v in zip(header, row):
         if not v:
             continue
-        m = _UNIT_SUFFIX.search(h)
-        unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
-        words = (h[: m.start()] if m else h).replace("_", " ").strip()
-        words = " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in words.split())  # "hv_v" / "ov_d": "hv speed" / "ov distance"
+        words, unit = _key_words(h)
         if _ID_COLUMNS.fullmatch(words):
             notes.append(f'not a test instruction: ignored: the id "{v}" (column "{h}")')
             continue  # set aside with its note (a note may still name the application: "FCW-B4")
@@ -155,6 +160,10 @@ _RADIO_KEYS = frozenset({"v2x", "equipped", "connected", "obu", "v2x equipped", 
 _YES, _NO = frozenset({"yes", "true", "y", "on", "1"}), frozenset({"no", "false", "n", "off", "0"})
 
 
+#: a key whose value is prose said as it stands ("app: RLVW", "description: ..."), not a quantity of the key
+_PROSE_KEY = re.compile(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", re.I)
+
+
 def _yaml_value(key: str, value: str) -> str:
     """One ``key: value`` pair said in words ("gap: 70 m": "gap 70 m", "type: van": "van", "v2x: yes": "equipped")."""
     k, v = key.replace("_", " ").strip().lower(), value.strip().strip("'\"")
@@ -162,9 +171,7 @@ def _yaml_value(key: str, value: str) -> str:
         return v
     if k in _RADIO_KEYS and v.lower() in _YES | _NO:
         return "equipped" if v.lower() in _YES else "unequipped"
-    m = _UNIT_SUFFIX.search(key)
-    unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
-    words = " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in (key[: m.start()] if m else key).replace("_", " ").split())
+    words, unit = _key_words(key)
     return f"{words} {v} {unit}" if unit and _BARE_NUMBER.fullmatch(v) else f"{words} {v}"
 
 
@@ -192,7 +199,7 @@ def _yaml(lines: list[str], notes: list[str]) -> list[str]:
                 continue
             said = ", ".join(_yaml_value(i.group(1), i.group(2)) for i in items if i)
             out.append(f"{key.replace('_', ' ')} {said}.")
-        elif re.fullmatch(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", key, re.I):
+        elif _PROSE_KEY.fullmatch(key):
             out.append(value + ("" if value.endswith((".", "!", "?")) else "."))
         else:
             said = _yaml_value(key, value)
@@ -220,7 +227,7 @@ def _json_pairs(obj: dict[str, object]) -> list[str]:
         if k in _STREAM_KEYS:
             subject = v.strip()
             continue
-        said = v.strip() if re.fullmatch(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", k) else _yaml_value(str(key), v)
+        said = v.strip() if _PROSE_KEY.fullmatch(k) else _yaml_value(str(key), v)
         out.append(f"{subject} {said}" if subject else said)
         subject = ""
     if subject:
