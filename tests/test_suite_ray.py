@@ -137,10 +137,12 @@ def test_ray_without_a_shared_filesystem_then_ctrl_c_and_resume(cluster, tmp_pat
 
     out = tmp_path / "stopped"
     first = out / "runs" / "closed_pedestrian_emergence_0001__A__warning"
-    # the same command both times (resume refuses another one); 20 frames keep the resumed runs short
-    suite = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address, "--max-frames", "20")
+    # the same command both times (resume refuses another one). Two runs fit the cluster, the third waits
+    # for one of them: 150 frames keep both in flight for seconds after the first log line (20 frames
+    # ended within the old 0.5 s wait once runs got faster, and the third had started), yet short on resume
+    suite = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address, "--max-frames", "150")
     _wait_for_log(first)
-    time.sleep(0.5)
+    time.sleep(0.2)
     suite.send_signal(signal.SIGINT)
     _, stderr = suite.communicate(timeout=120)
     assert suite.returncode == 130, stderr[-3000:]
@@ -155,7 +157,7 @@ def test_ray_without_a_shared_filesystem_then_ctrl_c_and_resume(cluster, tmp_pat
         assert "signal 2" in cut.get("reason", ""), cut
     assert _procs_with(str(out)) == []  # no `lantern run` outlived the suite
 
-    again = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address, "--max-frames", "20")
+    again = _suite(out, "--families", "pedestrian_emergence", "--ray", c.address, "--max-frames", "150")
     _, stderr = again.communicate(timeout=300)
     assert again.returncode == 0, stderr[-3000:]
     status = json.loads((out / "suite_status.json").read_text())
