@@ -159,7 +159,7 @@ class BridgeNode(LanternNode):
         self._cdr_odom, self._cdr_tf, self._cdr_nav = frame_cdr.OdometryWriter(), frame_cdr.EgoTfWriter(), frame_cdr.NavigationCommandWriter()
         self._camera_info_cdr = b""
         self.create_subscription(VehicleControl, topics.CONTROL, self._on_control, qos.STATE)
-        self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED)
+        self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED, raw=True)
         self.session: Any = None  # SessionWorld | CarlaSessionWorld
         try:
             self.session = build_session(p)
@@ -184,11 +184,22 @@ class BridgeNode(LanternNode):
             self.controls[int(msg.frame)] = msg
         self._try_step()
 
-    def _on_ack(self, msg: FrameAck) -> None:
-        if msg.header.frame_id == "ready":
-            self.ready.add(msg.node)
+    def _on_ack(self, raw: bytes) -> None:
+        try:
+            ack = lockstep.read_ack(raw)  # raw: read without building a message (one per participant per frame)
+            if ack is None:  # not little-endian CDR
+                from rclpy.serialization import deserialize_message
+
+                msg = deserialize_message(raw, FrameAck)
+                ack = (msg.node, int(msg.frame), msg.header.frame_id == "ready")
+        except Exception as exc:  # noqa: BLE001 - a garbled ack is ignored (never a participant's answer), not a crash
+            self.get_logger().warning(f"ignored an unreadable {topics.SYNC_ACK} message: {' '.join(str(exc).split())}")
             return
-        self.acks.setdefault(int(msg.frame), set()).add(msg.node)
+        node, frame, ready = ack
+        if ready:
+            self.ready.add(node)
+            return
+        self.acks.setdefault(frame, set()).add(node)
         self._try_step()
 
     def _ready_to_start(self) -> bool:

@@ -133,7 +133,7 @@ class EvalNode(LanternNode):
             return
         self._ready_sent = True
         self._ready_timer.cancel()
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, 0, 0, ready=True))
 
     def _callback(self, topic: str, tname: str, is_odom: bool):  # noqa: ANN202
         """Raw subscriptions fed to ``TelemetryBuilder.feed_cdr``: the offline scorer's own path (its fast
@@ -186,7 +186,7 @@ class EvalNode(LanternNode):
         if self.ack is None or frame < 0 or (frame <= self._acked and not again) or not self.tracker.complete(frame):
             return
         self._acked = max(self._acked, frame)
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(frame * self.dt_ns)))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, frame, frame * self.dt_ns))
 
     def _end_check(self) -> None:
         """Score once everything up to the final frame is in (a stream that is not a session: after a quiet

@@ -202,7 +202,7 @@ class RecorderNode(LanternNode):
             return
         self._ready_sent = True
         self._ready_timer.cancel()
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, 0, 0, ready=True))
 
     def _marker(self, closed_by: str) -> dict:
         p: RecorderParams = self.p
@@ -278,7 +278,7 @@ class RecorderNode(LanternNode):
             return
         self._reack = False
         self._acked = max(self._acked, frame)
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(frame * self.dt_ns)))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, frame, frame * self.dt_ns))
 
     def _offered_qos(self, topic: str) -> list[Qos]:
         """One profile per publisher of ``topic`` (what rosbag2 records), else the contract's declared profile."""

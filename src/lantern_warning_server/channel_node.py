@@ -100,7 +100,7 @@ class ChannelNode(LanternNode):
         self._decode_odom = fastcdr.OdometryDecoder()
         self.create_subscription(Odometry, topics.odometry(p.role_name), self._on_odom, qos.STATE, raw=True)
         self.get_logger().info(f"channel model={p.model} seed={p.seed} faults={[s.op for s in self.pipe.faults.specs]}")
-        self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.ack.publish(lockstep.ack_cdr(p.sync_name, 0, 0, ready=True))
         self.exit_on_run_end()
 
     def _on_actors(self, raw: bytes) -> None:
@@ -120,7 +120,7 @@ class ChannelNode(LanternNode):
                 self.pub.publish(msgconv.notice_to_msg(n))
             for d in decisions:
                 self.pub_diag.publish(msgconv.diagnostic_to_msg(d.fate, d.reason, d.notice, d.frame * self.dt_ns, d.rssi, d.latency))
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(odom.stamp_ns)))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, frame, odom.stamp_ns))
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"channel counters: {self.pipe.counters.as_dict()}")

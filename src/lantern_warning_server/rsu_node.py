@@ -91,7 +91,7 @@ class RsuNode(LanternNode):
             self.get_logger().info("condition=no-warning: this RSU sends nothing in this run " + json.dumps(meta, sort_keys=True))
         else:
             self.get_logger().info("RSU " + json.dumps(meta, sort_keys=True))
-        self.ack.publish(lockstep.make_ack(p.sync_name, 0, lockstep.time_msg(0), ready=True))
+        self.ack.publish(lockstep.ack_cdr(p.sync_name, 0, 0, ready=True))
         self.exit_on_run_end()
 
     def _on_actors(self, raw: bytes) -> None:
@@ -116,7 +116,7 @@ class RsuNode(LanternNode):
                     n = auth.signed(n, self.key)
                 self.pub.publish(msgconv.notice_to_msg(n))
         # (re-)acknowledge: a retransmitted frame means our ack may have been missed
-        self.ack.publish(lockstep.make_ack(self.p.sync_name, frame, lockstep.time_msg(odom.stamp_ns)))
+        self.ack.publish(lockstep.ack_cdr(self.p.sync_name, frame, odom.stamp_ns))
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"RSU counters: {self.rsu.counters.as_dict()}")

@@ -21,7 +21,6 @@ from lantern_bridge.world.layout import LayoutSpec, build
 from lantern_bridge.world.render import CameraSpec, Drawable, Renderer
 from lantern_bridge.world.scenery import scenery as _scenery
 from lantern_bridge.world.vehicle import Bicycle, VehicleParams, VehicleState
-from lantern_bridge.world.visibility import visible as _visible
 from lantern_bridge.world.visibility import visible_many as _visible_many
 from lantern_bridge.world.weather import weather_profile
 
@@ -70,6 +69,7 @@ class World:
         self._props_cache: dict[tuple[str, ...], list[tuple[Box, tuple[int, int, int], float]]] = {}
         self._scenery = _scenery(self.road, layout.seed) if scenery else []
         self._scenery_arr = boxes_array([b for b, _, _ in self._scenery])
+        self._visible_memo: tuple[tuple, tuple[str, ...]] | None = None  # (scene key, visible ids)
         self.last_result: StepResult | None = None
         for a in self.traffic.populate(self.background_target, [], self._keep_clear()):
             self._actors[a.id] = a
@@ -277,23 +277,36 @@ class World:
         return np.vstack([boxes_array(boxes), self._scenery_arr])
 
     def visible(self, actor_id: str) -> bool:
-        """Inside the front camera's frustum (110 deg) with at least one unobstructed ray."""
-        a = self.actor(actor_id)
-        return _visible([b for b, _ in a.parts()], self.occluder_boxes(exclude=actor_id), self.camera_pose(), self.camera.hfov_deg, self.camera.vfov_deg, self.camera.near)
+        """Inside the front camera's frustum (110 deg) with at least one unobstructed ray.
+
+        Answered from ``visible_ids``: a frame asks it for the hazard (the protocol) and then for every
+        actor (the perception); the second query of an unchanged scene costs only the boxes it compares."""
+        self.actor(actor_id)  # an unknown id is an error, not "not visible"
+        return actor_id in self.visible_ids()
 
     def visible_ids(self) -> list[str]:
-        """Ids of all actors that pass the visibility query (one batched ray test for all of them)."""
+        """Ids of all actors that pass the visibility query (one batched ray test for all of them).
+
+        The answer is kept with the exact scene it was computed for (every box the query reads, bit for
+        bit, the actors' ids and part counts, the camera pose): behaviours move actors by assignment, so
+        only the scene itself can tell whether it changed."""
         actors = list(self._actors.values())
         groups = [[b for b, _ in a.parts()] for a in actors]
         boxes = [b for g in groups for b in g] + [b for b, _, _ in self._props() + self._sign_props()]
         arr = np.vstack([boxes_array(boxes), self._scenery_arr])
+        cam = self.camera_pose()
+        key = (tuple(a.id for a in actors), tuple(len(g) for g in groups), cam, arr.tobytes())
+        if self._visible_memo is not None and self._visible_memo[0] == key:
+            return list(self._visible_memo[1])
         owner = np.full(arr.shape[0], -1)
         k = 0
         for i, g in enumerate(groups):
             owner[k : k + len(g)] = i
             k += len(g)
-        flags = _visible_many(groups, arr, owner, self.camera_pose(), self.camera.hfov_deg, self.camera.vfov_deg, self.camera.near)
-        return [a.id for a, f in zip(actors, flags) if f]
+        flags = _visible_many(groups, arr, owner, cam, self.camera.hfov_deg, self.camera.vfov_deg, self.camera.near)
+        ids = [a.id for a, f in zip(actors, flags) if f]
+        self._visible_memo = (key, tuple(ids))
+        return ids
 
     @property
     def renderer(self) -> Renderer:
