@@ -1851,3 +1851,188 @@ def test_an_at_time_before_arrival_is_never_a_time_into_the_run(said: str) -> No
         assert "not understood" in (a.error or "")
     bench = OfflineParser().parse("GLOSA ego=15mps dist=250m GRN@14s SPAT delay 1500ms")
     assert bench.spec is not None and bench.spec.communication.signal.align.at == 14.0
+
+
+# ------------------------------------------------------------------------------- after held-out 10 (each family in wordings of its own)
+
+
+@pytest.mark.parametrize("said, event, at", [("green t=23s", "green", 23.0), ("green: t = 12 s", "green", 12.0), ("amber phase t=6 s", "yellow", 6.0),
+                                             ("green at t=18 s", "green", 18.0)])
+def test_a_colour_before_t_equals_is_its_time_into_the_run(said: str, event: str, at: float) -> None:
+    s = parse(f"GLOSA: host 15 m/s, 260 m out, {said}")
+    align = s.communication.signal.align
+    assert (align.event, align.at, align.before_arrival) == (event, at, None)
+
+
+@pytest.mark.parametrize("said", ["red at 2 s before we arrive", "amber at 1.5 s before the host vehicle reaches the line",
+                                  "the light turns red 2 s before you reach it", "amber 1.5 s before you get there"])
+def test_a_colour_at_a_time_before_arrival_and_before_you_reach_it(said: str) -> None:
+    """'RED at 2 s before HV gets there' and a driver's instruction ('before you reach it': the reader drives the ego)."""
+    s = parse(f"RLVW lap: hold 54 km/h, 120 m from the stop line; {said}.")
+    align = s.communication.signal.align
+    assert align.at is None and align.before_arrival in (1.5, 2.0) and (s.ego.speed, s.ego.distance) == (15.0, 120.0)
+
+
+@pytest.mark.parametrize("said", ["when the SPaT is not fresh", "when SPaT is no longer up to date", "if the SPaT messages aren't fresh"])
+def test_not_fresh_restating_a_sized_fault_is_that_fault(said: str) -> None:
+    s = parse(f"GLOSA: we check the advice {said}. SPaT arrives 1 s late; ego 14 m/s, 200 m out, green at 15 s.")
+    assert [(f.op, f.stream, f.delay) for f in s.faults] == [("delay", "spat", 1.0)]
+
+
+def test_not_fresh_alone_is_refused_for_its_missing_size() -> None:
+    a = OfflineParser().parse("GLOSA: the SPaT is not fresh. Ego 14 m/s, 200 m out, green at 15 s.")
+    assert a.spec is None and "needs its size" in a.error, a.error
+
+
+@pytest.mark.parametrize("said, speed, dist, at", [
+    ("Approach speed 10..16 m/s: take 13 m/s. Distance 150..300 m: take 230 m. Green onset 10..25 s after start: take 21 s.", 13.0, 230.0, 21.0),
+    ("Speed 30 to 60 km/h: we use 50 km/h. Distance 150-300 m, picked 230 m. Green at 20 s.", 13.889, 230.0, 20.0),
+    ("Ego speed 12 m/s. Distance 100...400 m, chosen: 250 m. Green 5-30 s after the start, value 12 s.", 12.0, 250.0, 12.0)])
+def test_a_range_with_a_value_picked_is_the_picked_value(said: str, speed: float, dist: float, at: float) -> None:
+    s = parse(f"GLOSA sweep, pick per row. {said} Fault: SPaT delayed 1 s.")
+    assert (s.ego.speed, s.ego.distance, s.communication.signal.align.at) == (speed, dist, at)
+
+
+@pytest.mark.parametrize("said", ["Speed 30 to 60 km/h: we use 70 km/h.", "Speed 30 to 60 km/h: take 14 m/s."])
+def test_a_picked_value_outside_its_range_or_in_another_unit_is_refused(said: str) -> None:
+    a = OfflineParser().parse(f"GLOSA sweep. {said} Distance 200 m. Green at 20 s. SPaT delayed 1 s.")
+    assert a.spec is None and "not understood" in a.error, a.spec
+
+
+@pytest.mark.parametrize("prompt, side", [
+    ("IMA: the van from the right has BSMs 1 s late. Van 40 m from its stop line at 9 m/s. Ego 8 m/s, 35 m.", "crossing_right"),
+    ("IMA: the right crosser's BSMs are 1 s late. Crosser 40 m from its line at 9 m/s. Ego 8 m/s, 35 m.", "crossing_right"),
+    ("IMA: the BSM of the crossing car from left is 1 s late. Car comes with 32.4 km/h, 40 m before his stop line. Ego 8 m/s, 35 m.", "crossing_left")])
+def test_a_vehicle_by_its_own_stop_line_takes_the_side_said_at_another_mention(prompt: str, side: str) -> None:
+    s = parse(prompt)
+    assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [(side, 40.0, 9.0)]
+    assert s.faults[0].target == s.vehicles[0].id
+
+
+def test_a_vehicle_by_its_own_stop_line_with_two_sides_said_is_still_refused() -> None:
+    a = OfflineParser().parse("IMA: a car from the left and the car from the right; their BSMs 1 s late. Car 40 m from its stop line at 9 m/s. Ego 8 m/s, 35 m.")
+    assert a.spec is None and "say from the left or from the right" in a.error, a.spec
+
+
+@pytest.mark.parametrize("said", ["drives over the red", "rolls over the red", "went over the red", "blew its red", "jumped the red"])
+def test_running_the_red_in_other_verbs(said: str) -> None:
+    s = parse(f"IMA: a car from the left at 10 m/s, 50 m from its line, {said}. Its BSMs 30 % lost. Ego 8 m/s, 35 m.")
+    assert s.vehicles[0].behaviour.kind == "run_red"
+
+
+@pytest.mark.parametrize("said, stream, p, n", [("BSM burst loss probability 55 %, bursts of 7 messages", "bsm", 0.55, 7),
+                                                ("SPaT burst loss with probability 30 %, in bursts of 4 packets", "spat", 0.3, 4),
+                                                ("its BSMs lost in groups of 5, with a 40 % chance per group", "bsm", 0.4, 5)])
+def test_a_burst_length_said_after_its_loss_or_in_groups_is_one_burst_loss(said: str, stream: str, p: float, n: int) -> None:
+    s = parse(f"IMA: HV 8 m/s, 35 m; a car from the right at 10 m/s, 50 m from its line. {said}.")
+    assert [(f.op, f.stream, f.probability, f.length) for f in s.faults] == [("burst_drop", stream, p, n)]
+
+
+def test_a_burst_length_alone_beside_another_fault_is_still_refused() -> None:
+    a = OfflineParser().parse("IMA: HV 8 m/s, 35 m; a car from the right at 10 m/s, 50 m from its line. BSM delayed 1 s, bursts of 7 messages.")
+    assert a.spec is None and "burst loss needs how much is lost" in a.error, a.spec
+
+
+def test_a_sizeless_burst_mention_before_the_sized_one_is_that_fault() -> None:
+    s = parse("IMA: HV 8 m/s, 35 m; a car from the right at 10 m/s, 50 m from its line. Its BSMs cut out in bursts. "
+              "BSM burst loss probability 55 %, bursts of 7 messages.")
+    assert [(f.op, f.probability, f.length) for f in s.faults] == [("burst_drop", 0.55, 7)]
+    alone = OfflineParser().parse("IMA: HV 8 m/s, 35 m; a car from the right at 10 m/s, 50 m from its line. Its BSMs cut out in bursts.")
+    assert alone.spec is None and "needs how much is lost" in alone.error
+
+
+@pytest.mark.parametrize("prompt, speed, dist, lead_speed, kind", [
+    ("CCRm with V2X: VUT 72 km/h, GVT 36 km/h, headway 50 m; 30 % of the GVT's BSMs lost.", 20.0, 50.0, 10.0, None),
+    ("Car-to-Car Rear moving: VUT 90 km/h, GVT 18 km/h, initial headway 70 m; the GVT's BSMs 30 % lost.", 25.0, 70.0, 5.0, None),
+    ("Euro NCAP car-to-car rear stationary, FCW: the VUT drives 50 km/h; the GVT is stopped 80 m ahead; GVT BSMs 30 % lost.", 13.889, 80.0, None, "stop")])
+def test_euro_ncap_vut_is_the_ego_and_gvt_the_other_vehicle(prompt: str, speed: float, dist: float, lead_speed: float | None, kind: str | None) -> None:
+    s = parse(prompt)
+    (v,) = s.vehicles
+    assert s.application == "fcw" and s.ego.speed == speed
+    assert (v.role, v.distance, v.speed, v.behaviour.kind) == ("lead", dist, lead_speed, kind)
+    assert [(f.op, f.target, f.probability) for f in s.faults] == [("drop", v.id, 0.3)]
+
+
+@pytest.mark.parametrize("said, dist, speed", [("the lead is crawling at 5 km/h, 70 m in front", 70.0, 1.389),
+                                                ("lead sits 35 m up the road doing 14 m/s", 35.0, 14.0),
+                                                ("the leader rolls at 10 m/s, 40 m ahead", 40.0, 10.0),
+                                                ("Lead travels at 36 km/h with 45 m headway", 45.0, 10.0)])
+def test_a_bare_lead_placed_by_its_clause_is_the_lead_vehicle(said: str, dist: float, speed: float) -> None:
+    s = parse(f"FCW: ego 25 m/s; {said}. The lead's BSMs are 20 % lost.")
+    assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [("lead", dist, speed)]
+    assert s.faults[0].target == s.vehicles[0].id
+
+
+def test_a_lead_assigned_a_vehicle_keeps_its_class() -> None:
+    s = parse("FCW: lead = equipped heavy truck, 50 m ahead at 12 m/s; HV at 25 m/s. The lead's BSMs 0.5 s late.")
+    assert [(v.cls, v.distance, v.speed) for v in s.vehicles] == [("truck", 50.0, 12.0)]
+
+
+@pytest.mark.parametrize("prompt, ego, cls, dist, speed", [
+    ("HV driver: settle at 90 km/h. Target driver: keep a steady 50 km/h, 65 m in front of the HV. FCW baseline, no faults.", 25.0, "car", 65.0, 13.889),
+    ("HV driver: hold 80 km/h. Lead driver: hold 40 km/h, 50 m ahead of the HV. FCW baseline, no faults.", 22.222, "car", 50.0, 11.111),
+    ("Ego driver: 70 km/h. Truck driver: keep 30 km/h, 45 m in front of the ego. FCW, no faults.", 19.444, "truck", 45.0, 8.333)])
+def test_driver_instructions_are_their_vehicles(prompt: str, ego: float, cls: str, dist: float, speed: float) -> None:
+    s = parse(prompt)
+    assert s.ego.speed == ego and [(v.cls, v.role, v.distance, v.speed) for v in s.vehicles] == [(cls, "lead", dist, speed)]
+
+
+@pytest.mark.parametrize("aside", ["(i.e. BSM)", "(we call them BSMs)", "(yes I know, it is BSM in our stack)"])
+def test_a_naming_aside_is_set_aside_with_a_note(aside: str) -> None:
+    a = OfflineParser().parse(f"FCW: ego 25 m/s, a car 40 m ahead at 15 m/s; 30 % of its CAMs lost {aside}.")
+    assert a.spec is not None, a.error
+    assert [(f.op, f.stream, f.probability) for f in a.spec.faults] == [("drop", "bsm", 0.3)]
+    assert any("naming aside" in n for n in a.notes), a.notes
+
+
+def test_a_naming_aside_that_names_another_stream_is_refused() -> None:
+    a = OfflineParser().parse("FCW: ego 25 m/s, a car 40 m ahead at 15 m/s; 30 % of its CAMs lost (it is SPaT in our stack).")
+    assert a.spec is None and "it is SPaT in our stack" in a.error, a.spec
+
+
+@pytest.mark.parametrize("said, op", [("its EEBL DENMs arrive 0.5 s late", "delay"), ("the DENMs about the hard braking are lost 30 %", "drop"),
+                                      ("the van's emergency-brake DENM is lost in groups of 4, 25 % chance per group", "burst_drop"),
+                                      ("Hard-braking DENMs from the van disappear 30 % of the time", "drop")])
+def test_a_hard_braking_denm_is_the_braking_vehicles_bsm(said: str, op: str) -> None:
+    a = OfflineParser().parse(f"EEBL: lead van 30 m ahead, both 14 m/s, van brakes at 8 m/s² at 3 s; {said}.")
+    assert a.spec is not None, a.error
+    (v,) = a.spec.vehicles
+    assert [(f.op, f.stream, f.target) for f in a.spec.faults] == [(op, "bsm", v.id)]
+    assert any("hard-braking flag in the BSM" in n for n in a.notes), a.notes
+
+
+def test_a_denm_of_another_kind_is_still_refused() -> None:
+    a = OfflineParser().parse("EEBL: lead van 30 m ahead, both 14 m/s, van brakes at 8 m/s² at 3 s; the roadworks DENMs are lost 30 %.")
+    assert a.spec is None and "'DENMs' is a message type S has no stream for" in a.error, a.spec
+
+
+@pytest.mark.parametrize("prompt", [
+    "EEBL: BSMs from the truck in front are 0.5 s late. That truck stands 40 m ahead of us, we both do 20 m/s, and at 3 s it brakes at 7 m/s².",
+    "EEBL: the BSMs of the truck ahead are 0.5 s late. This truck is 40 m ahead, both at 20 m/s; it brakes at 7 m/s² at 3 s."])
+def test_a_vehicle_first_named_in_a_fault_clause_is_introduced_by_its_scene_mention(prompt: str) -> None:
+    s = parse(prompt)
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed, v.behaviour.kind, v.behaviour.t) == ("truck", "lead", 40.0, 20.0, "brake_at", 3.0)
+    assert s.faults[0].target == v.id
+
+
+@pytest.mark.parametrize("said, cls", [("while the oncoming truck was 80 m out at 12 m/s", "truck"), ("van oncoming at 12 m/s from 80 m", "van"),
+                                       ("the oncoming bus was 80 m away, doing 12 m/s", "bus")])
+def test_an_oncoming_vehicle_said_with_was_or_after_its_noun(said: str, cls: str) -> None:
+    s = parse(f"LTA: HV turning left at 5 m/s, 20 m from the line; {said}. Its BSMs 0.5 s late.")
+    assert [(v.cls, v.role, v.distance, v.speed) for v in s.vehicles] == [(cls, "opposing", 80.0, 12.0)]
+
+
+@pytest.mark.parametrize("marker", ["Replay in sim:", "To replay:", "Steps to reproduce:"])
+def test_a_field_reports_replay_restates_the_storys_vehicle(marker: str) -> None:
+    s = parse(f"Field note: our HV (8 m/s, 32 m to its line) nearly hit a van crossing from the right that ran its red. {marker} "
+              "van 40 m from its stop line at 10 m/s, its BSMs 1 s late.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed, v.behaviour.kind) == ("van", "crossing_right", 40.0, 10.0, "run_red")
+    assert (s.ego.speed, s.ego.distance, s.faults[0].target) == (8.0, 32.0, v.id)
+
+
+def test_without_a_replay_marker_two_mentions_stay_two_vehicles() -> None:
+    s = parse("IMA: a van crossing from the right at 9 m/s, 50 m from its line. Also a van from the right 40 m from its stop line at 10 m/s. "
+              "Ego 8 m/s, 32 m. The first van's BSMs 1 s late.")
+    assert len(s.vehicles) == 2

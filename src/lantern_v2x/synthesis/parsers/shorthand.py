@@ -11,7 +11,10 @@ already read, so the rules (and the number ledger that checks every number
 is carried) stay one grammar. A rewrite never invents or drops a number: a
 ratio becomes the percentage it states (rounded to 0.1 %), a fraction said
 in words ("half a second", "three quarters of the BSMs") the digits it
-states, every other rewrite moves or respells words only.
+states, a range with one value picked from it ("Approach speed 10..16 m/s:
+take 13 m/s") the picked value (the bounds are the sweep's, not the test's;
+a value outside its range, or in another unit, is left as written for the
+number ledger to refuse), every other rewrite moves or respells words only.
 """
 
 from __future__ import annotations
@@ -63,10 +66,28 @@ def _kv(m: re.Match[str]) -> str:
     return f"{words} {value}{end}"
 
 
+_RANGE_UNIT = r"(?:m/s²|m/s|km/h|kph|mph|ms|m|s|%)"
+#: a parameter range with the value picked from it: "Approach speed 10..16 m/s: take 13 m/s", "Distance 150-300 m, picked 230 m",
+#: "Green onset 10..25 s after start: take 21 s" (the picked value said where the range stood, with the range's words after it)
+_PICKED = (r"(?<![\w.])(\d+(?:\.\d+)?) ?(?:\.\.\.?|–|—|-| to ) ?(\d+(?:\.\d+)?) ?(" + _RANGE_UNIT + r")?(?![\w/²])((?: [a-z]+){0,3}?)\s*[:,;]?\s*"
+           r"(?:take|took|pick|picked|choose|chose|chosen|use|used|select|selected|value|we take|we use|we pick)\s*:?\s*(\d+(?:\.\d+)?) ?(" + _RANGE_UNIT + r")?(?![\w/²])")
+
+
+def _picked(m: re.Match[str]) -> str:
+    lo, hi, v = float(m.group(1)), float(m.group(2)), float(m.group(5))
+    unit, unit2 = m.group(3), m.group(6)
+    if not lo <= v <= hi or (unit and unit2 and unit.lower() != unit2.lower()) or not (unit or unit2):
+        return m.group(0)
+    return f"{m.group(5)} {unit or unit2}{m.group(4) or ''}"
+
+
 #: (pattern, replacement), applied in order, case-insensitive; each row is one family of wordings
 REWRITES: tuple[tuple[str, object], ...] = (
     # a test-plan row's cell separator "//" is a cell like "|"
     (r"\s+//\s+", " | "),
+    # a parameter range with one value picked (after held-out 10): "Approach speed 10..16 m/s: take 13 m/s" -> "Approach speed 13 m/s"
+    # (first, so the rows below read the picked value in its range's words: "Green onset 10..25 s after start: take 21 s")
+    (_PICKED, _picked),
     # a bench operator's shorthand (after held-out 9): "ego=15mps dist=250m GRN@14s SPAT delay 1500ms jit 200ms", "lead=car,d=40 m,v=8 m/s"
     # -> "ego 15 m/s, distance 250 m, green@14s ... jitter 200 ms" (key=value pairs as words, "mps" as m/s; "@" is read in offline.py)
     (_KV, _kv),
@@ -156,7 +177,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # the truth of a position offset in other words: "3 m further ahead than the truth", "than its true position", "than where it actually is"
     (r"\bthan (?:the truth|reality|its (?:true|actual|real) (?:position|location)|where it (?:really|actually|truly) is)\b", "than it really is"),
     # a phase onset said as a noun with a time into the run: "green onset 8 s into the run" -> "turns green 8 s into the run"
-    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on|comes|appears|start(?:s|ing)|begin(?:s|ning))(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after the (?:start|beginning)))", r"turns \1"),
+    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on|comes|appears|start(?:s|ing)|begin(?:s|ning))(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after (?:the )?(?:start|beginning)))", r"turns \1"),
     # a phase onset with its time and no preposition (after held-out 9): "green onset 18 s", "red onset: 12 s" -> "green at 18 s"
     # (a time before arrival or into the run is left to the rows and rules that read it)
     (r"\b(amber|yellow|red|green)[ _](?:onset|start)\s?:?\s(?=\d+(?:\.\d+)? ?s\b(?! (?:before|after|into|late|prior)))", r"\1 at "),
@@ -180,6 +201,17 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b((?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?) (?:at |with )?\d+(?:\.\d+)? ?m/s²) (?:from|starting(?: at| from)?|beginning(?: at)?)(?= (?:t ?= ?)?\d)", r"\1 at"),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
     (r"\bI(?: would|'d)? (?:like|want|need)(?: to (?:have|get|see|run|set up|add|request|test))?(?= (?:a|an|the|you|to)\b)\s*", ""),
+    # after held-out 10: messages said to be "not fresh" are stale ("when SPaT is not fresh", "the BSMs are no longer fresh" -> "stale";
+    # "stale" alone is a delay with no size, read only beside the sized fault it restates, as before)
+    (r"\b(?:not|no longer|never|isn't|aren't|wasn't|weren't) (?:fresh|up[- ]to[- ]date)\b", "stale"),
+    # a burst loss said in "groups" ("disappear in groups of 5, with a 40 % chance per group") -> "in bursts of 5, with a 40 % chance per burst"
+    (r"\b(lost|drop(?:ped|s)?|disappear(?:s|ing)?|vanish(?:es|ing)?|gone|missing|cut out|cuts out) in groups of (?=\d|" + _N[1:-1] + r"\b)", r"\1 in bursts of "),
+    (r"\b(chance|probability|likelihood) (per|for each|of each|of a) group\b", r"\1 \2 burst"),
+    # Euro NCAP's vehicle names (after held-out 10): the vehicle under test (VUT) is the ego, the global vehicle target (GVT) the other vehicle
+    # ("VUT 80 km/h, GVT 20 km/h, headway 60 m"; its place is said by the scene: "headway", "ahead", "from the left")
+    (r"\b(?:the )?vut\b", "the subject vehicle"),
+    (r"\b(?:the )?gvt's\b", "the target vehicle's"),
+    (r"\bgvt\b", "target vehicle"),
     # fractions of a unit or of the messages said in words (last, as they were read right after the rows above): "one and a half
     # seconds", "half a second", "a quarter of a second", "half of the BSMs", "three quarters of the SPaT", "a tenth of all packets"
     (r"\b(?:one|a) and a half (seconds?|metres?|meters?)", r"1.5 \1"),
