@@ -110,7 +110,9 @@ def test_collect_sigkill_keeps_finished_sequences_and_resumes_to_the_uninterrupt
 def test_collect_sigint_is_one_line_and_the_same_command_resumes(reference_dataset, tmp_path):
     _, ref = reference_dataset
     out = tmp_path / "ds"
-    cmd = _lantern("dataset", "collect", "--out", str(out), "--size", str(SIZE), "--workers", "2", "--camera", "x".join(map(str, CAMERA)))
+    # one worker: the rollouts after the first accepted one still run one by one when the signal comes (with a pool
+    # they were a batch whose ordered results, computed already, all landed within the poll: the run ended first)
+    cmd = _lantern("dataset", "collect", "--out", str(out), "--size", str(SIZE), "--workers", "1", "--camera", "x".join(map(str, CAMERA)))
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for(lambda: _accepted(out) >= 1, p, what="1 accepted sequence")
     p.send_signal(signal.SIGINT)
