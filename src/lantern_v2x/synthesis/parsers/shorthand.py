@@ -81,6 +81,19 @@ def _picked(m: re.Match[str]) -> str:
     return f"{m.group(5)} {unit or unit2}{m.group(4) or ''}"
 
 
+#: words a clause never ends on (an article, a preposition, a conjunction, a copula, a verb waiting for its complement): a filler
+#: between commas after one of them sits inside a phrase ("the light goes, uh, amber"), else between clauses ("FCW test, um, lead car")
+_MID_PHRASE = frozenset({"the", "a", "an", "is", "are", "was", "were", "be", "goes", "go", "turns", "turn", "becomes", "to", "at", "of", "and", "or",
+                         "but", "by", "with", "from", "in", "on", "its", "our", "their", "his", "her", "my", "doing", "does", "shifted", "hooked",
+                         "about", "around", "than", "into", "for"})
+
+
+def _filler(m: re.Match[str]) -> str:
+    """A dictation's filler between commas dropped with its commas inside a phrase, with one comma left between clauses."""
+    word = m.group(1) or ""
+    return word + (" " if word.lower() in _MID_PHRASE else ",")
+
+
 #: (pattern, replacement), applied in order, case-insensitive; each row is one family of wordings
 REWRITES: tuple[tuple[str, object], ...] = (
     # a test-plan row's cell separator "//" is a cell like "|"
@@ -207,6 +220,12 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # a burst loss said in "groups" ("disappear in groups of 5, with a 40 % chance per group") -> "in bursts of 5, with a 40 % chance per burst"
     (r"\b(lost|drop(?:ped|s)?|disappear(?:s|ing)?|vanish(?:es|ing)?|gone|missing|cut out|cuts out) in groups of (?=\d|" + _N[1:-1] + r"\b)", r"\1 in bursts of "),
     (r"\b(chance|probability|likelihood) (per|for each|of each|of a) group\b", r"\1 \2 burst"),
+    # a voice dictation's fillers (after held-out 11): "uh", "um", "erm", "hmm"; a tag ", right," or ", what," between commas; "like" and
+    # "let's say" before the value they hedge ("doing like 30 mph", "let's say 2 s before"): no words of the test ("15 m/s like us" stays)
+    (r"(\w+)?,\s*(?:u+h+|u+m+|uhm|erm|hmm+|right|you know|i mean|okay|ok|so)\s*,(?=\s)", _filler),
+    (r",\s*what\s*,(?=\s)", ""),  # a self-question inside a phrase: "is shifted, what, 6 m behind" -> "is shifted 6 m behind"
+    (r"(?:(?<=^)|(?<=[\s,.;:(]))(?:u+h+|u+m+|uhm|erm|hmm+)\b[,.]?\s*", ""),
+    (r"(?:,\s*)?\b(?:like|let's say|let us say|say)\s+(?=\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundred)\b)", " "),
     # Euro NCAP's vehicle names (after held-out 10): the vehicle under test (VUT) is the ego, the global vehicle target (GVT) the other vehicle
     # ("VUT 80 km/h, GVT 20 km/h, headway 60 m"; its place is said by the scene: "headway", "ahead", "from the left")
     (r"\b(?:the )?vut\b", "the subject vehicle"),
