@@ -51,6 +51,10 @@ def _wait_for(pred, proc: subprocess.Popen, timeout: float = 240.0, what: str = 
     pytest.fail(f"timed out waiting for {what}")
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _one_line(err: str) -> str:
     lines = [ln for ln in err.strip().splitlines() if ln.strip() and not ln.startswith("[INFO]") and not ln.startswith("collect:")]
     assert "Traceback" not in err, err[-3000:]
@@ -110,10 +114,10 @@ def test_collect_sigkill_keeps_finished_sequences_and_resumes_to_the_uninterrupt
 def test_collect_sigint_is_one_line_and_the_same_command_resumes(reference_dataset, tmp_path):
     _, ref = reference_dataset
     out = tmp_path / "ds"
-    # one worker: the rollouts after the first accepted one still run one by one when the signal comes (with a pool
-    # they were a batch whose ordered results, computed already, all landed within the poll: the run ended first)
-    cmd = _lantern("dataset", "collect", "--out", str(out), "--size", str(SIZE), "--workers", "1", "--camera", "x".join(map(str, CAMERA)))
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cmd = _lantern("dataset", "collect", "--out", str(out), "--size", str(SIZE), "--workers", "2", "--camera", "x".join(map(str, CAMERA)))
+    # Ctrl-C as a terminal sends it: a test run started from a background shell (`cmd &`) ignores SIGINT, its children
+    # inherit that, and Python then installs no KeyboardInterrupt at all (seen: the collection ran to its end, rc 0)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default)
     _wait_for(lambda: _accepted(out) >= 1, p, what="1 accepted sequence")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
@@ -257,7 +261,7 @@ def test_v2x_test_sigint_resumes_to_the_uninterrupted_records(tmp_path, capsys):
     ref = tmp_path / "ref"
     assert lantern_main(["v2x", "test", str(prompts), "--out", str(ref), "--search-budget", "4"]) == 0
     out = tmp_path / "out"
-    p = subprocess.Popen(_lantern("v2x", "test", str(prompts), "--out", str(out), "--search-budget", "4"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(_lantern("v2x", "test", str(prompts), "--out", str(out), "--search-budget", "4"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_sigint_default)
     _wait_for(lambda: len(list((out / "records").glob("*.json"))) >= 1, p, what="1 finished record")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
