@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
+from lantern import fastcdr
 from lantern.topics import SYNC_ACK
 
 NS = 1_000_000_000
@@ -85,19 +86,11 @@ def read_ack(raw: bytes) -> tuple[str, int, bool] | None:
     if len(raw) < 12 or raw[1] != 1:
         return None
     try:
-        frame_id, pos = _read_string(raw, 12)
-        node, pos = _read_string(raw, pos)
-        pos = 4 + ((pos - 4 + 7) // 8) * 8
-        return node, _U64.unpack_from(raw, pos)[0], frame_id == "ready"
+        frame_id, pos = fastcdr._string(raw, 12)
+        node, pos = fastcdr._string(raw, pos)
+        return node, _U64.unpack_from(raw, fastcdr._align(pos, 8))[0], frame_id == "ready"
     except (struct.error, UnicodeDecodeError) as exc:
         raise ValueError(f"not a FrameAck ({len(raw)} bytes): {exc}") from None
-
-
-def _read_string(raw: bytes, pos: int) -> tuple[str, int]:
-    pos = 4 + ((pos - 4 + 3) // 4) * 4
-    (n,) = _U32.unpack_from(raw, pos)
-    pos += 4
-    return raw[pos : pos + n - 1].decode() if n else "", pos + n
 
 
 def drain(sub: Any) -> int:
