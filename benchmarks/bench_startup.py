@@ -115,7 +115,7 @@ def main() -> None:
     walls: dict[str, list[float]] = {"c": [], "pure": [], "warm": []}
     from lantern_bringup.warm_workers import WarmWorkers
 
-    zygote = WarmWorkers().start()  # what `lantern suite` forks its runs from (started once, not timed per run)
+    zygote = WarmWorkers(agent=a.agent).start()  # what `lantern suite` forks its runs from (started once, not timed per run)
     try:
         with tempfile.TemporaryDirectory(prefix="lantern-bench-") as tmp:  # a fresh output per run (an existing bag is refused)
             for i in range(a.repeat):  # interleaved, so all see the same load

@@ -163,6 +163,42 @@ def test_warm_worker_forks_before_any_thread_or_rclpy_init():
     assert r.stdout.split() == ["1", "False"]
 
 
+def test_the_learned_warm_up_loads_minilm_once_for_every_warning_run():
+    """A warning run of the learned agent encodes its text with the MiniLM the zygote loaded (no load, no import)."""
+    code = """
+import sys
+from lantern_bringup import warm_workers
+warm_workers._warm_up(warm_workers.AGENT_MODULES["learned"])
+from lantern_agent.learned import encoders
+loaded = encoders._load_minilm.cache_info().currsize
+before = set(sys.modules)
+enc = encoders.TextEncoder()
+states, mask = enc.tokens(["Pedestrian crossing ahead in 38 m."])
+info = encoders._load_minilm.cache_info()
+print("R", loaded, info.hits, info.misses, sorted(m for m in set(sys.modules) - before if m.startswith("transformers")), int(mask.sum()) > 5)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stderr[-3000:]
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("R "))
+    assert line == "R 1 1 1 [] True", line
+
+
+def test_a_warm_up_call_that_starts_a_thread_stops_the_zygote(tmp_path):
+    """A thread started before the fork would be a dead copy in every run: the zygote refuses to go on."""
+    (tmp_path / "spawns_thread.py").write_text("import threading, time\ndef start():\n    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n")
+    code = f"""
+import sys
+sys.path.insert(0, r"{tmp_path}")
+from lantern_bringup import warm_workers
+try:
+    warm_workers._warm_up(["spawns_thread:start"])
+except warm_workers.WarmWorkerError as exc:
+    print("REFUSED", exc)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "REFUSED the warm-up call spawns_thread:start started native threads" in r.stdout, r.stdout + r.stderr[-2000:]
+
+
 @pytest.mark.parametrize("agent", ["onboard", "expert", "learned"])
 def test_a_warm_run_imports_nothing(tmp_path, ros_domain, agent):
     """What a forked run imports it pays on every run: a run after the zygote's warm-up imports no module

@@ -85,10 +85,13 @@ TERM_GRACE_S = 12.0
 
 #: What an agent's runs import on top of WARM_MODULES (its backend imports them in its constructor):
 #: torch for the learned agent is ~1-2.5 s per cold run. Importing torch starts no thread pool (its
-#: intra-op pool starts on first use, in the child), so the fork stays safe.
+#: intra-op pool starts on first use, in the child), so the fork stays safe. A ``module:function`` entry
+#: is called after the imports: the learned agent's MiniLM (transformers' import and the weights, ~3-5 s
+#: of every warning run otherwise); loading it runs no torch operator and starts no thread (checked).
 AGENT_MODULES: dict[str, tuple[str, ...]] = {
     "learned": ("torch", "lantern_agent.learned.encoders", "lantern_agent.learned.model", "lantern_agent.learned.cache", "lantern_agent.learned.inputs",
-                "lantern_agent.backends.learned", "safetensors.torch", "torch.utils.serialization"),
+                "lantern_agent.backends.learned", "safetensors.torch", "torch.utils.serialization",
+                "lantern_agent.learned.encoders:minilm"),
 }
 
 
@@ -98,11 +101,25 @@ class WarmWorkerError(RuntimeError):
 
 # -- the zygote (its own process) ---------------------------------------------------------------
 
+def _native_threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
 def _warm_up(extra: Sequence[str]) -> None:
     import importlib
 
-    for name in (*WARM_MODULES, *extra):
+    calls = [name for name in extra if ":" in name]
+    for name in (*WARM_MODULES, *(n for n in extra if ":" not in n)):
         importlib.import_module(name)
+    for entry in calls:
+        module, func = entry.split(":", 1)
+        before = _native_threads()
+        try:
+            getattr(importlib.import_module(module), func)()
+        except Exception:  # noqa: BLE001 - a missing model is the run's error to report, not the zygote's
+            pass
+        if _native_threads() != before:  # a thread pool in the zygote would be a dead copy in every child
+            raise WarmWorkerError(f"the warm-up call {entry} started native threads: forking after it is not safe")
     from lantern_agent.backends.registry import backend_class
 
     for agent in ("onboard", "expert", "constant"):  # the light backends' modules (a heavy one imports in its run)

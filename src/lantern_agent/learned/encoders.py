@@ -15,6 +15,7 @@ Nothing here downloads.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import math
@@ -25,6 +26,7 @@ import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -226,6 +228,34 @@ def text_model_dir() -> Path:
     return dest
 
 
+def minilm() -> tuple[Any, Any]:
+    """MiniLM's tokenizer and frozen model, loaded once per process.
+
+    Loading costs ~3-5 s (transformers' import and the weights), once per warning run of the learned agent
+    before this cache; a suite's warm worker calls this before it forks its runs, which then share the pages.
+    The model is frozen and only ever run in inference mode, so sharing it between encoders changes nothing.
+    """
+    return _load_minilm(text_model_dir())
+
+
+@functools.lru_cache(maxsize=2)
+def _load_minilm(d: Path) -> tuple[Any, Any]:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # a per-load weights bar on stderr says nothing to a driving run
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(d), local_files_only=True)
+        model = AutoModel.from_pretrained(str(d), local_files_only=True).eval()
+    except Exception as e:
+        raise EncoderUnavailableError(f"learned agent: cannot load MiniLM from {d}: {type(e).__name__}: {e}") from e
+    for prm in model.parameters():
+        prm.requires_grad_(False)
+    return tokenizer, model
+
+
 class TextEncoder:
     """all-MiniLM-L6-v2 sentence embeddings (mean pooling over tokens, L2-normalised), memoised per string.
 
@@ -234,21 +264,7 @@ class TextEncoder:
     """
 
     def __init__(self, memo_size: int = 512) -> None:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        from transformers import AutoModel, AutoTokenizer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()  # a per-load weights bar on stderr says nothing to a driving run
-
-        d = text_model_dir()
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(str(d), local_files_only=True)
-            self.model = AutoModel.from_pretrained(str(d), local_files_only=True).eval()
-        except Exception as e:
-            raise EncoderUnavailableError(f"learned agent: cannot load MiniLM from {d}: {type(e).__name__}: {e}") from e
-        for prm in self.model.parameters():
-            prm.requires_grad_(False)
+        self.tokenizer, self.model = minilm()
         self.memo: OrderedDict[str, np.ndarray] = OrderedDict()
         self.memo_size = memo_size
 
