@@ -98,6 +98,22 @@ _SWEEP = (r"(?<![\w.])((?:\d+(?:\.\d+)?(?:,\s?(?:(?:and|or)\s)?|\s(?:and|or)\s))
           r"(\d+(?:\.\d+)?)\s?(" + _RANGE_UNIT + r")(?:\s(?:one|case|value|variant|point|setting))?\b")
 
 
+#: a sweep's values with the picked one after an arrow (after held-out 15): "BSM drop 10 % / 25 % / 40 % -> 25 %", "delay 0.2 s, 0.5 s, 1 s => 0.5 s",
+#: "sigma 1 | 2 | 4 m → 2 m" -> "BSM drop 25 %" (a pick not in the list, or a list in mixed units, is left as written for the ledger to refuse)
+_SWEEP_ARROW = (r"(?<![\w.])((?:\d+(?:\.\d+)?\s?(?:" + _RANGE_UNIT + r")?\s?(?:/|,|\|)\s?)+\d+(?:\.\d+)?)\s?(" + _RANGE_UNIT + r")(?![\w/²])\s*"
+                r"(?:-+>|=+>|→|⇒|⟶)\s*(\d+(?:\.\d+)?)\s?(" + _RANGE_UNIT + r")(?![\w/²])")
+
+
+def _sweep_arrow(m: re.Match[str]) -> str:
+    unit = m.group(2).lower()
+    items = re.findall(r"(\d+(?:\.\d+)?)\s?(" + _RANGE_UNIT + r")?(?![\w/².\d])", m.group(1))
+    if any(u and u.lower() != unit for _, u in items) or m.group(4).lower() != unit:
+        return m.group(0)
+    if float(m.group(3)) not in {float(x) for x, _ in items}:
+        return m.group(0)
+    return f"{m.group(3)} {m.group(4)}"
+
+
 def _sweep(m: re.Match[str]) -> str:
     values = {float(x) for x in re.findall(r"\d+(?:\.\d+)?", m.group(1))}
     if float(m.group(3)) not in values or m.group(2).lower() != m.group(4).lower():
@@ -132,6 +148,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # (first, so the rows below read the picked value in its range's words: "Green onset 10..25 s after start: take 21 s")
     (_PICKED, _picked),
     (_SWEEP, _sweep),
+    (_SWEEP_ARROW, _sweep_arrow),
     # a bench operator's shorthand (after held-out 9): "ego=15mps dist=250m GRN@14s SPAT delay 1500ms jit 200ms", "lead=car,d=40 m,v=8 m/s"
     # -> "ego 15 m/s, distance 250 m, green@14s ... jitter 200 ms" (key=value pairs as words, "mps" as m/s; "@" is read in offline.py)
     (_KV, _kv),
@@ -180,6 +197,16 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"(\d ?m) to (forwards?|backwards?|ahead)\b", r"\1 \2"),
     # a signal group by its short name: "SG 6", "SG-4", "SG#2", "sig. group 4" -> "signal group 6"
     (r"\b(?:SG|sig\.? ?grp|sig\.? group|signal grp)\s?[-#]?\s?(?=\d\b)", "signal group "),
+    # a delay said as the time from sending to receiving (after held-out 15, a field log): "every SPaT reached the OBU 700 ms after the RSU sent it",
+    # "the BSMs arrive 0.3 s after they were sent", "got to us 1 s after transmission" -> "arrived 700 ms late"
+    (r"\b(?:reach(?:ed|es|ing)?|arriv(?:ed|es|e|ing)(?: at)?|g[eo]t(?:s)? to|hit(?:s)?|landed (?:at|on)|came in at)(?: (?:the |our |its )?(?:obu|receiver|car|vehicle|ego|host|hv|us|on-board unit))?"
+     r" (\d+(?:\.\d+)? ?(?:ms|s)) after (?:the (?:rsu|roadside unit|sender|transmitter|lead|car|vehicle|van|truck|bus)(?: had)? (?:sent|transmitted|broadcast|emitted)(?: (?:it|them))?"
+     r"|(?:it|they) (?:was|were|had been) (?:sent|transmitted|broadcast)|(?:being )?(?:sent|transmitted|broadcast)|(?:its |their )?(?:transmission|sending|broadcast))\b", r"arrived \1 late"),
+    # a window named as such by its start and its length (after held-out 15): "Window t = 2 s, length 8 s: ...", "fault window: start 3 s,
+    # duration 5 s", "injection window from 1 s, 6 s long" -> "from 2 s for 8 s" (the start and the length, each a field of the window)
+    (r"\b(?:the )?(?:fault |injection |test )?window\s?(?::\s?)?(?:starts?|starting|start time|begins?|beginning|opens?|from|at)?(?: at| from)?\s?(?::|=)?\s?(\d+(?:\.\d+)?) ?s,?\s(?:and\s)?"
+     r"(?:(?:length|duration|width|span)(?: of)?\s?(?::|=)?\s?(\d+(?:\.\d+)?) ?s\b|(?:lasting|lasts|running|for)\s(?:for\s)?(\d+(?:\.\d+)?) ?s\b|(\d+(?:\.\d+)?) ?s (?:long|in length)\b)",
+     lambda m: f"from {m.group(1)} s for {m.group(2) or m.group(3) or m.group(4)} s"),
     # a window said by its two ends: "from 3 s to 8 s", "from 3 to 8 s", "from t = 3 s until 8 s", "between 2 and 7 s", "during 2-6 s",
     # "in the interval 2 s to 6 s", "over the window [2, 6] s" -> "from 3 s for 5 s" (the end is carried as start + duration; an end
     # before its start is left for the ledger to refuse). A bare range ("0.2-0.5 s") says no window and is left alone.
@@ -280,12 +307,19 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # -> "4 s from the conflict point" (as "is 4 s from the conflict point" is read)
     (r"(?<![\w.])(\d+(?:\.\d+)?) ?s (?:to go )?(?:to|away from|short of|before reaching) (?:the )?(?:conflict (?:point|zone|area)|point of conflict)\b",
      r"\1 s from the conflict point"),
+    # the vehicle in front named by "front" (after held-out 15): "Front car is 28 m up the road", "the front vehicle brakes" -> "lead car" (as
+    # "the lead car is 28 m up the road" is read; never "in front", "front bumper", "front of")
+    (r"(?<!\bin )\bfront[- ](?=(?:cars?|vehicles?|vans?|trucks?|lorr(?:y|ies)|bus(?:es)?|suvs?|sedans?|hatchbacks?|saloons?|pick-?ups?|taxis?)\b(?!['’]s? (?:bumper|grille|wheel)))", "lead "),
     # a role word used as the vehicle's noun before its numbers: "oncoming 50 km/h, 100 m before its line", "opposing: 14 m/s" -> "oncoming vehicle 50 km/h"
     (r"(^|[:;.|?!]\s+|,\s+|\s-\s+)(oncoming|opposing)(?=:?\s+\d)", r"\1\2 vehicle"),
     # a following gap said "at a gap of 35 m" -> "with a gap of 35 m" (the lead's gap, never the ego's stop-line distance)
     (r"\bat a (?:gap|headway|following distance) of (?=\d)", "with a gap of "),
     # a hard braking in slang: "slams on 9 m/s²", "slams on the brakes with 8 m/s²", "stomps on the brakes at 7 m/s²" -> "brakes at 9 m/s²"
     (r"\b(?:slams?|slamming|stomps?|stamps?|jams?) (?:on )?(?:(?:the|its|his|her) )?(?:brakes? )?(?:with |at )?(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
+    # ... and said with the pedal, the rate after a comma (after held-out 15): "stamps on the pedal, 7.5 m/s²", "stands on the brake pedal at 8 m/s²",
+    # "hits the brakes, 6 m/s²" -> "brakes at 7.5 m/s²" (only with its rate right after: a pedal with no rate is no braking this row reads)
+    (r"\b(?:slams?|slamming|stomps?|stomping|stamps?|stamping|jams?|jamming|stands? on|standing on|hits?|hitting|mashes|mashing) (?:on )?(?:(?:the|its|his|her) )?"
+     r"(?:brake pedal|pedal|brakes?|anchors)(?:,\s?| with | at |\s[-–—]\s)(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
     # a braking's start said with "from" (after held-out 9): "decelerates 7.5 m/s² from t = 4.5 s", "brakes at 6 m/s² starting at 3 s" -> "... at t = 4.5 s"
     (r"\b((?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?) (?:at |with )?\d+(?:\.\d+)? ?m/s²) (?:from|starting(?: at| from)?|beginning(?: at)?)(?= (?:t ?= ?)?\d)", r"\1 at"),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
