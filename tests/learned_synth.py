@@ -49,7 +49,7 @@ def write_dataset(root: Path, n_seq_a: int = 6, n_seq_b: int = 6, n_samples: int
     rows: dict[str, list] = {k: [] for k in (
         "sequence_id", "route_id", "route_kind", "family", "weather", "condition", "frame", "t", "image_png", "speed", "accel",
         "command", "target_point", "waypoints", "warning_active", "warning_text", "warning_template", "warning_pos", "event_phase", "crosses_boundary")}
-    expected = {"rows": 0, "crossing": 0, "a_no_warning_rows": 0, "warning_rows_usable": 0, "b_rows": 0, "a_warning_rows_usable": 0}
+    expected = {"rows": 0, "crossing": 0, "termination_rows": 0, "a_no_warning_rows": 0, "warning_rows_usable": 0, "b_rows": 0, "a_warning_rows_usable": 0}
     seqs = [("A", "warning", i) for i in range(n_seq_a)] + [("A", "no-warning", i) for i in range(a_no_warning)] + [("B", "no-warning", i) for i in range(n_seq_b)]
     for kind, cond, i in seqs:
         sid = f"synth_{kind}_{cond}_{i:03d}"
@@ -71,6 +71,7 @@ def write_dataset(root: Path, n_seq_a: int = 6, n_seq_b: int = 6, n_samples: int
             rows["crosses_boundary"].append(crossing)
             expected["rows"] += 1
             expected["crossing"] += crossing
+            expected["termination_rows"] += crossing and warned  # warned and crossing: the horizon crosses termination only
             if not crossing:
                 expected["a_no_warning_rows"] += kind == "A" and cond == "no-warning"
                 expected["warning_rows_usable"] += warned

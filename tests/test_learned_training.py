@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -36,7 +37,10 @@ def test_shards_open_with_plain_pyarrow(dataset):
 def test_selection_follows_the_mixture_rules(dataset):
     data, exp, cache_dir = dataset
     cache, _ = build_cache(open_dataset(data), load_image_encoder(), TextEncoder(), (96, 48), base=cache_dir)
-    assert len(cache) == exp["rows"] - exp["crossing"]  # horizon-crossing rows never enter the cache
+    # onset-crossing rows never enter the cache; termination-crossing warning rows do, flagged
+    assert exp["termination_rows"] > 0 and len(cache) == exp["rows"] - exp["crossing"] + exp["termination_rows"]
+    assert int(cache.crosses_termination.sum()) == exp["termination_rows"]
+    assert cache.warning_active[cache.crosses_termination].all()
     sel = select_rows(cache, CFG)
     c = sel.counts
     assert c["train_samples"] + c["val_samples"] == exp["b_rows"] + exp["a_warning_rows_usable"]  # Route A no-warning rows dropped
@@ -44,6 +48,12 @@ def test_selection_follows_the_mixture_rules(dataset):
     zs = select_rows(cache, TrainConfig(no_warning_samples=True)).counts
     assert zs["train_samples"] + zs["val_samples"] == exp["b_rows"] + exp["a_warning_rows_usable"] - exp["warning_rows_usable"]
     assert zs["train_warning_samples"] == 0
+    # --keep-termination-rows adds exactly those rows, as warning samples; by default none is used
+    assert c["train_termination_rows"] == 0
+    keep = select_rows(cache, replace(CFG, keep_termination_rows=True)).counts
+    assert keep["train_samples"] + keep["val_samples"] == c["train_samples"] + c["val_samples"] + exp["termination_rows"]
+    assert keep["train_warning_samples"] - c["train_warning_samples"] == keep["train_termination_rows"] > 0
+    assert select_rows(cache, replace(CFG, keep_termination_rows=True, no_warning_samples=True)).counts["train_termination_rows"] == 0
 
 
 def test_training_reduces_loss_and_writes_the_manifest(dataset, tmp_path):

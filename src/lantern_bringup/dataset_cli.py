@@ -39,6 +39,7 @@ def cmd_collect(argv: list[str]) -> int:
     from lantern_bridge.dataset.card import write_card
     from lantern_bridge.dataset.collect import CollectSettings, collect
     from lantern_bridge.dataset.journal import STATE_FILE, JournalError
+    from lantern_bridge.dataset.perturb import PerturbSettings
 
     ap = ArgumentParser(prog="lantern dataset collect", description="Collect the open-loop dataset (docs/dataset.md).")
     ap.add_argument("--out", required=True, help="new or empty output directory, or one an interrupted collection left (resumed)")
@@ -46,9 +47,13 @@ def cmd_collect(argv: list[str]) -> int:
     ap.add_argument("--workers", type=number(int, ge=1, le=64), default=2, help="rollout processes (default 2)")
     ap.add_argument("--camera", type=image_size(), default=(320, 160), help="front camera WIDTHxHEIGHT (default 320x160)")
     ap.add_argument("--seed", type=number(int, ge=0), default=None, help="candidate seed (default: the open-loop seed)")
+    ap.add_argument("--perturb", action="store_true",
+                    help="offset the expert's steering in short windows so that samples show it recovering to the lane centre "
+                         "(DART-style; samples whose label holds a perturbation are not written)")
     a = ap.parse_args(argv)
     out = Path(a.out)
-    settings = CollectSettings(size=a.size, camera=a.camera, **({"seed": a.seed} if a.seed is not None else {}))
+    settings = CollectSettings(size=a.size, camera=a.camera, perturb=PerturbSettings() if a.perturb else None,
+                               **({"seed": a.seed} if a.seed is not None else {}))
     resumable = out.is_dir() and (out / STATE_FILE).is_file()
     if out.is_dir() and (out / "manifest.json").is_file() and not resumable:
         return _already_collected(out, settings)
@@ -126,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cmds = {"collect": cmd_collect, "card": cmd_card}
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S]\n  card DIR")
+        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S] [--perturb]\n  card DIR")
         return 0
     if not argv:
         print("lantern dataset: an action is required: collect or card", file=sys.stderr)

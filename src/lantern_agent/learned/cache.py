@@ -5,9 +5,13 @@ text, weights); computing them is ~95 % of a training step's cost on this
 CPU (the learned agent's encoders) or all of it (a VLM's decoder). A cache is
 keyed by the dataset hash and the backbone's identity, so a new dataset or
 other weights never reuse a stale cache; it holds the rows every training
-configuration may draw from (horizon-crossing rows are left out: no
-configuration trains on them), with the metadata needed to filter them
-(``--no-warning-samples`` reuses the same cache).
+configuration may draw from, with the metadata needed to filter them
+(``--no-warning-samples`` and ``--keep-termination-rows`` reuse the same cache).
+Rows whose horizon crosses warning onset are left out (their label slows for
+a warning the input does not show yet: no configuration trains on them);
+warning-active rows whose horizon crosses only termination are kept and
+flagged (``crosses_termination``), because the collection expert's driving
+does not change at termination (``in_cache``).
 
 One builder for every backbone (``build_rows_cache``): it walks the trainable
 rows, writes the shared part (``waypoints.npy`` (N, 10, 2), ``meta.json``:
@@ -37,11 +41,12 @@ from lantern_agent.learned import data as ds
 from lantern_agent.learned.encoders import IMAGE_FEATURES, EfficientNetLite0, EncoderIdentity, TextEncoder, cache_root, image_features
 from lantern_agent.learned.inputs import numeric_features, warning_text
 
-CACHE_VERSION = 1
+#: 2: also holds the termination-crossing warning rows (flagged); a version-1 cache is never read again
+CACHE_VERSION = 2
 #: images per encoder call: on this CPU EfficientNet-Lite0 is fastest per image at batch 4 (12.6 ms at 256x128,
 #: one thread) and slower at 32 (20.2 ms): larger batches fall out of cache.
 IMAGE_BATCH = 4
-_META_KEYS = ("sequence_id", "route_kind", "condition", "family", "warning_active")
+_META_KEYS = ("sequence_id", "route_kind", "condition", "family", "warning_active", "crosses_termination")
 
 
 @dataclass
@@ -54,6 +59,7 @@ class TrainableRows:
     condition: list[str]
     family: list[str]
     warning_active: np.ndarray
+    crosses_termination: np.ndarray  # warning-active rows whose horizon crosses termination (train only on request)
     key: str
 
     def __len__(self) -> int:
@@ -105,10 +111,21 @@ def first_image_size(info: ds.DatasetInfo) -> tuple[int, int]:
     raise ds.DatasetError(f"dataset {info.root}: no rows")
 
 
+def in_cache(crosses_boundary: bool, warning_active: bool) -> bool:
+    """A row outside the boundary horizons, or a warning-active one whose horizon crosses only termination.
+
+    The collection expert keys its driving on the hazard (warning onset .. hazard clear,
+    ``scenario.drive.heeding_speed``), never on the warning's termination, so such a row's label is the
+    same driving the warning input asks for; Sec. 4.1's rule drops them all, which left the turning
+    families almost no warning row (docs/learned_agent.md, issue 19 lever 4). A row with an active warning
+    can only cross termination: onset is behind it."""
+    return not crosses_boundary or warning_active
+
+
 def trainable_rows(info: ds.DatasetInfo, batch_size: int = 32, progress: Callable[[int], None] | None = None) -> Iterator[tuple[dict[str, list], list[int]]]:
-    """(batch, indices of its rows outside the warning-boundary horizons), in dataset order: the cache's row order."""
+    """(batch, indices of its cached rows (``in_cache``)), in dataset order: the cache's row order."""
     for b in ds.iter_batches(info, ds.REQUIRED_COLUMNS, batch_size=batch_size):
-        keep = [i for i, c in enumerate(b["crosses_boundary"]) if not bool(c)]
+        keep = [i for i, (c, w) in enumerate(zip(b["crosses_boundary"], b["warning_active"])) if in_cache(bool(c), bool(w))]
         if progress is not None:
             progress(len(b["crosses_boundary"]))
         if keep:
@@ -118,8 +135,9 @@ def trainable_rows(info: ds.DatasetInfo, batch_size: int = 32, progress: Callabl
 def load_rows(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """(``TrainableRows`` fields, the whole ``meta.json``) of a cache directory."""
     meta = json.loads((path / "meta.json").read_text())
-    rows = {k: meta[k] for k in _META_KEYS if k != "warning_active"}
-    rows |= {"warning_active": np.asarray(meta["warning_active"], dtype=bool), "waypoints": np.load(path / "waypoints.npy"), "key": meta["key"]}
+    rows = {k: meta[k] for k in _META_KEYS if k not in ("warning_active", "crosses_termination")}
+    rows |= {k: np.asarray(meta[k], dtype=bool) for k in ("warning_active", "crosses_termination")}
+    rows |= {"waypoints": np.load(path / "waypoints.npy"), "key": meta["key"]}
     return rows, meta
 
 
@@ -142,7 +160,8 @@ def build_rows_cache(info: ds.DatasetInfo, path: Path, featurizer: Featurizer, m
                 meta["condition"].append(str(b["condition"][i]))
                 meta["family"].append(str(b["family"][i]))
                 meta["warning_active"].append(bool(b["warning_active"][i]))
-        if not wps:
+                meta["crosses_termination"].append(bool(b["crosses_boundary"][i]))  # cached + crossing = termination only
+        if not any(not c for c in meta["crosses_termination"]):
             raise ds.DatasetError(f"dataset {info.root}: no sample outside the warning-boundary horizons (every row has crosses_boundary)")
         featurizer.write(tmp)
         np.save(tmp / "waypoints.npy", np.stack(wps))

@@ -46,6 +46,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--outputs", choices=("waypoints", "path_speed"), default="waypoints",
                     help="--backbone learned: what the head predicts: waypoints = 10 timed waypoints (the release checkpoint's; default), "
                          "path_speed = a 20-point path 1 m apart (steering) + a 10-step speed plan (speed), as SimLingo")
+    ap.add_argument("--keep-termination-rows", action="store_true",
+                    help="also train on warning-active rows whose 2.5-s horizon crosses only the warning's termination (the collection "
+                         "expert's driving does not change there); default: Sec. 4.1's rule drops every boundary-crossing row")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -87,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
-                      inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs)
+                      inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
+                      keep_termination_rows=a.keep_termination_rows)
     try:
         source = None
         if a.backbone == "vlm":

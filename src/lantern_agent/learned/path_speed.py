@@ -36,6 +36,7 @@ import torch
 from lantern_agent.backends.base import NUM_WAYPOINTS, WAYPOINT_DT
 from lantern_agent.controllers import implied_speeds
 from lantern_agent.learned import data as ds
+from lantern_agent.learned.cache import in_cache
 
 OUTPUTS = ("waypoints", "path_speed")
 #: SimLingo's path: 20 points 1 m apart
@@ -147,19 +148,19 @@ def speed_labels(waypoints: np.ndarray) -> np.ndarray:
 
 
 def path_targets(info: ds.DatasetInfo, n: int = PATH_POINTS, spacing: float = PATH_SPACING) -> tuple[np.ndarray, np.ndarray]:
-    """Path labels of every cache row (rows outside the warning-boundary horizons, in dataset order): ((N, n, 2), (N, n) valid).
+    """Path labels of every cache row (``cache.in_cache``, in dataset order): ((N, n, 2), (N, n) valid).
 
     Reads only the metadata columns. Rows of a sequence chain only across consecutive 0.25 s samples; a gap
     (a dropped row) starts a new chain, so a path never spans a jump.
     """
-    cols = ("sequence_id", "frame", "waypoints", "crosses_boundary")
+    cols = ("sequence_id", "frame", "waypoints", "crosses_boundary", "warning_active")
     seq_rows: dict[str, list[tuple[int, int, np.ndarray]]] = defaultdict(list)
     keep_order: list[int] = []
     i = 0
     for b in ds.iter_batches(info, cols, batch_size=1024):
-        for sid, fr, wp, cb in zip(b["sequence_id"], b["frame"], b["waypoints"], b["crosses_boundary"]):
+        for sid, fr, wp, cb, wa in zip(b["sequence_id"], b["frame"], b["waypoints"], b["crosses_boundary"], b["warning_active"]):
             seq_rows[str(sid)].append((int(fr), i, ds.waypoints_of(wp).astype(float)))
-            if not bool(cb):
+            if in_cache(bool(cb), bool(wa)):
                 keep_order.append(i)
             i += 1
     paths = np.zeros((i, n, 2), np.float32)

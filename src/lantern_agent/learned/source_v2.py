@@ -101,6 +101,7 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
         "condition": list(cache.condition) + [cache.condition[i] for i in chosen],
         "family": list(cache.family) + [cache.family[i] for i in chosen],
         "warning_active": np.concatenate([cache.warning_active, np.zeros(len(chosen), bool)]),
+        "crosses_termination": np.concatenate([cache.crosses_termination, np.zeros(len(chosen), bool)]),
         "key": f"{cache.key}+cx{fraction:g}-s{seed}",
         "image": cache.image,
         "base_index": np.concatenate([np.arange(n0), chosen]).astype(np.int64),

@@ -73,6 +73,8 @@ class TrainConfig:
     #: what the head predicts (``path_speed.py``): "waypoints" (the release checkpoint's 10 timed waypoints) or
     #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan)
     outputs: str = "waypoints"
+    #: train also on warning-active rows whose horizon crosses only termination (``cache.in_cache``); off: Sec. 4.1's rule
+    keep_termination_rows: bool = False
 
 
 @dataclass
@@ -93,6 +95,8 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
     kind = np.asarray(cache.route_kind)
     cond = np.asarray(cache.condition)
     usable = (kind == "B") | ((kind == "A") & (cond == "warning"))
+    if not cfg.keep_termination_rows:
+        usable &= ~cache.crosses_termination
     ce = getattr(cache, "counterexample", None)
     if cfg.no_warning_samples:
         usable &= ~cache.warning_active
@@ -116,6 +120,7 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
         "train_samples": int(len(train)), "val_samples": int(len(val)),
         "train_route_a": int((kind[train] == "A").sum()), "train_route_b": int((kind[train] == "B").sum()),
         "train_warning_samples": int(cache.warning_active[train].sum()),
+        "train_termination_rows": int(cache.crosses_termination[train].sum()),
         "val_sequences": len(val_seqs), "train_sequences": len(set(seq[train])),
     }
     if ce is not None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from lantern.file_integrity import atomic_write_text
 from lantern_bridge.dataset import acceptance, expert, journal, rollout
+from lantern_bridge.dataset.perturb import PerturbSettings
 from lantern_bridge.dataset.routes import DATASET_WEATHERS, OPEN_LOOP_SEED, candidate_pair, candidates
 from lantern_bridge.dataset.writer import ROWS_PER_SHARD, ShardWriter
 from lantern_bridge.scenario.route_spec import RouteSpec
@@ -40,6 +41,7 @@ class CollectSettings:
     camera: tuple[int, int] = (320, 160)
     background_vehicles: int = 4
     rows_per_shard: int = ROWS_PER_SHARD
+    perturb: PerturbSettings | None = None  # steering noise windows (perturb.py); None: the expert's own driving
 
 
 @dataclass
@@ -65,15 +67,21 @@ def _init(render: Callable[..., tuple[str, str]]) -> None:
     _set_render(render)
 
 
-def _job(args: tuple[int, str, int, tuple[int, int], int]) -> tuple[str, list[dict[str, Any]], list[str], int]:
+Job = tuple[int, str, int, tuple[int, int], int, "PerturbSettings | None"]
+
+
+def _job(args: Job) -> tuple[str, list[dict[str, Any]], list[str], dict[str, int]]:
     """One rollout; the spec is rebuilt from (candidate index, variant, seed) because RouteSpec holds
     read-only mappings that do not pickle (and the rebuild is deterministic)."""
-    j, variant, seed, camera, bg = args
+    j, variant, seed, camera, bg, perturb = args
     assert _RENDER is not None
     a, b = candidate_pair(j, seed)
     spec = a if variant == "A" else b
-    r = rollout.run(spec, _RENDER, camera, bg)
-    return spec.route_id, r.rows, acceptance.check(r), r.frames
+    r = rollout.run(spec, _RENDER, camera, bg, perturb=perturb)
+    trace = {"frames": r.frames}
+    if perturb is not None:
+        trace.update(perturbation_windows=r.perturbation_windows, perturbed_samples_dropped=r.perturbed_rows)
+    return spec.route_id, r.written_rows(), acceptance.check(r), trace
 
 
 def _rows(spec: RouteSpec, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -83,8 +91,12 @@ def _rows(spec: RouteSpec, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def generator(settings: CollectSettings) -> dict[str, Any]:
-    """The settings that decide the dataset (the manifest's ``generator``; a resume must match it)."""
-    return {**asdict(settings), "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
+    """The settings that decide the dataset (the manifest's ``generator``; a resume must match it). Without
+    perturbations the key is absent, so the datasets collected before it existed keep their hash."""
+    gen = {k: v for k, v in asdict(settings).items() if k != "perturb"}
+    if settings.perturb is not None:
+        gen["perturb"] = settings.perturb.as_dict()
+    return {**gen, "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
             "waypoints": rollout.N_WAYPOINTS, "waypoint_dt_s": rollout.WAYPOINT_TICKS * rollout.DT, "anti_deadlock": False,
             "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP}}
 
@@ -120,7 +132,7 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
     try:
         while len(state.accepted) < settings.size:
             need = settings.size - len(state.accepted)
-            batch: list[tuple[int, str, int, tuple[int, int], int]] = []
+            batch: list[Job] = []
             keys: list[tuple[int, int]] = []
             while len(batch) < need + max(0, workers - 1):  # a little over-provisioning keeps both cores busy
                 c = next(stream)
@@ -134,9 +146,9 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
                         continue
                     specs[spec.route_id] = spec
                     keys.append((c.index, order))
-                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles))
+                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles, settings.perturb))
             results = pool.imap(_job, batch) if pool is not None else map(_job, batch)
-            for key, (rid, rows, reasons, frames) in zip(keys, results):
+            for key, (rid, rows, reasons, trace) in zip(keys, results):
                 if len(state.accepted) >= settings.size:
                     break  # later results of an over-provisioned batch are not used
                 state.rejected += [r for r in ahead if tuple(r["key"]) < key]
@@ -150,7 +162,7 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
                     flushed = writer.add(_rows(spec, rows))
                     state.samples += len(rows)
                     state.accepted.append({"sequence_id": rid, "family": spec.family, "route_kind": spec.kind, "weather": spec.weather,
-                                           "samples": len(rows), "frames": frames, "route_length_m": round(spec.length, 2),
+                                           "samples": len(rows), **trace, "route_length_m": round(spec.length, 2),
                                            "geometry_hash": spec.geometry_hash(), "town": spec.town})
                 state.last_key, last = list(key), key
                 state.shards, state.pending = list(writer.shards), list(writer.pending)

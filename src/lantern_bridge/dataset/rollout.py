@@ -28,6 +28,7 @@ import numpy as np
 from PIL import Image
 
 from lantern_bridge.dataset.expert import CollectionExpert
+from lantern_bridge.dataset.perturb import PerturbSettings, SteeringNoise
 from lantern_bridge.scenario.controller import ScenarioController
 from lantern_bridge.scenario.route_spec import RouteSpec
 from lantern_bridge.world.render import CameraSpec
@@ -57,6 +58,13 @@ class Rollout:
     warning_text_missing: int = 0  # kept frames with an active warning but no rendered text
     hazard_spawned: bool = False
     camera: tuple[int, int] = (0, 0)
+    perturbation_windows: int = 0
+    perturbed_rows: int = 0  # kept ticks whose label horizon holds a perturbed control (not written)
+
+    def written_rows(self) -> list[dict[str, Any]]:
+        """The samples that go into the dataset: acceptance judges every kept tick (their frames must be
+        consecutive), but a sample whose label carries a steering perturbation is not supervision."""
+        return [{k: v for k, v in row.items() if k != "perturbed"} for row in self.rows if not row.get("perturbed")]
 
 
 def to_ego(px: float, py: float, x: float, y: float, yaw: float) -> tuple[float, float]:
@@ -93,14 +101,17 @@ def phase(frame: int, onset: int | None, event: int | None, end: int | None) -> 
     return "post"
 
 
-def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4, max_frames: int = MAX_FRAMES) -> Rollout:
-    """Drive ``spec`` with the collection expert; returns the kept samples (without waypoints yet) and the trace."""
+def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4, max_frames: int = MAX_FRAMES,
+        perturb: PerturbSettings | None = None) -> Rollout:
+    """Drive ``spec`` with the collection expert (its steering offset in short windows when ``perturb``
+    is given, ``perturb.py``); returns the kept samples with their waypoints and the trace."""
     world = World(spec.layout, spec.weather, DT, CameraSpec(camera[0], camera[1], 110.0), spec.seed, background_vehicles=background_vehicles)
     ctrl = ScenarioController(spec, world, anti_deadlock=False)
     session = SessionWorld(world, ctrl, spec.route_id, {"family": spec.family, "route_kind": spec.kind})
     out = Rollout(spec, camera=camera)
     out.events = [(world.frame, e.type, e.detail) for e in session.start()]
     expert = CollectionExpert(ctrl)
+    noise = SteeringNoise(perturb, spec.route_id, spec.seed, DT) if perturb is not None else None
     poses: list[tuple[float, float, float]] = []
     prev_speed = world.ego.speed
     held_pos: tuple[float, float] | None = None  # last ground-truth position of the hazard (map frame)
@@ -130,7 +141,10 @@ def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160),
         if out.outcome is not None or f >= max_frames:
             break
         prev_speed = e.speed
-        step = session.step(*expert.control(world))
+        throttle, steer, brake = expert.control(world)
+        if noise is not None:
+            steer = max(-1.0, min(1.0, steer + noise.offset(f, e.speed, bool(ctrl.warning_active))))
+        step = session.step(throttle, steer, brake)
         out.collisions += len(step.result.collisions)
         out.completion = float(step.result.completion)
         out.events += [(world.frame, ev.type, ev.detail) for ev in step.events]
@@ -141,11 +155,11 @@ def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160),
         # scores this as full route completion, so the 95 % rule must too (short turning routes end at ~94.8 %
         # of the polyline length because of the end tolerance)
         out.completion = 1.0
-    _finish(out, poses)
+    _finish(out, poses, noise)
     return out
 
 
-def _finish(out: Rollout, poses: list[tuple[float, float, float]]) -> None:
+def _finish(out: Rollout, poses: list[tuple[float, float, float]], noise: SteeringNoise | None = None) -> None:
     """Attach waypoints, event phase and the boundary flag; drop samples without a full horizon."""
     onset = first_frame(out.events, "WARNING_ON")
     event = first_frame(out.events, "EVENT_ON")
@@ -162,5 +176,9 @@ def _finish(out: Rollout, poses: list[tuple[float, float, float]]) -> None:
         row["waypoints"] = [list(to_ego(poses[f + k * WAYPOINT_TICKS][0], poses[f + k * WAYPOINT_TICKS][1], x, y, yaw)) for k in range(1, N_WAYPOINTS + 1)]
         row["event_phase"] = phase(f, onset, event, end)
         row["crosses_boundary"] = any(b is not None and f < b <= f + horizon for b in (onset, off))
+        if noise is not None and not noise.label_is_clean(f, horizon):
+            row["perturbed"] = True
+            out.perturbed_rows += 1
         kept.append(row)
     out.rows = kept
+    out.perturbation_windows = noise.windows if noise is not None else 0
