@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 15))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 17))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -2994,3 +2994,157 @@ def test_a_time_from_sending_to_receiving_is_a_delay(said: str, stream: str, del
 def test_a_lone_vehicle_in_a_signal_test_is_the_ego(said: str) -> None:
     s = parse(said)
     assert s.vehicles == [] and (s.ego.speed, s.ego.distance) == (10.0, 150.0)
+
+
+# ------------------------------------------------------------------------------- after held-out 16 (each family in wordings of its own)
+
+
+@pytest.mark.parametrize("speed, ms", [("54 kmph", 15.0), ("36 km/hour", 10.0), ("12 metres/second", 12.0), ("12 meters/sec", 12.0), ("12 m/second", 12.0)])
+def test_unit_spellings_kmph_and_a_spelled_second_after_a_slash(speed: str, ms: float) -> None:
+    s = parse(f"RLVW: host {speed}, 80 m before the stop bar; red 3 s before arrival; SPaT delayed 300 ms.")
+    assert (s.ego.speed, s.ego.distance) == (ms, 80.0)
+
+
+def test_a_braking_rate_with_a_spelled_second_squared() -> None:
+    s = parse("EEBL: ego and lead at 15 m/s, 25 m gap; the lead brakes at 7 metres/second² at 4 s; its BSMs delayed 0.5 s.")
+    (v,) = s.vehicles
+    assert (v.behaviour.kind, v.behaviour.t, v.behaviour.decel, v.distance) == ("brake_at", 4.0, 7.0, 25.0)
+
+
+@pytest.mark.parametrize("head", ["Traceability: SYS-GLOSA-7 -> TC-GLOSA-7-2.", "Trace REQ-V2X-88 to TC-88-1:", "Risk log entry R-12:",
+                                  "Nightly job glosa-spat-loss-12:", "Regression glosa-SPaT-04 failing since Friday:"])
+def test_trace_notes_log_entries_and_job_names_are_ids(head: str) -> None:
+    a = OfflineParser().parse(f"{head} GLOSA with 25 % of the SPaT lost; ego 12 m/s, 200 m out, green at 15 s.")
+    assert a.ok, a.error
+    assert a.spec.faults[0].probability == 0.25 and any("the id" in n for n in a.notes)
+
+
+@pytest.mark.parametrize("label", ["demo run 2 (GLOSA, healthy):", "sweep point 3 of 8:", "Cluster job #12, 500 seeds:"])
+def test_numbered_runs_points_and_a_farm_batch_are_labels(label: str) -> None:
+    s = parse(f"{label} GLOSA with the SPaT delayed 0.4 s; ego 12 m/s, 200 m out, green at 15 s.")
+    assert s.faults[0].delay == 0.4 and s.ego.distance == 200.0
+
+
+def test_a_window_said_in_secs_by_its_two_ends() -> None:
+    (f,) = parse("FCW: ego 22 m/s, a van 40 m ahead at 9 m/s; between t=2 sec and t=7 sec the van's BSMs are dropped.").faults
+    assert (f.window.start, f.window.duration, f.probability) == (2.0, 5.0, 1.0)
+    (f,) = parse("FCW: ego 22 m/s, a van 40 m ahead at 9 m/s; from 1 sec to 5 sec the van's BSMs are dropped.").faults
+    assert (f.window.start, f.window.duration) == (1.0, 4.0)
+
+
+def test_a_speed_advisory_with_a_hyphen_names_glosa_and_an_app_named_only_in_an_id_keeps_a_lone_vehicle_the_ego() -> None:
+    assert parse("Please run the speed-advisory test, no faults: ego 11 m/s, 150 m out, green at 12 s.").application == "glosa"
+    s = parse("Farm job glosa-delay-3: SPaT delayed 0.6 s; vehicle 12 m/s, 190 m upstream of the stop line; green at 13 s.")
+    assert s.application == "glosa" and s.vehicles == [] and (s.ego.speed, s.ego.distance) == (12.0, 190.0)
+
+
+@pytest.mark.parametrize("said", ["Before any fault is injected, run plain RLVW", "RLVW reference, nothing injected"])
+def test_the_run_before_any_fault_is_healthy(said: str) -> None:
+    s = parse(f"{said}: host 12 m/s, 70 m from the line, red 2.5 s before arrival.")
+    assert s.faults == [] and s.application == "rlvw"
+
+
+@pytest.mark.parametrize("said, stream", [("the MapData never getting updated", "map"), ("the RSU broadcasting the same SPaT all run", "spat"),
+                                          ("the SPaT staying identical", "spat")])
+def test_content_that_never_updates_or_is_sent_identical_is_a_freeze(said: str, stream: str) -> None:
+    (f,) = parse(f"GLOSA with {said}; ego 12 m/s, 180 m out, green at 11 s.").faults
+    assert (f.op, f.stream) == ("freeze", stream)
+
+
+@pytest.mark.parametrize("said", ["the MAP being weird", "the SPaT keeps misbehaving", "the BSMs of the lead acting up"])
+def test_a_state_said_of_a_stream_that_no_operator_reads_is_refused_quoted(said: str) -> None:
+    """The near miss S cannot hold: before, "with the MAP being odd" ran as a healthy test, the clause dropped without a word."""
+    a = OfflineParser().parse(f"GLOSA with {said}; ego 12 m/s, 180 m out, green at 11 s.")
+    assert not a.ok and a.error.startswith("offline parse: not understood: ") and said in a.error, a.error
+
+
+def test_timestamps_that_trail_real_time_are_in_the_past_and_a_trailing_car_gives_no_direction() -> None:
+    (f,) = parse("FCW: ego 20 m/s, a van 30 m ahead at 12 m/s; the van's BSM timestamps trail the true time by 400 ms.").faults
+    assert (f.op, f.offset) == ("skew", -0.4)
+    a = OfflineParser().parse("FCW: ego 20 m/s, a van 30 m ahead at 12 m/s; the trailing car's BSM timestamps are off by 400 ms.")
+    assert not a.ok and "needs its direction" in a.error, a.error
+
+
+@pytest.mark.parametrize("said, cls, gap", [("the lead van's BSMs delayed 0.5 s; ego and van at 18 m/s, 22 m apart", "van", 22.0),
+                                            ("the lead car's BSMs delayed 0.5 s. Both at 18 m/s, 35 m gap", "car", 35.0),
+                                            ("the lead's BSMs delayed 0.5 s. Both cars doing 18 m/s, 35 m apart", "car", 35.0)])
+def test_a_gap_after_a_shared_speed_places_the_lead_named_elsewhere(said: str, cls: str, gap: float) -> None:
+    s = parse(f"FCW: {said}.")
+    (v,) = s.vehicles
+    assert (v.role, v.cls, v.distance, v.speed, s.ego.speed) == ("lead", cls, gap, 18.0, 18.0)
+    assert s.faults[0].target == v.id
+
+
+def test_a_shared_speed_and_a_gap_with_no_lead_named_places_no_one() -> None:
+    a = OfflineParser().parse("IMA: both at 10 m/s, 30 m apart; a car from the left 40 m from its line at 10 m/s runs the red.")
+    assert not a.ok and "30 m" in a.error, a.error
+
+
+def test_a_queue_said_with_and_then_without_a_comma() -> None:
+    s = parse("LTA, no faults: we turn left at 5 m/s from 20 m; an oncoming bus 55 m out at 12 m/s and then a legacy van 90 m out at 14 m/s.")
+    assert [(v.role, v.cls, v.distance, v.equipped) for v in s.vehicles] == [("opposing", "bus", 55.0, True), ("opposing", "van", 90.0, False)]
+
+
+@pytest.mark.parametrize("said, tod", [("Note for the night shift", "day"), ("Evening crew, please run this", "day"), ("Run it at night", "night")])
+def test_a_work_shift_is_no_time_of_day(said: str, tod: str) -> None:
+    s = parse(f"{said}: RLVW, host 12 m/s, 70 m out, red 2.5 s before arrival, SPaT 20 % lost.")
+    assert s.environment.time_of_day == tod
+
+
+def test_a_security_tests_actor_is_the_vehicle_said_after_is() -> None:
+    s = parse("IMA spoofing PoC: the victim is the connected van from the right, 45 m from its line at 11 m/s, running the red; its BSM positions are "
+              "shifted 4 m forward. Ego 8 m/s, 35 m out.")
+    (v,) = s.vehicles
+    assert (v.role, v.cls, v.distance, v.behaviour.kind) == ("crossing_right", "van", 45.0, "run_red") and s.faults[0].shift == (4.0, 0.0)
+
+
+def test_a_fault_owners_role_places_the_vehicle_its_scene_places_by_distance_only() -> None:
+    s = parse("Left-turn case: the oncoming bus's BSM latency 0.3 s. Bus 80 m away at 13 m/s; ego 5 m/s, 20 m to the line, turning left.")
+    (v,) = s.vehicles
+    assert (v.role, v.cls, v.distance) == ("opposing", "bus", 80.0) and s.faults[0].target == v.id
+
+
+def test_a_side_said_at_another_mention_places_that_car() -> None:
+    s = parse("IMA: when the van from the right is within 25 m of the conflict point, its BSMs are delayed 0.4 s. That van is 50 m from its line "
+              "at 11 m/s; our car 9 m/s, 40 m from the line.")
+    (v,) = s.vehicles
+    (f,) = s.faults
+    assert (v.role, v.distance) == ("crossing_right", 50.0) and (f.window.anchor, f.window.radius) == ("zone_entry", 25.0)
+
+
+def test_a_vehicle_that_hides_another_is_the_occluder_and_the_hidden_one_a_vehicle_of_its_own() -> None:
+    s = parse("IMA: a parked bus 10 m ahead of us conceals a car coming from the left, 38 m from its stop line at 12 m/s, which runs the red. "
+              "Ego 7 m/s, 30 m to the line. The car's BSMs are 30 % lost.")
+    assert [(v.role, v.cls) for v in s.vehicles] == [("occluder", "bus"), ("crossing_left", "car")]
+    assert s.vehicles[1].distance == 38.0 and s.faults[0].target == s.vehicles[1].id
+
+
+def test_a_bare_lead_the_ego_closes_on_is_introduced_by_its_place() -> None:
+    s = parse("FCW: the lead's BSMs delayed 0.6 s. Ego at 25 m/s approaching the lead, 45 m ahead and doing 12 m/s.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed, s.ego.speed) == ("lead", 45.0, 12.0, 25.0)
+
+
+def test_a_count_heading_with_its_place_and_everyone_at_a_hedged_speed() -> None:
+    s = parse("EEBL, two vehicles in front: first a legacy van 15 m ahead, then a connected car 40 m ahead; everyone at about 20 m/s. "
+              "The connected car brakes at 7 m/s² 3 s in, and its BSMs are delayed 0.5 s.")
+    assert [(v.cls, v.distance, v.speed, v.equipped) for v in s.vehicles] == [("van", 15.0, 20.0, False), ("car", 40.0, 20.0, True)]
+    b = s.vehicles[1].behaviour
+    assert (b.kind, b.t, b.decel) == ("brake_at", 3.0, 7.0) and s.faults[0].target == s.vehicles[1].id
+
+
+@pytest.mark.parametrize("share, p", [("a quarter (25 %) of", 0.25), ("40 % (two fifths) of", 0.4)])
+def test_a_share_said_twice_as_a_fraction_and_its_percentage(share: str, p: float) -> None:
+    (f,) = parse(f"GLOSA: {share} the SPaT messages are lost; ego 12 m/s, 200 m out, green at 15 s.").faults
+    assert f.probability == p
+
+
+def test_a_share_said_twice_that_disagrees_is_refused_quoted() -> None:
+    a = OfflineParser().parse("GLOSA: half (40 %) of the SPaT messages are lost; ego 12 m/s, 200 m out, green at 15 s.")
+    assert not a.ok and a.error.startswith("offline parse: not understood: "), a.error
+
+
+def test_a_lead_braking_said_before_the_lead_is_introduced() -> None:
+    s = parse("EEBL: the lead's BSMs frozen from 3 s; the lead brakes at 8 m/s² at 4 s; ego and lead at 18 m/s, 24 m apart.")
+    (v,) = s.vehicles
+    assert (v.distance, v.speed, v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == (24.0, 18.0, "brake_at", 4.0, 8.0)

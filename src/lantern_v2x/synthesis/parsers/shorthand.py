@@ -121,6 +121,20 @@ def _sweep(m: re.Match[str]) -> str:
     return f"{m.group(3)} {m.group(4)}"
 
 
+#: fraction words and their share in percent (a share said twice, "half (50 %)", is read when the two agree within 1 %)
+_FRACTIONS = {"half": 50.0, "quarter": 25.0, "third": 100.0 / 3, "fifth": 20.0, "tenth": 10.0, "three quarters": 75.0, "two thirds": 200.0 / 3,
+              "two fifths": 40.0}
+_FRACTION = "|".join(sorted((re.escape(k).replace(r"\ ", "[- ]") for k in _FRACTIONS), key=len, reverse=True))
+
+
+def _share_twice(m: re.Match[str]) -> str:
+    word_first = not m.group(1)[0].isdigit()  # "half (50 %) of", else "50 % (half)"
+    word, pct = (m.group(1), m.group(2)) if word_first else (m.group(2), m.group(1))
+    if abs(_FRACTIONS[" ".join(word.lower().replace("-", " ").split())] - float(pct)) >= 1.0:
+        return m.group(0)
+    return f"{pct}% of " if word_first else f"{pct}%"
+
+
 def _then_in_list(m: re.Match[str]) -> str:
     """", behind it a coach" in a list that opened with "first ..." in the same sentence is its next item (", then a coach")."""
     head = re.split(r"[.;!?]\s", m.string[: m.start()])[-1]
@@ -243,12 +257,15 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:from|at|after|with|on) (?:the )?(?:onset|start|beginning) of (?:the )?(amber|yellow|red|green)(?: phase| light)?\b", r"after the light turns \1"),
     (r"\b(?:from|at|after|with|on) (?:the )?(amber|yellow|red|green) (?:onset|phase onset)\b", r"after the light turns \1"),
     # unit spellings (after held-out 7): "fifty kilometres per hour", "forty miles per hour", "7 m/s2", "seven metres per second squared", "48 kmh"
-    (r"\b(?:kilomet(?:re|er)s? (?:per|an|a) hour|km per hour|km/hr|kmh|kph)\b", "km/h"),
+    # after held-out 16 also "kmph" and "km/hour" ("Host roughly 40 kmph", "everyone at 65 kmph")
+    (r"\b(?:kilomet(?:re|er)s? (?:per|an|a) hour|km per hour|km/hr|km/hour|kmph|kmh|kph)\b", "km/h"),
     (r"\bmiles (?:per|an|a) hour\b", "mph"),
     # after held-out 12: "35 mi/h", "35 miles/h", "35 mi/hr" (miles per hour in a slash spelling)
     (r"(?<=\d)\s?(?:mi|miles)/hr?\b", " mph"),
     (r"\b(?:met(?:re|er)s? per second (?:squared|per second)|m/s(?:2|\^2)(?![\w/])|m/s/s\b|m/sec(?:2|²|\^2)(?![\w/]))", "m/s²"),
-    (r"\b(?:met(?:re|er)s? per second|m/sec)\b", "m/s"),
+    # after held-out 16: a slash with the second spelled out ("13 metres/second", "14 m/second", "9 meters/sec"), squared too ("7 m/second²")
+    (r"\b(?:met(?:re|er)s?|m)/sec(?:ond)?s?(?:2|²|\^2| squared)(?![\w/])", "m/s²"),
+    (r"\b(?:met(?:re|er)s? per second|m/sec|(?:met(?:re|er)s?|m)/sec(?:ond)?s?)\b", "m/s"),
     # a burst length said per burst: "eight messages per burst", "5 consecutive messages per burst" -> "bursts of 8 messages"
     (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a) burst\b", r"bursts of \1 \2"),
     # after held-out 12: the stream's own name and a loss verb in it ("8 bsm lost per burst", "5 SPaTs dropped in each burst"), and a burst
@@ -275,7 +292,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(gnss|gps|position|positional|location)-noise\b", r"\1 noise"),
     # content kept unchanged is a freeze: "the CAM content shall be held constant", "payload kept fixed", "stays unchanged"
     (r"\b(?:held|kept) (?:constant|fixed|unchanged|the same)\b", "frozen"),
-    (r"\b(remains?|stays?) (?:constant|fixed|unchanged|the same)\b", r"\1 frozen"),
+    (r"\b(remains?|remaining|stays?|staying) (?:constant|fixed|unchanged|the same|identical)\b", r"\1 frozen"),  # "identical", "staying" after held-out 16
     # a window's length said after it with "lasting" (after held-out 13): "from the moment the light changes to amber, lasting three secs",
     # ", which lasts 4 s" -> ", for 3 s" (only after a comma: "amber lasting 4 s" is the phase's own length, left to the rules)
     (r"(?<=,) (?:lasting|which lasts|that lasts|and lasts)(?: for)? ((?:\d+(?:\.\d+)?|" + _N[1:-1] + r") ?(?:s|secs?|seconds?))\b", r" for \1"),
@@ -349,6 +366,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:a|one) quarter of (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
     (r"\b(?:a )?quarter (?:a|one) (second|metre|meter)\b", r"0.25 \1s"),
     (r"\bthree quarters of (?:a|one) (second|metre|meter)\b", r"0.75 \1s"),
+    # after held-out 16: a share said twice, as a fraction word and its percentage in brackets ("half (50 %) of its BSMs", "a quarter (25%) of
+    # the SPaT", "40 % (two fifths) of ..."): the percentage, when the two agree (else left as written, for the ledger to refuse)
+    (r"\b(?:(?:a|one)[- ])?(" + _FRACTION + r")\s?\(\s?(\d+(?:\.\d+)?) ?%\s?\)\s?(?:of )?", _share_twice),
+    (r"(?<![\w.])(\d+(?:\.\d+)?) ?%\s?\(\s?(?:i\.e\.,?\s|that is,?\s)?(?:(?:a|one)[- ])?(" + _FRACTION + r")\s?\)", _share_twice),
     (r"\bhalf (?:of )?the time\b", "50% of the time"),
     # after held-out 13: a share of the messages said as a fraction word, with or without "of" ("half the SPaT msgs dropped" ran as
     # probability 1.0: the default stood in for the share), "a third of them", "two thirds of its BSMs", "every other SPaT message"
