@@ -44,6 +44,10 @@ def test_no_offset_while_the_warning_is_active_or_the_car_is_slow():
     offsets = _schedule(n, 2000, speed=slow, warning=warn)
     assert not any(offsets[100:900]) and not any(offsets[1200:1500])
     assert any(offsets[900:1200]) or any(offsets[1500:])
+    # never within the shortest gap of a gated tick: a car pulling away from a standstill is not perturbed
+    first_after = [t for t in n.perturbed if t >= 900]
+    assert all(t >= 900 + s.gap_s[0] / DT for t in first_after if t < 1200)
+    assert all(t >= 1500 + s.gap_s[0] / DT for t in n.perturbed if t >= 1500)
     # a label is clean only when no control of its horizon carried an offset
     t = min(n.perturbed)
     assert not n.label_is_clean(t - 10, 50) and n.label_is_clean(t - 50, 50) and not n.label_is_clean(t, 1)

@@ -27,6 +27,9 @@ from typing import Any
 import numpy as np
 
 
+SCHEDULE = 2
+
+
 @dataclass(frozen=True)
 class PerturbSettings:
     gap_s: tuple[float, float] = (5.0, 9.0)  # time from the end of one window to the start of the next
@@ -36,7 +39,9 @@ class PerturbSettings:
     min_speed: float = 2.0  # m/s: no perturbed tick below this speed
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        """The manifest's ``generator.perturb``; ``schedule`` names the gating rule (2: no window within the
+        shortest gap of a gated tick), so a dataset of another rule never resumes or matches this one."""
+        return {**{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}, "schedule": SCHEDULE}
 
 
 class SteeringNoise:
@@ -61,7 +66,8 @@ class SteeringNoise:
 
     def offset(self, tick: int, speed: float, warning_active: bool) -> float:
         """Steering offset for this tick (0.0 outside a window). A window that would start while the
-        warning is active or the car is slow is postponed; one under way stops when either happens."""
+        warning is active or the car is slow is postponed to at least the shortest gap after the last gated
+        tick; one under way stops when either happens."""
         if tick < self._end:
             if warning_active or speed < self._s.min_speed:
                 self._end = tick
@@ -69,7 +75,13 @@ class SteeringNoise:
                 return 0.0
             self.perturbed.add(tick)
             return self._value
-        if tick >= self._next_start and not warning_active and speed >= self._s.min_speed:
+        if warning_active or speed < self._s.min_speed:
+            # no window opens within the shortest gap of a gated tick: a window due while the car stood at a
+            # junction would otherwise open as it pulled away (it passes min_speed), and the dataset would lose
+            # the samples of every restart from a standstill
+            self._next_start = max(self._next_start, tick + 1 + self._ticks(self._s.gap_s[0]))
+            return 0.0
+        if tick >= self._next_start:
             length = self._ticks(float(self._rng.uniform(*self._s.length_s)))
             sign = 1.0 if self._rng.random() < 0.5 else -1.0
             self._value = sign * float(self._rng.uniform(*self._s.steer))
