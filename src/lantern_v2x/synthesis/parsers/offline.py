@@ -169,6 +169,8 @@ _OPS: tuple[tuple[str, str], ...] = (
                     r"|\b(?:positions?|locations?|coordinates)\b[^;.]*?\d ?m (?:further |farther |too far )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)(?: of)? "
                     r"(?:reality|the truth|(?:its|the|their) (?:true|real|actual) (?:position|location|place)|where (?:it|they) (?:really |actually )?(?:is|are))\b"
                     r"|position noise|(?:gps|gnss) (?:error|offset)|\bposition(?:al|ing)? (?:error|offset)\b[^;]*?\d ?m\b(?!/)|\b(?:gaussian|random|white|position(?:al)?|gps|gnss|location) noise\b"
+                    # after held-out 17: a position noise said by its spread alone ("position sigma 2 m", "BSM location std dev 1.5 m", "positions with a sigma of 3 m")
+                    r"|\b(?:positions?|locations?|coordinates)\b[^;.]*?(?:\b(?:standard deviation|std\.? dev\.?|std|sigma)\b|σ)"
                     r"|\bnoise\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:positions?|locations?|coordinates)\b[^;]*\bnois(?:e|y)\b"
                     r"|\b(?:gaussian|random|white|zero-mean) (?:position(?:al)? |location )?(?:error|noise)\b[^;]*\b(?:positions?|locations?|coordinates)\b|\b(?:shift\w*|offset|displaced)\b[^;]*?\d ?m\b(?!/)"),
     ("freeze", r"\bfreez|\bfrozen\b|\bstuck\b|stops? (?:updating|changing|refreshing)|no longer (?:changes|updates|refreshes)|\brepeat"
@@ -236,7 +238,7 @@ _ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("lead", ("lead",)),
 )
 #: the ego's names: we / our car / the ego (vehicle) / the host vehicle (HV) / the subject vehicle / I / my car
-_EGO_NAMES = r"(?:we|we're|our car|our vehicle|our own car|my car|your own car|your car|your vehicle|the ego|ego|the host vehicle|host vehicle|hv|the subject vehicle|subject vehicle|i|i'm)"
+_EGO_NAMES = r"(?:we|we're|our car|our vehicle|our own car|my car|your own car|your car|your vehicle|the ego|ego|the host vehicle|host vehicle|hv|the subject vehicle|subject vehicle|i(?!\.e\b)|i'm)"  # after held-out 17: "i.e." names no ego
 _EGO = re.compile(r"\b" + _EGO_NAMES + r"\b", re.I)
 #: a quantity: a number and its unit (longest units first)
 _QTY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(km/h|kph|kmh|mph|m/s²|m/s\^2|m/s2|m/s|ms|milliseconds?|seconds?|secs?|s|metres?|meters?|m|%|percent|hz)?(?![\w/])")
@@ -302,7 +304,10 @@ _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" 
 _SECTION = (r"(?:test procedure|test step|test case|test|procedure|step|section|sect?\.|clause|chapter|annex|appendix|paragraph|para\.?|§|example|exercise"
             r"|case|scenario|variant|tc|run|no\.|#|question|task|item|exercise"
             # after held-out 15: a test plan's item and a proving ground's track ("Test plan 3.2 (RLVW):", "Driver instructions, track 2:")
-            r"|test plan|plan|test track|track)\s*\d+(?:\.\d+)*[a-z]?")
+            r"|test plan|plan|test track|track"
+            # after held-out 17: a course's lab and its part ("Lab 3, part b:", "Homework 2, part (c):", "Practical 4 question 2:")
+            r"|lab|practical|homework|assignment|tutorial|worksheet|lesson)\s*\d+(?:\.\d+)*[a-z]?"
+            r"(?:(?:,\s*|\s+)(?:part|question|task|step|item)\s*(?:\([a-z0-9]\)|[a-z0-9]\b))?")
 _DOC_SECTION = re.compile(r"(?P<lead>(?:^|[.;|,]\s|\|)\s*(?:[A-Za-z][\w-]*\s){0,2}?)(?P<s>" + _SECTION + r")\s*(?::|\s-\s|(?=\s*\|)|$|(?=\.\s+[A-Z])|(?=\s*\([^()]{1,40}\)\s*:))|\((?:see |per |cf\.? )?(?P<b>" + _SECTION + r")\)"
                           # a bare numbered heading at the start of a line ("5.2.4 Emergency electronic brake light"): two dots are no quantity
                           r"|(?P<lead2>^|\n)[ \t]*(?P<d>\d+\.\d+(?:\.\d+)+)\.?[ \t]+(?=(?-i:[A-Z]))", re.I)
@@ -1087,6 +1092,22 @@ _BURST_LENGTH_ONLY = re.compile(r"(?:and |with )?(?:in )?(?:groups|bursts?) of \
                                 r"|(?:and |with )?(?:a )?burst length(?: of|:)? \d+(?: (?:messages?|packets?))?")  # a table's "burst length [messages]" column (after held-out 11)
 
 
+#: a loss's size said alone ("15 % burst probability", "probability 0.2", "p = 0.3", "loss rate 10 %", "25 % chance")
+_LOSS_SIZE_ONLY = re.compile(r"(?:(?:burst |loss |drop |packet )?(?:probability|chance|rate|p)\s?(?:of |=|:)?\s?\d+(?:\.\d+)?\s?%?"
+                             r"|\d+(?:\.\d+)?\s?%(?: (?:burst |loss |drop |packet )?(?:probability|chance|rate))?)")
+
+
+def _sizes_of_unsized_loss(prev: str, s: str) -> bool:
+    """A sentence that holds only the sizes of a loss named without them in the sentence before it ("Run GLOSA with burst loss on the SPaT.
+    20 % probability, bursts of 3."): the same fault, its sizes (after held-out 17). Only a loss with no number of its own, and only a
+    sentence whose every piece is a probability or a burst's length (any scene in it keeps it apart, as before)."""
+    if not _is_fault(prev) or re.search(r"\d", prev) or _first(_OPS, prev.lower()) not in ("drop", "burst_drop"):
+        return False
+    pieces = [p.strip() for p in re.split(r"\s*,\s*|\s+and\s+", s.lower().strip()) if p.strip()]
+    return (bool(pieces) and _LOSS_SIZE_ONLY.fullmatch(pieces[0]) is not None
+            and all(_LOSS_SIZE_ONLY.fullmatch(p) or _BURST_LENGTH_ONLY.fullmatch(p) for p in pieces))
+
+
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
     """(scene sentences, fault clauses, clauses about the messages that no operator reads).
 
@@ -1102,6 +1123,8 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
         if (joined and _BURST_LENGTH_ONLY.fullmatch(s.lower().strip()) and _is_fault(joined[-1]) and _first(_OPS, joined[-1].lower()) == "burst_drop"
                 and not re.search(r"\bbursts? of\b|\blength\b", joined[-1].lower())):
             joined[-1] += ", " + s
+        elif joined and _sizes_of_unsized_loss(joined[-1], s):
+            joined[-1] += ", " + s  # after held-out 17: "... with burst loss on SPaT? 15 % burst probability, 4 messages per burst": its sizes, one fault
         else:
             joined.append(s)
     for s in joined:
@@ -1432,6 +1455,11 @@ _OTHER_ROLE = re.compile(r"(?<!runs )(?<!running )(?<!\ds )(?<! s )\bahead\b|\b(
                          r"other|target|its stop|their|vehicles|cars|two|both|everyone|all)\b", re.I)
 
 
+#: "I" as the one who asks, not a driver in the scene ("I need the result by Thursday", "I'd like ...", "let me know"): no ego name
+_REQUESTER_I = re.compile(r"\bi(?:'d|'ll| would| will| need| want| think| guess| hope| expect| like| wonder| suppose| believe| assume| am not sure"
+                          r"| don't| do not| have to| must| should| can't| cannot)\b", re.I)
+
+
 def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
     """A lone "car" that names no ego ("Car does 40 km/h, 70 m from the bar; red comes 3 s before it gets there") respelled "our car".
 
@@ -1442,7 +1470,7 @@ def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
     low = text.lower()
     # after held-out 16 the application may be named only by an id set aside ("Sim-farm job glosa-burst-0917, ...: vehicle 55 km/hr, ...")
     named = low + " " + " ".join(notes).lower()
-    if _EGO.search(text) or _OTHER_ROLE.search(text) or not any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa")):
+    if _EGO.search(_REQUESTER_I.sub(" ", text)) or _OTHER_ROLE.search(text) or not any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa")):
         return text  # only in a signal test (RLVW, GLOSA), where the ego may be the one vehicle
     nouns = [m.group(0).lower() for m in re.finditer(r"\b(?:" + _NOUN + r")\b", text, re.I)]
     if not nouns or set(nouns) not in ({"car"}, {"vehicle"}):
@@ -1456,8 +1484,8 @@ def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
 _LEAD_ALONE = r"lead(?:er)?(?! (?:" + _NOUN + r")\b)"
 #: one speed said of the ego and one other vehicle at once ("HV and van at 50 km/h", "the van and us both at 15 m/s", "ego and the lead doing 12 m/s")
 _PAIR_SPEED = re.compile(r"\b(?:(?P<e1>" + _EGO_NAMES + r"|us)|(?:the |our )?(?:(?:" + _ADJ + r")\s+)*(?P<n1>" + _NOUN + r"|" + _LEAD_ALONE + r"))"
-                         r" and (?:(?P<e2>" + _EGO_NAMES + r"|us)|(?:the |our )?(?:(?:" + _ADJ + r")\s+)*(?P<n2>" + _NOUN + r"|" + _LEAD_ALONE + r"))"
-                         r"(?: are| both| are both| each)?(?: (?:at|doing|driving at|travelling at|traveling at|cruising at|going|rolling at|moving at|with"
+                         r"(?: and |\s?[+&]\s?)(?:(?P<e2>" + _EGO_NAMES + r"|us)|(?:the |our )?(?:(?:" + _ADJ + r")\s+)*(?P<n2>" + _NOUN + r"|" + _LEAD_ALONE + r"))"
+                         r"(?: are| both| are both| each)?(?: (?:at|on|doing|driving at|travelling at|traveling at|cruising at|going|rolling at|moving at|with"
                          r"|(?:cruise|drive|travel|move|roll|run|go)(?: at)?))? "
                          r"(?P<n>\d+(?:\.\d+)?) ?(?P<u>km/h|kph|kmh|mph|m/s)(?![\w/²^])", re.I)
 
@@ -1670,6 +1698,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
+    _own_same_speed(spec["ego"], vehicles)
     _both_said_apart(scene_sents, vehicles)
     _check_pair_speeds(pairs, spec["ego"], vehicles)
     comm: dict[str, Any] = {}
@@ -1973,6 +2002,13 @@ def spec_values(spec: dict[str, Any]) -> set[float]:
     return _numeric_leaves(spec)
 
 
+def _sentence_at(text: str, pos: int) -> str:
+    """The sentence of ``text`` around character ``pos`` (between '.', ';', '|' or a line end; a decimal point is no end)."""
+    a = max((m.end() for m in re.finditer(r"(?<!\d)\.(?!\d)|[;|\n]", text[:pos])), default=0)
+    e = re.compile(r"(?<!\d)\.(?!\d)|[;|\n]|$").search(text, pos).start()
+    return text[a:e]
+
+
 def _clause_at(text: str, pos: int) -> str:
     """The clause of the (whitespace-normalised) text around character ``pos``."""
     t = " ".join(text.split())
@@ -2094,6 +2130,25 @@ def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -
         leads[0]["speed"] = ego["speed"]
 
 
+#: "same speed" said in a vehicle's own clause ("a truck ahead at 20 m, same speed", "a van 30 m in front going the same speed as us"):
+#: the ego's speed; "the same speed as the truck" (another vehicle's) is left to the rules that read it
+_OWN_SAME_SPEED = re.compile(r"\b(?:at |doing |with |going |driving |travelling |traveling |cruising )?(?:the )?same speed\b"
+                             r"(?! as (?!(?:us|we|the ego|ego|ours|our car|the host vehicle|the hv)\b))")
+
+
+def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
+    """A vehicle whose clause says "same speed" (and no speed of its own) drives at the ego's speed (after held-out 17: "a truck ahead at
+    20 m, same speed, not equipped" next to a second lead left the truck's speed unset, a value said in words the number ledger cannot
+    see); with no ego speed to copy it is refused, quoted: a speed is never left unset without a word."""
+    for v in vehicles:
+        sent = v.pop("_same_speed", None)
+        if sent is None or "speed" in v:
+            continue
+        if ego.get("speed") is None:
+            raise not_understood(sent, "'same speed' as what? the ego's speed is not stated: give the speed in km/h, mph or m/s")
+        v["speed"] = ego["speed"]
+
+
 def _both_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
     """"Both travel at 60 km/h" in a sentence of its own (no vehicle phrase in it): the speed of the ego (``_ego`` reads it) and of the one other vehicle that has none."""
     for s in sents:
@@ -2132,10 +2187,18 @@ def _ego_distance(own: str) -> Optional[float]:
     return None
 
 
+#: a vehicle said to be parked (standing at the roadside), not one that comes from a side
+_PARKED_AT_SIDE = re.compile(r"\bparked\b")
+
+
 def _role(low: str, app: str) -> Optional[str]:
     # after held-out 13: the side of the view a vehicle hides ("hides the view to the right") is no side it comes from
     sided = re.sub(_OCCLUDES.pattern + r"(?: (?:to|on) (?:the|our) (?:left|right))?", " ", low)
     m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b|\bfrom (left|right)(?:[- ](?:hand )?side)?\b", sided)
+    if m and not m.group(0).startswith("from") and _PARKED_AT_SIDE.search(sided):
+        # after held-out 17: a parked vehicle said to stand on a side ("a parked bus 12 m ahead on the right", "a van parked on our left,
+        # 15 m in front") blocks the view from there: it is the occluder, not traffic crossing from that side (it ran as a crossing bus)
+        return "occluder"
     if m:
         return "crossing_" + (m.group(1) or m.group(2))
     if re.search(r"oncoming|\bopposing\b|opposite direction|towards? us|(?:the|in the|from the) (?:other|opposite) (?:way|direction)|\bhead[- ]on\b", low):
@@ -2198,7 +2261,13 @@ def _role_of_owner(noun: str, whole: str) -> Optional[str]:
     if sum(1 for n in _NP.finditer(whole) if next(c for pat, c in CLASSES if re.fullmatch(pat, n.group(3))) == cls) != 1:
         return None
     roles: set[str] = set()
-    for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r"|left|right|left-hand|right-hand)\s+)*)(" + _NOUN + r")(?:'s|\s+(?:bsms?|cams?|messages?|clock|time ?stamps?)\b)", whole):
+    # after held-out 17 also the owner said with a preposition inside a fault clause ("bsm skew +0.7 s on the oncoming bus", "BSMs of the
+    # oncoming van delayed", "drop 30 % for the lead truck")
+    owners = [m for m in re.finditer(r"\b(?:(?:on|of|for|from) )?the ((?:(?:" + _ADJ + r"|left|right|left-hand|right-hand)\s+)*)(" + _NOUN
+                                     + r")(?:'s|\s+(?:bsms?|cams?|messages?|clock|time ?stamps?)\b|(?=[\s,.;)]|$))", whole)
+              if re.search(r"'s|bsm|cam|message|clock|stamp", m.group(0)) or (m.group(0).startswith(("on ", "of ", "for ", "from "))
+                                                                              and _is_fault(_sentence_at(whole, m.start())))]
+    for m in owners:
         if next(c for pat, c in CLASSES if re.fullmatch(pat, m.group(2))) != cls:
             continue
         adjs = m.group(1) or ""
@@ -2284,6 +2353,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 if speed is not None:
                     raise not_understood(s, f"the {noun} is said to stand still and to move: say one")
             equipped = not (_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]))
+            same = speed is None and behaviour["kind"] != "stop" and _OWN_SAME_SPEED.search(mine)
             if role == "follower":
                 dist = dists[0] if dists else None
             for k in range(n):
@@ -2291,15 +2361,56 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 v = _mk(counts, noun, role, d, None if behaviour["kind"] == "stop" else speed, equipped=equipped, behaviour=behaviour)
                 if ttc:
                     v["time_to_conflict"] = float(next(g for g in ttc.groups() if g))
+                if same:
+                    v["_same_speed"] = s  # filled with the ego's speed once the ego is read (``_own_same_speed``)
+                v["_sent"] = id(s)  # the sentence it was said in, and whether its equipage was said there (``_said_again``)
+                v["_eq_said"] = bool(_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]) or _EQUIP_PHRASES.search(adjs + " " + low[m.start():])
+                                     or re.search(r"\b(?:" + _EQUIP_ADJ + r")\b", adjs))
                 out.append(v)
     for s, n, before in headings:
         if len(out) - before < n:  # the count is the intent's, never dropped: fewer vehicles described after it is refused
             raise not_understood(s, f"{n} vehicles are named here but {len(out) - before} described after it: say each with its place and speed")
     if replay_at is not None:
         out = _replayed(out, replay_at)
+    if not headings:
+        out = _said_again(out, whole or " ".join(sents).lower())
+    for v in out:
+        v.pop("_sent", None)
+        v.pop("_eq_said", None)
     _gap_said_apart(sents, out)
     _equipage_said_apart(" ".join(sents).lower(), out)
     return out
+
+
+def _bare(v: dict[str, Any]) -> bool:
+    return not any(k in v for k in ("distance", "speed", "time_to_conflict", "behaviour"))
+
+
+def _said_again(out: list[dict[str, Any]], whole: str) -> list[dict[str, Any]]:
+    """A vehicle phrase with nothing of its own (no place, speed, timing or behaviour) beside one vehicle of the same class, role and
+    equipage that the intent places is that vehicle said again, not a second one (after held-out 17: a ticket title "LTA: oncoming truck
+    reported in the wrong place" and the body's "truck oncoming at 50 km/h, 80 m out" ran as two trucks, the fault on the empty one).
+    Ids are numbered again in order; with two placed candidates (or none), with both said in one sentence ("a truck ahead, then a truck
+    40 m ahead") or with a second one announced ("another truck", "a second van") nothing is merged."""
+    drop: set[int] = set()
+    for i, v in enumerate(out):
+        if not _bare(v) or re.search(r"\b(?:another|second|other|more)\s+(?:(?:" + _ADJ + r")\s+)*" + re.escape(v.get("_noun", "")), whole):
+            continue
+        same = [w for w in out if w is not v and not _bare(w) and w.get("_sent") != v.get("_sent") and (w["cls"], w["role"]) == (v["cls"], v["role"])
+                and (w["equipped"] == v["equipped"] or not w.get("_eq_said"))]
+        if len(same) == 1 and not [w for w in out if w is not v and _bare(w) and (w["cls"], w["role"]) == (v["cls"], v["role"])]:
+            drop.add(i)
+            if v.get("_eq_said"):  # its equipage said at the bare mention ("LTA: legacy oncoming car" over the body's "an oncoming car at 12 m/s")
+                same[0]["equipped"] = v["equipped"]
+    if not drop:
+        return out
+    kept = [v for i, v in enumerate(out) if i not in drop]
+    counts: dict[str, int] = {}
+    for v in kept:
+        base = re.sub(r"\d+$", "", v["id"])
+        counts[base] = counts.get(base, 0) + 1
+        v["id"] = f"{base}{counts[base]}"
+    return kept
 
 
 #: a following gap said in a clause of its own ("gap 60.96 m", "headway: 40 m", a table's gap column said in words)
@@ -2577,7 +2688,9 @@ _BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking
 _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
                  r" (?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switches|becomes|flips|is switched|has turned)(?: to)? (?P<colour>yellow|amber|red|green)\b")
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
-_ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when)\b[^,;.]{0,60}?\bwithin (?P<radius>\d+(?:\.\d+)?) ?m of the "
+_ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when"
+                # after held-out 17: a window said as a restriction ("only within 40 m of the conflict point", "while it is within 30 m of ...")
+                r"|only|while|whenever|as long as)\b[^,;.]{0,60}?\bwithin (?P<radius>\d+(?:\.\d+)?) ?m of the "
                 r"(?:conflict (?:point|zone|area)|crossing point|point of conflict)")
 #: a piece that is only a fault's window, said before (or after) the fault in its own comma piece ("From 1.5 s after the start of the test, for 4 s, ...",
 #: "from 2 s for 5 s, 80% of the BSMs ...", "after the light turns amber and for 6 s, the SPaT ..."): it belongs to the fault next to it
