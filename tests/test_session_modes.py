@@ -199,6 +199,20 @@ except warm_workers.WarmWorkerError as exc:
     assert "REFUSED the warm-up call spawns_thread:start started native threads" in r.stdout, r.stdout + r.stderr[-2000:]
 
 
+def test_a_warm_up_calls_helper_thread_that_ends_on_its_own_is_not_a_pool(tmp_path):
+    """A one-off thread still exiting when the call returns leaves nothing in a fork: the zygote waits for it."""
+    (tmp_path / "brief_thread.py").write_text("import threading, time\ndef start():\n    threading.Thread(target=time.sleep, args=(0.3,), daemon=True).start()\n")
+    code = f"""
+import sys
+sys.path.insert(0, r"{tmp_path}")
+from lantern_bringup import warm_workers
+warm_workers._warm_up(["brief_thread:start"])
+print("OK", warm_workers._native_threads())
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "OK" in r.stdout, r.stdout + r.stderr[-2000:]
+
+
 @pytest.mark.parametrize("agent", ["onboard", "expert", "learned"])
 def test_a_warm_run_imports_nothing(tmp_path, ros_domain, agent):
     """What a forked run imports it pays on every run: a run after the zygote's warm-up imports no module
