@@ -111,9 +111,9 @@ THREAD_SETTLE_S = 2.0
 
 def _threads_settled(before: int, timeout: float = THREAD_SETTLE_S) -> bool:
     """True once the process is back to ``before`` native threads. A library may run a one-off helper thread
-    that is still exiting when its call returns (a fresh clone's test run saw the MiniLM warm-up
-    change the count once, under load, and never in 7 reruns); such a thread leaves nothing behind in a fork. A pool that stays is what
-    must never be forked, and it is still there after the wait."""
+    that is still exiting when its call returns (a fresh clone's test run saw the MiniLM warm-up change the
+    count once, under load, and never in 7 reruns); such a thread leaves nothing behind in a fork. A pool that
+    stays is what must never be forked, and it is still there after the wait."""
     deadline = time.monotonic() + timeout
     while _native_threads() != before:
         if time.monotonic() >= deadline:

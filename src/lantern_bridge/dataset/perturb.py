@@ -68,14 +68,15 @@ class SteeringNoise:
         """Steering offset for this tick (0.0 outside a window). A window that would start while the
         warning is active or the car is slow is postponed to at least the shortest gap after the last gated
         tick; one under way stops when either happens."""
+        gated = warning_active or speed < self._s.min_speed
         if tick < self._end:
-            if warning_active or speed < self._s.min_speed:
+            if gated:
                 self._end = tick
                 self._next_start = tick + self._draw_gap()
                 return 0.0
             self.perturbed.add(tick)
             return self._value
-        if warning_active or speed < self._s.min_speed:
+        if gated:
             # no window opens within the shortest gap of a gated tick: a window due while the car stood at a
             # junction would otherwise open as it pulled away (it passes min_speed), and the dataset would lose
             # the samples of every restart from a standstill

@@ -64,7 +64,7 @@ class Rollout:
     def written_rows(self) -> list[dict[str, Any]]:
         """The samples that go into the dataset: acceptance judges every kept tick (their frames must be
         consecutive), but a sample whose label carries a steering perturbation is not supervision."""
-        return [{k: v for k, v in row.items() if k != "perturbed"} for row in self.rows if not row.get("perturbed")]
+        return [row for row in self.rows if not row.get("perturbed")]  # only a dropped row carries the flag
 
 
 def to_ego(px: float, py: float, x: float, y: float, yaw: float) -> tuple[float, float]:

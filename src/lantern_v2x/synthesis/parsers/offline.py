@@ -1490,9 +1490,11 @@ _PAIR_SPEED = re.compile(r"\b(?:(?P<e1>" + _EGO_NAMES + r"|us)|(?:the |our )?(?:
                          r"(?P<n>\d+(?:\.\d+)?) ?(?P<u>km/h|kph|kmh|mph|m/s)(?![\w/²^])", re.I)
 
 
+#: the words that make "N m ..." a separation between two vehicles ("30 m apart", "26 m gap", "25 m between us"), never a distance to a line
+_SEPARATION = r"(?:apart|gap|headway|spacing|between (?:us|them|the two(?: of us)?)|of (?:gap|headway|spacing|separation))"
 #: a gap said right after a pair's speed ("ego and lead at 17 m/s, 22 m apart", ", 26 m gap", ", gap 30 m", "with 25 m between us")
 _PAIR_GAP = re.compile(r",?\s*(?:with\s+)?(?:an?\s+)?(?:(?:gap|headway|following distance|spacing)(?: of| is|:)?\s*(?P<g1>\d+(?:\.\d+)?) ?m\b(?!/)"
-                       r"|(?P<g2>\d+(?:\.\d+)?) ?m(?:\s|-)(?:apart|gap|headway|spacing|between (?:us|them|the two(?: of us)?)|of (?:gap|headway|spacing|separation)))\b", re.I)
+                       r"|(?P<g2>\d+(?:\.\d+)?) ?m(?:\s|-)" + _SEPARATION + r")\b", re.I)
 
 
 def _pair_speeds(text: str) -> tuple[str, list[tuple[str, str, float]]]:
@@ -2017,6 +2019,9 @@ def _clause_at(text: str, pos: int) -> str:
     return t[a + 1 : min(ends)].strip()
 
 
+#: a vehicle that hides another one (the occluder of an IMA / LTA scene; ``_OCCLUDES`` and the segment end of ``_CHAIN``)
+_HIDES = r"\b(?:hides|hiding|conceals|concealing|obscures|obscuring|masks|masking)"
+
 #: a vehicle that blocks the ego's view (after held-out 11: "blocks the sight line", "obstructs our line of sight", "hides the view"): an
 #: occluder, never a lead, wherever it stands ("25 m ahead of the ego" places it; its verb says its role)
 _OCCLUDES = re.compile(r"(?:\b(?:blocks?|blocking|obstructs?|obstructing|hides|hiding|screens|screening|cuts off|cutting off)"
@@ -2027,7 +2032,7 @@ _OCCLUDES = re.compile(r"(?:\b(?:blocks?|blocking|obstructs?|obstructing|hides|h
                        r"(?= (?:to|on) (?:the|our) (?:left|right)\b)"
                        # after held-out 16: a vehicle that hides another one ("a box truck ... hides a van approaching from the right"): the occluder;
                        # the hidden one is a vehicle of its own (``_CHAIN``); "hides" with nothing after it is the end of the occluder's segment
-                       r"|\b(?:hides|hiding|conceals|concealing|obscures|obscuring|masks|masking)(?= (?:an?|the) (?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")\b|\s*$))")
+                       r"|" + _HIDES + r"(?= (?:an?|the) (?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")\b|\s*$))")
 
 
 def _background(low: str) -> int:
@@ -2174,7 +2179,7 @@ def _ego_distance(own: str) -> Optional[float]:
     own = re.sub(r"\b(?:within|by|of) " + _NUM + r" ?m\b|\bgap(?: is| of|:)? " + _NUM + r" ?m\b", " ", own)
     # a separation between two vehicles ("30 m apart", "26 m gap", "25 m between us"), never our distance to the line (after held-out 15: "Ego and
     # lead car both cruise at 72 km/h, 30 m apart" ran as an ego 30 m from its line and a lead placed nowhere)
-    own = re.sub(_NUM + r" ?m(?:\s|-)(?:apart|gap|headway|spacing|between (?:us|them|the two(?: of us)?)|of (?:gap|headway|spacing|separation))\b", " ", own)
+    own = re.sub(_NUM + r" ?m(?:\s|-)" + _SEPARATION + r"\b", " ", own)
     # a noise's or an error's size ("sigma 8 m", "std 2 m", "8 m standard deviation"), never our distance (after held-out 13: "sigma 8 m" in a
     # sentence no fault rule read ran as an ego 8 m from its line)
     own = re.sub(_SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m (?:of )?(?:" + _SIGMA + r"|(?:gaussian |random |position |gps |gnss )*(?:noise|error|offset|jitter))\b", " ", own)
@@ -2483,7 +2488,7 @@ _CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|the
                     # after held-out 16: a queue's "and then" with no comma ("a connected van 60 m out at 11 m/s and then a non-V2X car 100 m out")
                     r"|\sand\s+then\s+$"
                     # after held-out 16: the vehicle an occluder hides ("a box truck without V2X, 12 m ahead of the host, hides a van ... 40 m from its line")
-                    r"|\b(?:hides|hiding|conceals|concealing|obscures|obscuring|masks|masking)\s+$"
+                    r"|" + _HIDES + r"\s+$"
                     # after held-out 12: vehicles listed with commas, each placed on its own ("a connected coach 80 m ahead doing 35 mph, an
                     # unequipped van sitting 25 m behind us"; "first an unequipped pickup 35 m from its line at 9 m/s, then a connected sedan at 85 m")
                     r"|^[^,;]*?\d ?m\b(?!/)[^,;]*,\s*$")
