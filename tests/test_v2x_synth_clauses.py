@@ -3252,3 +3252,86 @@ def test_a_pair_said_with_a_symbol_and_on_a_speed(pair: str) -> None:
     s = parse(f"EEBL: {pair}; lead brakes at 4 s with 7 m/s². Drop 20% of the lead's BSMs.")
     (v,) = s.vehicles
     assert (s.ego.speed, v.speed, v.distance) == (20.0, 20.0, 30.0)
+
+
+# ------------------------------------------------------------------------------- after the held-out 17 round: speeds by comparison, second vehicles
+
+
+def _refusal(prompt: str) -> str:
+    a = OfflineParser().parse(prompt)
+    assert not a.ok and a.error is not None, a.raw
+    return a.error
+
+
+@pytest.mark.parametrize("said", ["at the same speed as the van", "as fast as the van", "at the van's speed", "matching the van's speed",
+                                  "going the same speed as the van ahead"])
+def test_a_speed_said_by_comparison_with_another_vehicle_is_its_speed(said: str) -> None:
+    s = parse(f"FCW: ego at 60 km/h, a van 40 m ahead at 50 km/h, a truck 20 m ahead {said}. Delay BSMs by 0.5 s.")
+    van, truck = s.vehicles
+    assert (van.distance, truck.distance) == (40.0, 20.0) and truck.speed == van.speed == pytest.approx(50 / 3.6, abs=1e-3)
+
+
+@pytest.mark.parametrize("said", ["as fast as our car", "matching our speed", "at the host vehicle's speed", "at the speed of our car",
+                                  "going the same speed as the car"])
+def test_a_speed_said_by_comparison_with_the_ego_is_the_egos(said: str) -> None:
+    s = parse(f"FCW: our car drives at 60 km/h; a truck 20 m ahead {said}. Delay BSMs by 0.5 s.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance) == ("lead", 20.0) and v.speed == s.ego.speed == pytest.approx(60 / 3.6, abs=1e-3)
+
+
+def test_the_comparisons_referent_never_places_the_vehicle() -> None:
+    # "the car behind us" names the speed's referent: the truck stays a lead 30 m ahead
+    s = parse("FCW: we drive at 50 km/h, a car 15 m behind us at 40 km/h, a truck 30 m ahead going the same speed as the car behind us. Delay BSMs by 0.5 s.")
+    car, truck = s.vehicles
+    assert (car.role, car.distance, truck.role, truck.distance) == ("follower", 15.0, "lead", 30.0)
+    assert truck.speed == car.speed == pytest.approx(40 / 3.6, abs=1e-3)
+
+
+@pytest.mark.parametrize("prompt, quoted", [
+    ("FCW: we drive at 50 km/h, a truck 20 m ahead at the same speed as the car. Delay BSMs by 0.5 s.", "a truck 20 m ahead at the same speed as the car"),
+    ("FCW: our car drives at 50 km/h; a truck 30 m ahead going the same speed as the car behind us. Delay BSMs by 0.5 s.",
+     "a truck 30 m ahead going the same speed as the car behind us"),
+    ("FCW: ego at 60 km/h, a van 40 m ahead, a truck 20 m ahead as fast as the van. Delay BSMs by 0.5 s.", "a truck 20 m ahead as fast as the van"),
+    ("FCW: a truck 30 m ahead going as fast as us. Delay BSMs by 0.5 s.", "a truck 30 m ahead going as fast as us"),
+    ("IMA: ego at 40 km/h, 50 m from the line; a van from the left at the same speed as the truck, 40 m from its line. Delay BSMs by 0.5 s.",
+     "a van from the left at the same speed as the truck"),
+    ("FCW: we drive at 50 km/h, a truck 30 m ahead at 45 km/h, the same speed as the van. A van 60 m ahead at 40 km/h. Delay BSMs by 0.5 s.",
+     "the same speed as the van"),
+])
+def test_a_comparison_with_no_stated_speed_to_copy_is_refused_quoted(prompt: str, quoted: str) -> None:
+    assert f'"{quoted}"' in _refusal(prompt)
+
+
+@pytest.mark.parametrize("second", ["another truck 45 m ahead at 40 km/h", "one more truck 45 m ahead at 40 km/h", "and another truck 45 m ahead at 40 km/h",
+                                    "plus an additional truck 45 m ahead at 40 km/h"])
+def test_a_second_vehicle_of_a_kind_is_a_vehicle_of_its_own(second: str) -> None:
+    for p in (f"FCW: ego at 60 km/h, a truck 20 m ahead at 50 km/h, {second}. Delay BSMs by 0.5 s.",
+              f"FCW: ego at 60 km/h, a truck 20 m ahead at 50 km/h. {second[0].upper() + second[1:]}. Delay BSMs by 0.5 s."):
+        first, other = parse(p).vehicles
+        assert (first.distance, other.distance) == (20.0, 45.0)
+        assert (first.speed, other.speed) == (pytest.approx(50 / 3.6, abs=1e-3), pytest.approx(40 / 3.6, abs=1e-3))
+
+
+def test_one_more_oncoming_bus_and_another_car_from_the_right() -> None:
+    s = parse("LTA: we turn left at 20 km/h; an oncoming bus 80 m away at 40 km/h. One more bus, oncoming, 120 m away at 45 km/h. Delay BSMs by 0.5 s.")
+    assert [(v.role, v.distance) for v in s.vehicles] == [("opposing", 80.0), ("opposing", 120.0)]
+    s = parse("IMA: ego at 40 km/h, 50 m from the line; a car from the left at 30 km/h, 40 m from its line. Another car from the right at 35 km/h, 60 m from its line. "
+              "Delay BSMs by 0.5 s.")
+    assert [(v.role, v.distance) for v in s.vehicles] == [("crossing_left", 40.0), ("crossing_right", 60.0)]
+
+
+@pytest.mark.parametrize("fault, which", [("Drop 20 % of the other car's BSMs.", 1), ("Drop 20 % of the second car's BSMs.", 1), ("Drop 20 % of the first car's BSMs.", 0)])
+def test_a_fault_on_a_second_vehicle_picks_it_by_its_ordinal(fault: str, which: int) -> None:
+    s = parse(f"FCW: ego at 60 km/h, a car 20 m ahead at 50 km/h. Another car 45 m ahead going 40 km/h. {fault}")
+    assert s.faults[0].target == s.vehicles[which].id
+
+
+@pytest.mark.parametrize("prompt, quoted", [
+    ("FCW: ego at 60 km/h, a truck 20 m ahead at 50 km/h, and another truck. Delay BSMs by 0.5 s.", "and another truck"),
+    ("FCW: ego at 60 km/h, a truck 20 m ahead at 50 km/h. Add one more truck. Delay BSMs by 0.5 s.", "Add one more truck"),
+    ("FCW: ego at 60 km/h, a truck 20 m ahead at 50 km/h, and another truck 25 m further ahead at 40 km/h. Delay BSMs by 0.5 s.",
+     "and another truck 25 m further ahead at 40 km/h"),
+    ("FCW: ego at 60 km/h, a car 20 m ahead at 50 km/h. Another car 45 m ahead going 40 km/h. Drop 20 % of the car's BSMs.", "Drop 20 % of the car's BSMs"),
+])
+def test_a_second_vehicle_not_placed_or_not_picked_is_refused_quoted(prompt: str, quoted: str) -> None:
+    assert quoted in _refusal(prompt)

@@ -64,7 +64,7 @@ from lantern_v2x.synthesis.spec import ScenarioSpec, SpecError, dump_spec, parse
 
 KMH = 1.0 / 3.6
 _NUM = r"(\d+(?:\.\d+)?)"
-_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "another": 1, "one more": 1}
 
 #: application named explicitly (fault prompts) -- checked first
 NAMED_APPS: tuple[tuple[str, str], ...] = (
@@ -142,9 +142,11 @@ _RADIO = r"(?:v2x|v2v|dsrc|c-v2x|cv2x|its-g5|obu|radio)"
 _EQUIP_ADJ = r"(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|cooperative|" + _RADIO
 _UNEQUIP_ADJ = r"(?:non|un)-?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|non-" + _RADIO + r"|legacy|conventional"
 _ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fast-moving|moving|speeding|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|stationary|stalled|broken-down|"
-        r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|first|city|school|passenger|public|transit|threat|"
+        r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|third|further|additional|extra|first|city|school|passenger|public|transit|threat|"
         r"opposite[- ]direction|opposing|cross[- ]traffic)")
-_NP = re.compile(r"\b(a|an|one|two|three|four)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
+#: (after the held-out 17 round: "another truck", "one more bus" introduce a vehicle of their own, as "a second truck" did; they named none and
+#: the vehicle's numbers were refused, or a bare one was merged into the first)
+_NP = re.compile(r"\b(a|an|one|two|three|four|another|one more)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
 _UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|no (?:v2x|radio|obu)\b"
                          r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no)(?: got)?(?: any| a| an)? (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
                          r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b")
@@ -1285,6 +1287,8 @@ def _first_mention(text: str) -> str:
         adjs = m.group(1) or ""
         if cls in (have_after if rep and m.start() >= rep.end() else have) or cls in done:
             return m.group(0)
+        if re.search(r"\b(?:same speed as|as fast as|speed of|matching)\s+$", low[: m.start()]):
+            return m.group(0)  # a speed comparison's referent ("as fast as the car in front of it"), never a vehicle it introduces (``_COMPARED``)
         if _role(re.split(r"[;.]", low[m.end():])[0], "") is None:
             said = _role_adjectives(low, cls)  # its place said at another mention ("the oncoming bus's clock ... the bus is 60 m away")
             if not said:
@@ -1700,7 +1704,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
-    _own_same_speed(spec["ego"], vehicles)
+    _own_same_speed(spec["ego"], vehicles, low)
     _both_said_apart(scene_sents, vehicles)
     _check_pair_speeds(pairs, spec["ego"], vehicles)
     comm: dict[str, Any] = {}
@@ -1721,6 +1725,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         raise OfflineParseError("offline parse: " + problems[0])
     for v in vehicles:
         v.pop("_noun", None)
+        v.pop("_another", None)
     account_numbers(text, spec)
     return spec
 
@@ -2141,10 +2146,15 @@ _OWN_SAME_SPEED = re.compile(r"\b(?:at |doing |with |going |driving |travelling 
                              r"(?! as (?!(?:us|we|the ego|ego|ours|our car|the host vehicle|the hv)\b))")
 
 
-def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
+def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]], whole: str = "") -> None:
     """A vehicle whose clause says "same speed" (and no speed of its own) drives at the ego's speed (after held-out 17: "a truck ahead at
     20 m, same speed, not equipped" next to a second lead left the truck's speed unset, a value said in words the number ledger cannot
-    see); with no ego speed to copy it is refused, quoted: a speed is never left unset without a word."""
+    see); with no ego speed to copy it is refused, quoted: a speed is never left unset without a word.
+
+    A speed said by comparison with a named vehicle ("at the same speed as the van", "as fast as the car behind us", "matching the bus's
+    speed", ``_COMPARED``; after the held-out 17 round) is that vehicle's stated speed: the ego's when the referent names the ego, else the
+    one other vehicle the referent's noun, role words and equipage pick. A referent that picks no vehicle, more than one, or one whose
+    speed is not stated is refused, quoted; so is a stated speed of its own that the referent's contradicts."""
     for v in vehicles:
         sent = v.pop("_same_speed", None)
         if sent is None or "speed" in v:
@@ -2152,6 +2162,82 @@ def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None
         if ego.get("speed") is None:
             raise not_understood(sent, "'same speed' as what? the ego's speed is not stated: give the speed in km/h, mph or m/s")
         v["speed"] = ego["speed"]
+    pending = [(v, v.pop("_compared")) for v in vehicles if "_compared" in v]
+    while pending:  # a referent may itself take its speed by comparison ("a van as fast as us, a truck at the van's speed"): resolve in rounds
+        left = []
+        for v, (quote, ref) in pending:
+            w = _speed_referent(ref, v, ego, vehicles, whole, quote)
+            if w is not ego and any(w is u for u, _ in pending):
+                left.append((v, (quote, ref)))
+                continue
+            said = ego.get("speed") if w is ego else w.get("speed")
+            if said is None:
+                raise not_understood(quote, f"'{ref}' has no stated speed to copy: give the speed in km/h, mph or m/s")
+            if "speed" in v and abs(v["speed"] - said) > 1e-6:
+                raise not_understood(quote, f"the speed stated and the speed of '{ref}' differ: say one")
+            v["speed"] = said
+        if len(left) == len(pending):  # each waits on another: no speed is stated among them
+            raise not_understood(left[0][1][0], f"'{left[0][1][1]}' has no stated speed to copy: give the speed in km/h, mph or m/s")
+        pending = left
+
+
+#: the ego as the referent of a speed comparison ("as us", "as our car", "as the host vehicle"; possessive: "our", "the ego's")
+_REF_EGO = r"(?:us|we|ours|(?:the )?ego(?: car| vehicle)?|(?:the )?host(?: vehicle| car)?|(?:the )?hv|(?:the )?subject vehicle|(?:our|my)(?: own)? (?:car|vehicle))"
+_REF_EGO_POSS = r"(?:our|my|(?:the )?ego(?: car| vehicle)?'s|(?:the )?host(?: vehicle| car)?'s|(?:the )?hv's|(?:the )?subject vehicle's|(?:our|my)(?: own)? (?:car|vehicle)'s)"
+#: another vehicle as the referent, with the words that place it ("the car behind us", "the van 40 m ahead", "the oncoming bus")
+_REF_VEH = (r"the (?:(?:" + _ADJ + r"|left|right|left-hand|right-hand)\s+)*(?:" + _NOUN + r"|lead|leader|follower)\b")
+_REF_QUAL = (r"(?:\s+(?:\d+(?:\.\d+)? ?m\s+)?(?:(?:right |just |directly )?(?:in front of|ahead of|behind) it|(?:right |just |directly )?behind us|(?:right |just |directly )?(?:ahead|in front)(?: of us)?"
+             r"|(?:coming |approaching )?from the (?:left|right)|on the (?:left|right)|coming (?:the other way|towards us)|(?:that is |which is )?oncoming)\b)?")
+#: a speed said by comparison with another vehicle or the ego, in a vehicle's own clause (after the held-out 17 round: "a truck 20 m ahead
+#: at the same speed as the car" kept no speed; "... going the same speed as the car behind us" made the truck a follower with no speed)
+_COMPARED = re.compile(
+    r"(?:\b(?:at|doing|going|driving|travelling|traveling|cruising|moving|rolling|with|on)\s+)?(?:(?:exactly|just)\s+)?"
+    r"(?:(?:the\s+)?same speed as|as fast as|matching(?: the speed of)?|(?<=at )the speed of|(?<=with )the speed of)\s+"
+    r"(?P<ref>" + _REF_EGO + r"\b(?!'s)(?! (?:" + _NOUN + r")\b)|" + _REF_VEH + r"(?!'s)" + _REF_QUAL + r")"
+    r"|\b(?:at|doing|going|driving|travelling|traveling|cruising|moving|rolling|with|matching)\s+(?P<pref>" + _REF_EGO_POSS + r"|" + _REF_VEH + r"'s)\s+speed\b")
+
+
+def _compared_speed(post: str, clause_len: int) -> Optional[re.Match[str]]:
+    """The first speed comparison that starts in a vehicle's own clause (``post[:clause_len]``; its referent may be an ego name, where
+    the clause ends: "as fast as our car"), or ``None``; "as it" / "as that car" are left to ``_SAME_SPEED``."""
+    m = _COMPARED.search(post)
+    return m if m and m.start() < clause_len else None
+
+
+def _speed_referent(ref: str, v: dict[str, Any], ego: dict[str, Any], vehicles: Sequence[dict[str, Any]], whole: str, quote: str) -> dict[str, Any]:
+    """The ego or the one other vehicle a comparison's referent names; refused, quoted, when it names none or more than one."""
+    ref = re.sub(r"'s$", "", ref.strip())
+    if re.fullmatch(_REF_EGO + r"|our|my", ref):
+        return ego
+    m = re.match(r"the ((?:(?:" + _ADJ + r"|left|right|left-hand|right-hand)\s+)*)(" + _NOUN + r"|lead|leader|follower)\b(.*)$", ref)
+    if not m:
+        raise not_understood(quote, f"the same speed as which vehicle? '{ref}' names none")
+    adjs, noun, qual = m.group(1) or "", m.group(2), m.group(3) or ""
+    others = [w for w in vehicles if w is not v]
+    if noun in ("lead", "leader", "follower"):
+        cands = [w for w in others if w["role"] == ("follower" if noun == "follower" else "lead")]
+    else:
+        cls = next(c for p, c in CLASSES if re.fullmatch(p, noun))
+        word = re.sub(r"e?s$", "", noun)
+        cands = [w for w in others if w["cls"] == cls]
+        if [w for w in cands if w.get("_noun") == word]:
+            cands = [w for w in cands if w.get("_noun") == word]
+        # "the car" names the ego where the intent calls the ego so ("our car drives at 50 km/h; a truck ... as fast as the car")
+        if not cands and not adjs.strip() and not qual.strip() and re.search(r"\b(?:our|my|ego|host|subject)(?: own)? " + re.escape(word) + r"\b", whole):
+            return ego
+    role = _role(adjs + " " + qual, "") if (adjs + qual).strip() else None
+    if role is not None and role != "lead":
+        cands = [w for w in cands if w["role"] == role]
+    elif re.search(r"\b(?:ahead|in front|lead|leading)\b", adjs + qual):
+        cands = [w for w in cands if w["role"] == "lead"]
+    if _UNEQUIPPED.search(adjs):
+        cands = [w for w in cands if not w["equipped"]]
+    elif re.search(r"\b(?:" + _EQUIP_ADJ + r")\b", adjs):
+        cands = [w for w in cands if w["equipped"]]
+    if len(cands) != 1:
+        raise not_understood(quote, f"the same speed as which vehicle? '{ref}' names {'no vehicle of the scene' if not cands else 'more than one'}: "
+                             "give the speed in km/h, mph or m/s")
+    return cands[0]
 
 
 def _both_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
@@ -2310,6 +2396,15 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
         for m, low in _lead_braking_to_lead(_vehicle_segments(low), app):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
             noun, adjs = m.group(3), m.group(2)
             n = _WORDS[m.group(1)]
+            # a speed said by comparison ("at the same speed as the car behind us"): its referent's words are never this vehicle's role,
+            # place or speed (after the held-out 17 round: "the car behind us" made a truck 30 m ahead a follower); blanked, offsets kept
+            cmp_ = _compared_speed(low[m.end():], len(_vehicle_clause(low, m)[0]))
+            compared = None
+            if cmp_:
+                a, b = m.end() + cmp_.start(), m.end() + cmp_.end()
+                at = s.lower().find(cmp_.group(0))
+                compared = (_clause_at(s, at) if at >= 0 else s, cmp_.group("ref") or cmp_.group("pref"))
+                low = low[:a] + " " * (b - a) + low[b:]
             role = _role(low, app)
             if role is None and prev_seg and prev_seg[1] in ("opposing", "crossing_left", "crossing_right") and re.search(r"(?:,\s*(?:and\s+)?|\sand\s+)then\s+$", prev_seg[0]):
                 # the next of a queue said with "then" (after held-out 15: "oncoming legacy car 50 m away at 12 m/s, then a connected bus 95 m away
@@ -2329,6 +2424,11 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             ttc = re.search(_TTC, clause)
             dists = (_metres(clause) if ttc else None) or (None if ttc else _metres(low[m.end():]) or _metres(low))
             dist = dists[0] if dists else None
+            rel = _RELATIVE_GAP.search(low, m.end())
+            if rel and dist is not None and float(rel.group(1)) == dist and not re.search(r"\b(?:line|bar|light|signal|junction|intersection|crossing)\s+(?:is\s+)?$", low[: rel.start()]):
+                # after the held-out 17 round: "another truck 25 m further ahead", "a second car 20 m ahead of it" ran as 25 m / 20 m from us
+                at = s.lower().find(rel.group(0))
+                raise not_understood(_clause_at(s, at) if at >= 0 else s, f"{rel.group(1)} m from another vehicle, not from us: say the {noun}'s distance from us")
             if role in ("opposing", "crossing_left", "crossing_right") and re.search(r"\b(waits?|waiting|stopped|standing|queued|stands)\b[^,;]*stop line", low):
                 behaviour: dict[str, Any] = {"kind": "stop"}
                 dist = 0.0
@@ -2368,6 +2468,12 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                     v["time_to_conflict"] = float(next(g for g in ttc.groups() if g))
                 if same:
                     v["_same_speed"] = s  # filled with the ego's speed once the ego is read (``_own_same_speed``)
+                if compared:
+                    if behaviour["kind"] == "stop":
+                        raise not_understood(compared[0], f"the {noun} is said to stand still and to move: say one")
+                    v["_compared"] = compared  # filled with its referent's speed once every vehicle is read (``_own_same_speed``)
+                if _ANOTHER.search(m.group(0)):
+                    v["_another"] = True  # announced as one more of its kind ("another truck"): a fault picks it by its ordinal (``_target``)
                 v["_sent"] = id(s)  # the sentence it was said in, and whether its equipage was said there (``_said_again``)
                 v["_eq_said"] = bool(_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]) or _EQUIP_PHRASES.search(adjs + " " + low[m.start():])
                                      or re.search(r"\b(?:" + _EQUIP_ADJ + r")\b", adjs))
@@ -2399,7 +2505,7 @@ def _said_again(out: list[dict[str, Any]], whole: str) -> list[dict[str, Any]]:
     40 m ahead") or with a second one announced ("another truck", "a second van") nothing is merged."""
     drop: set[int] = set()
     for i, v in enumerate(out):
-        if not _bare(v) or re.search(r"\b(?:another|second|other|more)\s+(?:(?:" + _ADJ + r")\s+)*" + re.escape(v.get("_noun", "")), whole):
+        if not _bare(v) or re.search(r"\b(?:another|second|third|other|more|further|additional|extra)\s+(?:(?:" + _ADJ + r")\s+)*" + re.escape(v.get("_noun", "")), whole):
             continue
         same = [w for w in out if w is not v and not _bare(w) and w.get("_sent") != v.get("_sent") and (w["cls"], w["role"]) == (v["cls"], v["role"])
                 and (w["equipped"] == v["equipped"] or not w.get("_eq_said"))]
@@ -2519,6 +2625,8 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
         stop = _EGO_SUBJ.search(nxt)
         if _CHAIN.search(low[keep[-1].end() : m.start()]) and _metres(nxt[: stop.start()] if stop else nxt):
             keep.append(m)
+        elif _ANOTHER.search(m.group(0)) and _same_class(m, keep):
+            keep.append(m)  # "another truck", "a second truck" after a truck: a vehicle of its own, placed by its own words or refused (after the held-out 17 round)
     if len(keep) == 1:
         return [(nps[0], low)]
     out = []
@@ -2528,6 +2636,20 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
         seg = low[a:b]
         out.append((next(_NP.finditer(seg, m.start() - a)), seg))
     return out
+
+
+#: a vehicle's distance said from the vehicle before it ("25 m further ahead", "20 m ahead of it", "15 m behind that one"), not from us
+_RELATIVE_GAP = re.compile(_NUM + r" ?m\b(?!/) (?:(?:further|farther) (?:ahead|on|up|down|along|back)|(?:ahead of|in front of|beyond|behind|past|after) (?:it|that|that one|them)\b)")
+
+
+#: a vehicle phrase that announces one more vehicle ("another truck", "one more bus", "a second van", "an extra car")
+_ANOTHER = re.compile(r"^(?:another|one more)\b|^an? (?:(?:" + _ADJ + r")\s+)*?(?:second|third|further|additional|extra)\b")
+
+
+def _same_class(m: re.Match[str], before: Sequence[re.Match[str]]) -> bool:
+    """Whether a vehicle phrase names the class of one kept before it in the sentence (a second vehicle of a kind already named)."""
+    cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(3)))
+    return any(next(c for p, c in CLASSES if re.fullmatch(p, k.group(3))) == cls for k in before)
 
 
 _LEAD_BRAKING_TAIL = re.compile(r",\s*((?:(?:at|after) \d+(?:\.\d+)? ?s,?\s+)?(?:the |our |that )?lead(?:er|ing)?(?: (?:car|vehicle|van|truck|bus|lorry|suv|sedan))?"
@@ -2739,7 +2861,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
     if m:
         raise not_understood(s, f"'{m.group(0)}' is no window: say when and for how long, e.g. 'from 3 s for 2 s'")
     if stream == "bsm":
-        f["target"] = _target(low, vehicles)
+        f["target"] = _target(low, vehicles, s)
         if not f["target"] and re.search(r"\ball\b|\bevery\b|\beach\b", low):
             f["_all"] = True  # every sender on purpose: never merged into one vehicle's fault
     bare = low
@@ -2836,7 +2958,7 @@ def bare_of_jitter(low: str) -> str:
 _SIGMA = r"(?:standard deviation|std\.? dev\.?|std|sigma|σ|spread)(?: of| is| =|=|:)?"
 
 
-def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
+def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
     if re.search(r"\ball bsms\b(?! of)|\bevery vehicle|\ball vehicles", low) and not re.search(r"of the|'s|\bits\b", low):
         return ""
     for word, roles in _ROLE_WORDS:
@@ -2855,6 +2977,19 @@ def _target(low: str, vehicles: list[dict[str, Any]]) -> str:
         named = [v for v in same if v.get("_noun") == re.sub(r"e?s$", "", m.group(1))]
         if len(same) > 1 and len(named) == 1:  # two cars, "the sedan's BSMs": the sedan, not the pickup (after held-out 12)
             return str(named[0]["id"])
+        # after the held-out 17 round: a second vehicle of a kind ("another car", "a second truck") is picked by its ordinal ("the second
+        # car's BSMs", "the other truck"), never by the first of its class; with no ordinal the fault names either: refused, quoted
+        another = [v for v in same if v.get("_another")]
+        if len(same) > 1 and another:
+            ordinal = re.search(r"\b(first|second|third|other|another)\b", m.group(0))
+            pick = None
+            if ordinal and ordinal.group(1) in ("first", "second", "third") and len(same) > ("first", "second", "third").index(ordinal.group(1)):
+                pick = same[("first", "second", "third").index(ordinal.group(1))]
+            elif ordinal and len(another) == 1:
+                pick = another[0]
+            if pick is None:
+                raise not_understood(clause or low, f"which {m.group(1)}? {len(same)} are named: say 'the first {m.group(1)}' or 'the second {m.group(1)}'")
+            return str(pick["id"])
         if same:
             return str(same[0]["id"])
     if re.search(r"\bits\b|\btheir\b|\brv'?s?\b|remote vehicle|target vehicle|other (?:car|vehicle)", low):  # "its BSMs", "the RV's BSMs": the braking vehicle, else the one conflict party
