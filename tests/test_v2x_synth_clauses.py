@@ -3423,3 +3423,84 @@ def test_a_distance_from_us_or_from_a_stop_line_is_still_read() -> None:
     assert [v.distance for v in s.vehicles] == [20.0, 45.0]
     s = parse("IMA: a car from the left at 40 km/h, 50 m from its stop line, runs the red. Ego at 30 km/h, 35 m from its stop line. Drop 25 % of its BSMs.")
     assert (s.vehicles[0].distance, s.ego.distance) == (50.0, 35.0)
+
+
+# ------------------------------------------------------------------------------- after the held-out 18 round: vehicles never dropped
+
+
+@pytest.mark.parametrize("said, cls, dist", [
+    ("we follow the van at 20 m, both at 54 km/h", "van", 20.0),
+    ("we are following the box truck at 25 m, both at 54 km/h", "truck", 25.0),
+    ("we trail the lorry by 30 m, both at 54 km/h", "truck", 30.0),
+    ("the ego sits behind the bus at 18 m, both at 54 km/h", "bus", 18.0),
+    ("our car keeps following the equipped van, 22 m back, both at 54 km/h", "van", 22.0),
+    ("following the truck at 35 m, both at 54 km/h", "truck", 35.0),
+])
+def test_the_vehicle_the_ego_follows_is_the_lead_at_that_distance(said: str, cls: str, dist: float) -> None:
+    s = parse(f"FCW: {said}. Delay its BSMs by 0.4 s.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed) == (cls, "lead", dist, 15.0)
+    assert s.ego.speed == 15.0 and s.ego.distance is None  # the gap is the lead's, never the ego's distance to a line
+    assert s.faults[0].target == v.id
+
+
+def test_the_vehicle_the_ego_closes_on_is_introduced_once() -> None:
+    s = parse("FCW: we're closing on the truck, 50 m ahead, doing 18 km/h; we do 72 km/h. Delay BSMs by 0.2 s.")
+    (v,) = s.vehicles
+    assert (v.cls, v.distance, v.speed, s.ego.speed) == ("truck", 50.0, 5.0, 20.0)
+    s = parse("FCW: ego approaching the bus at 72 km/h; the bus does 36 km/h, 40 m ahead. Delay BSMs by 0.2 s.")  # placed again later: one bus
+    (v,) = s.vehicles
+    assert (v.cls, v.distance, v.speed, s.ego.speed) == ("bus", 40.0, 10.0, 20.0)
+
+
+def test_a_speed_after_a_distance_from_the_ego_is_the_vehicles() -> None:
+    s = parse("FCW: a van 25 m ahead of the ego at 36 km/h, ego at 54 km/h. Delay BSMs by 0.5 s.")
+    (v,) = s.vehicles
+    assert (v.distance, v.speed, s.ego.speed) == (25.0, 10.0, 15.0)
+    s = parse("FCW: a truck 30 m in front of the host vehicle doing 18 m/s; host vehicle 22 m/s. Drop 20 % of BSMs.")
+    (v,) = s.vehicles
+    assert (v.distance, v.speed, s.ego.speed) == (30.0, 18.0, 22.0)
+
+
+@pytest.mark.parametrize("prompt", [
+    "LTA: the oncoming van's BSMs are delayed 0.4 s. Oncoming doing 12 m/s, 80 m out; ego 5 m/s, 18 m from the line.",
+    "LTA: drop 30 % of the oncoming van's BSMs. Oncoming at 43.2 km/h, 80 m away, we turn left at 18 km/h from 18 m.",
+])
+def test_a_bare_oncoming_placed_first_and_the_ego_speed_after_it(prompt: str) -> None:
+    s = parse(prompt)
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed) == ("van", "opposing", 80.0, 12.0)
+    assert (s.ego.speed, s.ego.distance) == (5.0, 18.0)
+
+
+@pytest.mark.parametrize("said", ["we do 72 km/h, closing on a lead doing 36 km/h 45 m ahead", "a lead 45 m ahead doing 36 km/h; ego 72 km/h"])
+def test_a_lead_without_a_noun_is_the_lead_vehicle(said: str) -> None:
+    s = parse(f"FCW: {said}. Delay BSMs by 0.3 s.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.speed, s.ego.speed) == ("lead", 45.0, 10.0, 20.0)
+
+
+@pytest.mark.parametrize("said", ["ego and lead both cruising 20 m/s, 30 m gap", "HV and lead car travelling 20 m/s, 30 m apart"])
+def test_a_pair_speed_said_with_an_ing_verb(said: str) -> None:
+    s = parse(f"EEBL: {said}; the lead brakes at 6 s with 7 m/s². Delay BSMs by 0.2 s.")
+    (v,) = s.vehicles
+    assert (v.distance, v.speed, s.ego.speed, v.behaviour.kind) == (30.0, 20.0, 20.0, "brake_at")
+
+
+def test_both_after_two_vehicles_when_the_ego_speed_is_said_apart() -> None:
+    s = parse("EEBL: ego 25 m/s. A truck 20 m ahead and a car 45 m ahead; both at 22 m/s. The car brakes at 3 s at 6 m/s². Delay its BSMs by 0.2 s.")
+    assert s.ego.speed == 25.0 and [(v.distance, v.speed) for v in s.vehicles] == [(20.0, 22.0), (45.0, 22.0)]
+
+
+@pytest.mark.parametrize("prompt, quoted", [
+    ("FCW: a car 30 m ahead at 40 km/h, ego at 60 km/h. Delay the truck's BSMs by 0.3 s.", "Delay the truck's BSMs by 0.3 s"),
+    ("FCW: we drive at 60 km/h; a car 30 m ahead at 40 km/h waits behind the bus. Delay BSMs by 0.3 s.", "waits behind the bus"),
+])
+def test_a_named_van_truck_or_bus_no_vehicle_of_s_is_refused_quoted(prompt: str, quoted: str) -> None:
+    err = _refusal(prompt)
+    assert quoted in err and "is named but is no vehicle of the specification" in err
+
+
+def test_a_can_bus_or_a_bus_lane_names_no_vehicle() -> None:
+    s = parse("FCW: ego at 60 km/h in the bus lane, a car 30 m ahead at 40 km/h. Delay BSMs by 0.3 s.")
+    assert len(s.vehicles) == 1
