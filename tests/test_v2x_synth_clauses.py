@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 19))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 20))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -3504,3 +3504,74 @@ def test_a_named_van_truck_or_bus_no_vehicle_of_s_is_refused_quoted(prompt: str,
 def test_a_can_bus_or_a_bus_lane_names_no_vehicle() -> None:
     s = parse("FCW: ego at 60 km/h in the bus lane, a car 30 m ahead at 40 km/h. Delay BSMs by 0.3 s.")
     assert len(s.vehicles) == 1
+
+
+# ---- held-out 19 round: the spot check's silent wrong specs, each as a family
+
+
+@pytest.mark.parametrize("said", [
+    "a van 20 m ahead and a bus 50 m ahead; both at 18 m/s",
+    "a van 20 m ahead and a bus 50 m ahead, both doing 18 m/s",
+    "a van 20 m ahead and a bus 50 m ahead. Both travelling 18 m/s",
+])
+def test_both_right_after_two_vehicles_is_the_two_vehicles_not_the_ego(said: str) -> None:
+    s = parse(f"FCW: {said}. Drop 30% of the bus's BSMs.")
+    assert s.ego.speed is None and [(v.cls, v.distance, v.speed) for v in s.vehicles] == [("van", 20.0, 18.0), ("bus", 50.0, 18.0)]
+
+
+def test_both_after_two_crossing_vehicles_keeps_the_ego_speed_said_after_it() -> None:
+    s = parse("IMA: a van from the left 40 m from its line and a bus from the right 55 m from its line, both at 9 m/s. Ego 7 m/s, 28 m out. "
+              "Drop 20% of the van's BSMs.")
+    assert (s.ego.speed, s.ego.distance) == (7.0, 28.0) and [v.speed for v in s.vehicles] == [9.0, 9.0]
+
+
+def test_both_with_one_vehicle_stays_the_ego_and_the_lead() -> None:
+    s = parse("EEBL: lead 30 m ahead, both at 19 m/s; the lead brakes at 4 s at 6 m/s². Delay its BSMs by 0.2 s.")
+    assert (s.ego.speed, s.vehicles[0].speed) == (19.0, 19.0)
+
+
+@pytest.mark.parametrize("prompt, quoted, why", [
+    ("FCW: a van 20 m ahead, a truck 40 m ahead and a bus 70 m ahead, both at 15 m/s. Drop 30% of the bus's BSMs.", "both at 15 m/s", "which two?"),
+    ("FCW: lead 30 m ahead, both at 19 m/s. Ego 24 m/s. Drop 30% of BSMs.", "both at 19 m/s", "contradicts"),
+])
+def test_both_that_names_no_two_is_refused_quoted(prompt: str, quoted: str, why: str) -> None:
+    err = _refusal(prompt)
+    assert f'"{quoted}"' in err and why in err
+
+
+@pytest.mark.parametrize("said", ["we tail the truck in front at 18 m", "we follow the truck ahead at 18 m", "we sit behind the truck at 18 m"])
+def test_the_gap_to_the_followed_vehicle_is_never_the_ego_distance(said: str) -> None:
+    s = parse(f"EEBL: {said}, both at 21 m/s; it brakes at 3 s at 6 m/s². Delay its BSMs by 0.3 s.")
+    assert s.ego.distance is None and (s.vehicles[0].distance, s.vehicles[0].speed, s.ego.speed) == (18.0, 21.0, 21.0)
+
+
+def test_the_gap_to_a_followed_vehicle_introduced_later_is_refused_quoted_not_the_ego_distance() -> None:
+    err = _refusal("FCW: we tail the truck in front at 18 m; ego 21 m/s, the truck does 12 m/s. Delay the truck's BSMs by 0.3 s.")
+    assert '"we tail the truck in front at 18 m"' in err and "18 m is not carried" in err
+
+
+def test_the_gap_to_the_lead_said_with_the_lead_apart() -> None:
+    s = parse("FCW: we tailgate the lead at 12 m, ego 16 m/s, lead 11 m/s. Drop 10% of BSMs.")
+    assert s.ego.distance is None and (s.vehicles[0].distance, s.vehicles[0].speed) == (12.0, 11.0)
+
+
+@pytest.mark.parametrize("said", ["we follow a bus at 40 km/h", "we follow the bus at 40 km/h", "we drive behind a bus at 40 km/h",
+                                  "the ego follows a bus 35 m ahead at 40 km/h"])
+def test_a_speed_right_after_the_followed_vehicle_is_refused_quoted_when_nothing_decides_whose(said: str) -> None:
+    err = _refusal(f"FCW: {said}. Delay the bus's BSMs by 0.3 s.")
+    assert "whose speed is it, ours or the bus's?" in err and "at 40 km/h" in err
+
+
+def test_a_speed_after_the_followed_vehicle_is_the_ego_s_when_the_vehicle_has_its_own() -> None:
+    s = parse("FCW: we follow a bus 35 m ahead at 40 km/h; the bus does 20 km/h. Delay the bus's BSMs by 0.3 s.")
+    assert (round(s.ego.speed, 3), round(s.vehicles[0].speed, 3)) == (11.111, 5.556)
+
+
+def test_a_speed_after_the_followed_vehicle_is_the_vehicle_s_when_the_ego_has_its_own() -> None:
+    s = parse("FCW: we follow a bus 35 m ahead at 40 km/h. Ego 60 km/h. Delay the bus's BSMs by 0.3 s.")
+    assert (round(s.ego.speed, 3), round(s.vehicles[0].speed, 3)) == (16.667, 11.111)
+
+
+def test_a_following_that_ends_in_the_lead_braking_keeps_the_ego_reading() -> None:
+    s = parse("EEBL: we follow a bus 35 m ahead at 40 km/h; it brakes hard at 3 s. Delay its BSMs by 0.3 s.")
+    assert round(s.ego.speed, 3) == 11.111 and s.vehicles[0].behaviour.kind == "brake_at"
