@@ -3575,3 +3575,81 @@ def test_a_speed_after_the_followed_vehicle_is_the_vehicle_s_when_the_ego_has_it
 def test_a_following_that_ends_in_the_lead_braking_keeps_the_ego_reading() -> None:
     s = parse("EEBL: we follow a bus 35 m ahead at 40 km/h; it brakes hard at 3 s. Delay its BSMs by 0.3 s.")
     assert round(s.ego.speed, 3) == 11.111 and s.vehicles[0].behaviour.kind == "brake_at"
+
+
+# ------------------------------------------------------------------------------- the held-out 19 round, second pass: families of phrasing
+
+
+@pytest.mark.parametrize("said", ["we trail a bus at 35 m, doing 40 km/h", "we follow a bus 35 m ahead, going 40 km/h"])
+def test_a_speed_after_a_comma_behind_the_followed_vehicle_is_refused_quoted_when_nothing_decides_whose(said: str) -> None:
+    err = _refusal(f"FCW: {said}. Delay the bus's BSMs by 0.3 s.")
+    assert "whose speed is it, ours or the bus's?" in err and "40 km/h\"" in err
+
+
+def test_a_speed_after_a_comma_behind_the_followed_vehicle_is_the_vehicle_s_when_the_ego_has_its_own() -> None:
+    s = parse("FCW: we trail a bus at 35 m, doing 40 km/h; ego 60 km/h. Delay the bus's BSMs by 0.3 s.")
+    assert (round(s.ego.speed, 3), round(s.vehicles[0].speed, 3), s.vehicles[0].distance) == (16.667, 11.111, 35.0)
+
+
+def test_a_speed_with_no_comma_behind_the_followed_vehicle_stays_the_vehicle_s() -> None:
+    s = parse("FCW: we trail a bus 35 m ahead doing 40 km/h; ego 60 km/h. Delay the bus's BSMs by 0.3 s.")
+    assert (round(s.ego.speed, 3), round(s.vehicles[0].speed, 3)) == (16.667, 11.111)
+
+
+@pytest.mark.parametrize("said", ["the lead car stomps on the brakes at t = 3.5 s, 6 m/s²", "the lead car hits the brakes at 3.5 s with 6 m/s²",
+                                  "the lead car does emergency braking at 3.5 s, 6 m/s²", "the lead car performs an emergency stop at 3.5 s, 6 m/s²"])
+def test_a_hard_braking_said_in_slang_or_as_a_noun_with_its_time(said: str) -> None:
+    s = parse(f"EEBL: ego 20 m/s, a lead car 30 m ahead at 20 m/s; {said}. Drop 20% of its BSMs.")
+    (v,) = s.vehicles
+    assert (v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == ("brake_at", 3.5, 6.0)
+
+
+@pytest.mark.parametrize("said", ["50 mph for the ego and the lead, 35 m apart", "50 mph for us and the lead, 35 m separation",
+                                  "ego and lead at 50 mph with the lead 35 m in front"])
+def test_one_speed_for_the_ego_and_the_lead_with_their_gap(said: str) -> None:
+    s = parse(f"EEBL, {said}; the lead brakes hard at 4 s, 6 m/s². Delay the lead's BSMs by 0.2 s.")
+    (v,) = s.vehicles
+    assert (round(s.ego.speed, 3), round(v.speed, 3), v.distance, v.role) == (22.352, 22.352, 35.0, "lead")
+
+
+def test_a_fraction_with_its_percentage_in_brackets_after_the_messages() -> None:
+    s = parse("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Lose half of the lead car's BSMs (50 %).")
+    assert s.faults[0].probability == 0.5
+
+
+def test_a_fraction_and_a_percentage_that_disagree_are_refused_quoted() -> None:
+    err = _refusal("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Lose half of the lead car's BSMs (40 %).")
+    assert "not understood" in err and '"' in err
+
+
+@pytest.mark.parametrize("said", ["sigma 0.8 m on the van's BSM positions", "a 0.8 m standard deviation on the van's BSM positions",
+                                  "the van's BSM positions with std 0.8 m"])
+def test_a_spread_in_metres_on_the_positions_is_a_position_noise(said: str) -> None:
+    s = parse(f"FCW: ego 60 km/h, a van 40 m ahead at 30 km/h; {said}.")
+    (f,) = s.faults
+    assert (f.op, f.sigma, f.shift) == ("pos_perturb", 0.8, None)
+
+
+@pytest.mark.parametrize("said", ["in front of our car, which is doing 25 m/s", "ahead of the host vehicle, which travels at 90 km/h"])
+def test_the_ego_speed_in_a_relative_clause_after_the_ego(said: str) -> None:
+    s = parse(f"FCW: a truck at 10 m/s, 50 m {said}. Delay the truck's BSMs by 300 ms.")
+    (v,) = s.vehicles
+    assert (s.ego.speed, v.speed, v.distance) == (25.0, 10.0, 50.0)
+
+
+def test_it_placed_ahead_of_us_is_the_one_vehicle_named_before() -> None:
+    s = parse("FCW with 300 ms latency on the bus's BSMs. It's 50 m ahead of us doing 20 km/h; we do 60 km/h.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, round(v.speed, 3), round(s.ego.speed, 3)) == ("bus", "lead", 50.0, 5.556, 16.667)
+
+
+def test_it_placed_with_two_vehicles_named_before_is_refused_quoted() -> None:
+    err = _refusal("FCW with 300 ms latency on the bus's BSMs and 10% loss on the van's BSMs. It's 50 m ahead doing 20 km/h; we do 60 km/h.")
+    assert 'not understood: "' in err  # never given to one of the two
+
+
+@pytest.mark.parametrize("said", ["Truck speed 14 m/s, 65 m from its stop line", "truck speed: 14 m/s, 65 m from its stop line"])
+def test_a_vehicle_speed_label_is_the_vehicle_s(said: str) -> None:
+    s = parse(f"LTA: 150 ms latency on the BSMs of the truck coming the other way. {said}; ego 5 m/s, 20 m before the line.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.speed, v.distance, s.ego.speed, s.ego.distance) == ("truck", "opposing", 14.0, 65.0, 5.0, 20.0)

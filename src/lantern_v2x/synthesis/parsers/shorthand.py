@@ -135,6 +135,14 @@ def _share_twice(m: re.Match[str]) -> str:
     return f"{pct}% of " if word_first else f"{pct}%"
 
 
+def _share_twice_after(m: re.Match[str]) -> str:
+    """A fraction word with its percentage in brackets after what it shares ("a quarter of the lead's BSMs (25%)"): the percentage, when the two
+    agree (else left as written, for the ledger to refuse)."""
+    if abs(_FRACTIONS[" ".join(m.group("w").lower().replace("-", " ").split())] - float(m.group("p"))) >= 1.0:
+        return m.group(0)
+    return f"{m.group('p')}% of {m.group('o')}"
+
+
 def _then_in_list(m: re.Match[str]) -> str:
     """", behind it a coach" in a list that opened with "first ..." in the same sentence is its next item (", then a coach")."""
     head = re.split(r"[.;!?]\s", m.string[: m.start()])[-1]
@@ -337,6 +345,14 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # "hits the brakes, 6 m/s²" -> "brakes at 7.5 m/s²" (only with its rate right after: a pedal with no rate is no braking this row reads)
     (r"\b(?:slams?|slamming|stomps?|stomping|stamps?|stamping|jams?|jamming|stands? on|standing on|hits?|hitting|mashes|mashing) (?:on )?(?:(?:the|its|his|her) )?"
      r"(?:brake pedal|pedal|brakes?|anchors)(?:,\s?| with | at |\s[-–—]\s)(?=\d+(?:\.\d+)? ?(?:m/s²|m/s\^2|m/s2|g)\b)", "brakes at "),
+    # ... and with its time or rate said after it (after held-out 19: "the lead hits the brakes at t = 4 s, 7 m/s^2", "slams on the brakes at
+    # 6 s", "applies the brakes hard at 3 s") -> "brakes hard at t = 4 s, ..." (a hard braking, as the slang says); a verb of braking said as a noun ("does emergency braking at 8 m/s²",
+    # "performs an emergency stop at 5 s", "emergency-brakes at 4 s") -> "brakes hard ..."
+    (r"\b(?:slams?|slamming|stomps?|stomping|stamps?|stamping|jams?|jamming|stands? on|standing on|hits?|hitting|mashes|mashing|applies|applying) (?:on )?"
+     r"(?:(?:the|its|his|her) )?(?:brake pedal|brakes|anchors)(?: hard| sharply| fully)?\b(?=,? (?:at|from|starting|with|after) (?:t ?= ?)?\d)", "brakes hard"),
+    (r"\b(?:does|doing|performs|performing|makes|making|carries out|carrying out|executes|executing|initiates|initiating|starts|starting|begins|beginning) "
+     r"(?:an? |its )?(?:emergency|hard|full|panic)[- ](?:braking|brake|stop)(?: (?:manoeuvre|maneuver|event))?\b(?=,? (?:at|from|starting|with|after) (?:t ?= ?)?\d)", "brakes hard"),
+    (r"\bemergency[- ]brakes\b(?=,? (?:at|from|starting|with|after) (?:t ?= ?)?\d)", "brakes hard"),
     # a braking's start said with "from" (after held-out 9): "decelerates 7.5 m/s² from t = 4.5 s", "brakes at 6 m/s² starting at 3 s" -> "... at t = 4.5 s"
     (r"\b((?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?) (?:at |with )?\d+(?:\.\d+)? ?m/s²) (?:from|starting(?: at| from)?|beginning(?: at)?)(?= (?:t ?= ?)?\d)", r"\1 at"),
     # an e-mail's request lead-in is not the ego: "I'd like an LTA run with ...", "I would like to have a test where ..."
@@ -369,6 +385,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # after held-out 16: a share said twice, as a fraction word and its percentage in brackets ("half (50 %) of its BSMs", "a quarter (25%) of
     # the SPaT", "40 % (two fifths) of ..."): the percentage, when the two agree (else left as written, for the ledger to refuse)
     (r"\b(?:(?:a|one)[- ])?(" + _FRACTION + r")\s?\(\s?(\d+(?:\.\d+)?) ?%\s?\)\s?(?:of )?", _share_twice),
+    # after held-out 19: the percentage in brackets after what the fraction shares ("a quarter of the lead's BSMs (25%)", "half the SPaT
+    # messages (50 %)")
+    (r"\b(?:(?:a|one)[- ])?(?P<w>" + _FRACTION + r") (?:of )?(?P<o>(?:(?:the|all|its|their|every|our|those|these)\s)?(?:[\w'’-]+\s){0,3}?" + _COUNTED
+     + r")\s?\(\s?(?:i\.e\.,?\s|that is,?\s|=\s?)?(?P<p>\d+(?:\.\d+)?) ?%\s?\)", _share_twice_after),
     (r"(?<![\w.])(\d+(?:\.\d+)?) ?%\s?\(\s?(?:i\.e\.,?\s|that is,?\s)?(?:(?:a|one)[- ])?(" + _FRACTION + r")\s?\)", _share_twice),
     (r"\bhalf (?:of )?the time\b", "50% of the time"),
     # after held-out 13: a share of the messages said as a fraction word, with or without "of" ("half the SPaT msgs dropped" ran as
