@@ -17,11 +17,12 @@ L="$ROOT/.venv/bin/lantern"
 mkdir -p "$OUT"
 step() { echo "[reproduce $(date +%H:%M:%S)] $*" >&2; }
 
-step "dataset (600 sequences)"
-[ -f "$OUT/dataset/manifest.json" ] || "$L" dataset collect --out "$OUT/dataset" --workers "$WORKERS"
-step "models"
-"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_warning" --threads 2 --quiet
-"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_no_warning_training" --no-warning-samples --threads 2 --quiet
+step "dataset (600 sequences, with the steering perturbations of the release recipe)"
+[ -f "$OUT/dataset/manifest.json" ] || "$L" dataset collect --out "$OUT/dataset" --perturb --workers "$WORKERS"
+step "models (the release recipe: input layout 2, path + speed outputs, termination rows; docs/learned_agent.md)"
+RECIPE=(--inputs 2 --outputs path_speed --epochs 8 --threads 1 --quiet)
+"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_warning" "${RECIPE[@]}" --keep-termination-rows
+"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_no_warning_training" "${RECIPE[@]}" --no-warning-samples
 W="{\"model_dir\": \"$OUT/ckpt_warning\"}"
 Z="{\"model_dir\": \"$OUT/ckpt_no_warning_training\"}"
 

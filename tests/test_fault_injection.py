@@ -357,7 +357,7 @@ def test_release_checkpoint_lists_a_sha256_per_file_and_verifies():
     from lantern_agent.learned.model import read_manifest
 
     files = read_manifest(RELEASE_DIR)["files"]
-    assert set(files) == {"policy.safetensors", "empty_text.npy"}
+    assert set(files) == {"policy.safetensors", "empty_tokens.npz"}
     assert files["policy.safetensors"]["bytes"] == (RELEASE_DIR / "policy.safetensors").stat().st_size
 
 

@@ -63,14 +63,18 @@ def test_a_run_without_a_warning_never_loads_minilm_and_drives_the_same(ckpt):
 
 def test_the_release_checkpoint_is_a_lantern_train_output_with_its_provenance():
     from lantern_agent.backends.learned import RELEASE_DIR
-    from lantern_agent.learned.model import EMPTY_TEXT_FILE, read_manifest
+    from lantern_agent.learned.model import EMPTY_TOKENS_FILE, read_manifest
 
     man = read_manifest(RELEASE_DIR)
     assert man["finished"] and man["config"]["no_warning_samples"] is False and len(man["commit"]) >= 40
     assert len(man["dataset_hash"]) == 64 and man["counts"]["train_sequences"] + man["counts"]["val_sequences"] == 600
-    assert (RELEASE_DIR / EMPTY_TEXT_FILE).is_file() and (RELEASE_DIR / "policy.safetensors").stat().st_size < 5_000_000
+    # the release recipe (docs/learned_agent.md): layout 2, path + speed outputs, termination rows
+    assert (man["config"]["inputs"], man["config"]["outputs"], man["config"]["keep_termination_rows"]) == (2, "path_speed", True)
+    assert (RELEASE_DIR / EMPTY_TOKENS_FILE).is_file() and (RELEASE_DIR / "policy.safetensors").stat().st_size < 6_000_000
+    assert not (RELEASE_DIR / "train_state.pt").exists()  # the optimiser state stays with the training run
     be = load_backend("learned")
     assert be.model_dir == RELEASE_DIR and (be.policy.cfg.image_width, be.policy.cfg.image_height) == (256, 128)
+    assert (be.inputs_version, be.outputs) == (2, "path_speed")
 
 
 def test_bad_options_are_named_without_loading_weights(ckpt, tmp_path):

@@ -138,9 +138,11 @@ def test_a_layout_mismatch_is_refused_in_one_line(trained, tmp_path):
         check_options("learned", {"model_dir": str(bad)})
 
 
-def test_release_checkpoint_still_loads_as_layout_1():
+def test_release_checkpoint_is_layout_2():
+    # the release reads the text through the token-state head (learned_v2); layout-1 checkpoints still load
+    # (tests/test_learned_backend.py trains and drives one)
     be = load_backend("learned")
-    assert be.inputs_version == 1 and read_manifest(be.model_dir)["version"] == 1
+    assert be.inputs_version == 2 and read_manifest(be.model_dir)["version"] == 2
 
 
 def test_planned_speeds_by_hand():

@@ -91,6 +91,8 @@ TERM_GRACE_S = 12.0
 AGENT_MODULES: dict[str, tuple[str, ...]] = {
     "learned": ("torch", "lantern_agent.learned.encoders", "lantern_agent.learned.model", "lantern_agent.learned.cache", "lantern_agent.learned.inputs",
                 "lantern_agent.backends.learned", "safetensors.torch", "torch.utils.serialization",
+                # zipfile decodes the release's empty_tokens.npz member names as cp437 (no UTF-8 flag): a codec import per run
+                "encodings.cp437",
                 "lantern_agent.learned.encoders:minilm"),
 }
 

@@ -48,9 +48,10 @@ from lantern_agent.geometry import ego_to_map, map_to_ego
 
 log = logging.getLogger(__name__)
 
-#: The release checkpoint (`lantern train` on the default 600-sequence dataset; docs/results.md): the model
-#: ``model_dir`` defaults to, so the main job drives the learned agent with no training step.
-RELEASE_DIR = Path(__file__).resolve().parents[1] / "data" / "learned_v1"
+#: The release checkpoint (the release recipe of docs/learned_agent.md: `lantern dataset collect --perturb`, then
+#: `lantern train --inputs 2 --outputs path_speed --keep-termination-rows`; docs/results.md): the model ``model_dir``
+#: defaults to, so the main job drives the learned agent with no training step.
+RELEASE_DIR = Path(__file__).resolve().parents[1] / "data" / "learned_v2"
 
 #: A model output beyond this (m, either axis) is not a 2.5 s plan: the backend stops instead.
 MAX_WAYPOINT_ABS = 150.0

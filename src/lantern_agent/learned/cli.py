@@ -39,13 +39,13 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--image-size", type=image_size(32, 1024), default=None, metavar="WxH",
                     help="--backbone learned: policy input size; dataset images are resized to it (default 256x128: the 30 ms step budget)")
     ap.add_argument("--inputs", type=int, choices=(1, 2), default=1,
-                    help="--backbone learned: policy input layout: 1 = the release checkpoint's (pooled text + warning-active / position-known numbers; default), "
-                         "2 = a trained text head over MiniLM's token states, no presence numbers, App. H counterexample rows")
+                    help="--backbone learned: policy input layout: 1 = pooled text + warning-active / position-known numbers (the first release's, learned_v1; default), "
+                         "2 = a trained text head over MiniLM's token states, no presence numbers, App. H counterexample rows (the release checkpoint's)")
     ap.add_argument("--counterexamples", type=number(float, ge=0, le=1), default=0.5, metavar="FRACTION",
                     help="--inputs 2: share of the no-warning rows that also train with a counterexample statement (default 0.5)")
     ap.add_argument("--outputs", choices=("waypoints", "path_speed"), default="waypoints",
-                    help="--backbone learned: what the head predicts: waypoints = 10 timed waypoints (the release checkpoint's; default), "
-                         "path_speed = a 20-point path 1 m apart (steering) + a 10-step speed plan (speed), as SimLingo")
+                    help="--backbone learned: what the head predicts: waypoints = 10 timed waypoints (learned_v1's; default), "
+                         "path_speed = a 20-point path 1 m apart (steering) + a 10-step speed plan (speed), as SimLingo (the release checkpoint's)")
     ap.add_argument("--keep-termination-rows", action="store_true",
                     help="also train on warning-active rows whose 2.5-s horizon crosses only the warning's termination (the collection "
                          "expert's driving does not change there); default: Sec. 4.1's rule drops every boundary-crossing row")

@@ -1,6 +1,6 @@
 """The policy's non-pixel inputs, built the same way from a dataset row and from an ``Observation``.
 
-Two input layouts. Version 1 (the release checkpoint ``learned_v1``) adds a
+Two input layouts. Version 1 (the first release checkpoint, ``learned_v1``) adds a
 "warning active" and a "position known" number, which let the head ignore the
 text (issue 19: the numbers alone triggered the same slow-down). Version 2
 drops both: the warning and no-warning conditions differ only in the text and

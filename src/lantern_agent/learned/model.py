@@ -33,7 +33,8 @@ from lantern_agent.learned.path_speed import OUTPUTS, output_size
 
 FORMAT = "lantern-learned-policy"
 #: manifest versions: 1 = input layout 1 (pooled MiniLM text, warning-active / position-known numbers; the
-#: release checkpoint), 2 = input layout 2 (MiniLM token states through a trained text head, no presence numbers)
+#: first release, learned_v1), 2 = input layout 2 (MiniLM token states through a trained text head, no presence numbers;
+#: the release checkpoint, learned_v2)
 VERSION = 2
 SUPPORTED_VERSIONS = (1, 2)
 WEIGHTS = "policy.safetensors"
@@ -66,8 +67,8 @@ class PolicyConfig:
     #: version 2's text head: width of its attention layer and the token states it reads
     text_width: int = 128
     text_tokens: int = TEXT_TOKENS
-    #: what the head predicts (``path_speed.py``): "waypoints" = 10 x 2 timed waypoints (the release checkpoint);
-    #: "path_speed" = ``path_points`` path points ``path_spacing`` m apart (steering) + 10 speeds (speed)
+    #: what the head predicts (``path_speed.py``): "waypoints" = 10 x 2 timed waypoints (learned_v1);
+    #: "path_speed" = ``path_points`` path points ``path_spacing`` m apart (steering) + 10 speeds (speed; the release checkpoint)
     outputs: str = "waypoints"
     path_points: int = 20
     path_spacing: float = 1.0
