@@ -3776,3 +3776,22 @@ def test_at_all_places_no_other_road_user_so_a_lone_car_is_the_ego(said: str) ->
 def test_at_all_with_another_vehicle_leaves_the_car_refused_quoted() -> None:
     err = _refusal("GLOSA with no faults at all. Car doing 50 km/h, 200 m from the light, green at 12 s; a truck ahead at 40 km/h.")
     assert 'not understood: "' in err
+
+
+@pytest.mark.parametrize("intent, clause", [
+    ("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Lose half of that.", "Lose half of that"),
+    ("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Drop 30 % of them.", "Drop 30 % of them"),
+    ("RLVW: ego 45 km/h, 85 m from the line, red in 5 s. Delay those by 200 ms.", "Delay those by 200 ms"),
+    ("RLVW: ego 45 km/h, 85 m from the line, red in 5 s. Freeze that.", "Freeze that"),
+    ("IMA: ego 15 m/s, 60 m from the junction; a car from the left 50 m away at 12 m/s. Drop them all.", "Drop them all"),
+    ("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. The lead sends BSMs. Lose half of them.", "Lose half of them"),
+    ("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Half of them get lost.", "Half of them get lost"),
+    ("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Lose half.", "Lose half")])
+def test_a_fault_said_of_them_or_that_with_no_stream_is_refused_quoted(intent: str, clause: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and "which messages? say SPaT, MAP or BSM" in err
+
+
+def test_a_fault_that_names_its_stream_is_still_read() -> None:
+    (f,) = parse("FCW: ego 25 m/s, a lead car 40 m ahead at 15 m/s. Lose half of the lead's BSMs.").faults
+    assert (f.op, f.stream, f.probability) == ("drop", "bsm", 0.5)

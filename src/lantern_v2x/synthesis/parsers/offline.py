@@ -1173,6 +1173,28 @@ def _sizes_of_unsized_loss(prev: str, s: str) -> bool:
             and all(_LOSS_SIZE_ONLY.fullmatch(p) or _BURST_LENGTH_ONLY.fullmatch(p) for p in pieces))
 
 
+#: a fault verb said of a pronoun with no stream named ("Lose half of that.", "Drop 30 % of them.", "Delay those by 200 ms.", "Freeze it."):
+#: the offline rules resolve no "them" / "that" to a stream, so the clause is refused, quoted, never run as a healthy test (after held-out 20)
+_PRONOUN = r"(?:them|those|these|that|this|it)\b(?!['’]s)"
+_SHARE_WORD = (r"(?:(?:about |roughly |around |some |~ ?)?\d+(?:\.\d+)? ?(?:%|percent)|half|all|most|some|many|a few|a lot|a (?:third|quarter|fifth|tenth|half)"
+               r"|(?:one|two|three) (?:thirds?|quarters?|fifths?|tenths?)|every one|each one|each|one in \d+)")
+_ANAPHORIC_FAULT = re.compile(
+    r"\b(?:los[et]|loses|losing|drop(?:s|ped|ping)?|delay(?:s|ed|ing)?|freez(?:e|es|ing)|froze|skew(?:s|ed|ing)?|kill(?:s|ed|ing)?|discard(?:s|ed|ing)?"
+    r"|block(?:s|ed|ing)?|suppress(?:es|ed|ing)?|(?:knock|wipe|throw|cut)(?:s|ed|ing)? out|hold(?:s|ing)? back|stall(?:s|ed|ing)?)"
+    r"(?:\s+(?:" + _SHARE_WORD + r"\s+(?:of\s+)?)?" + _PRONOUN + r"|\s+" + _SHARE_WORD + r"\s*[.!]?\s*$)"  # or its share alone ("Lose half.")
+    r"|\b" + _SHARE_WORD + r" of " + _PRONOUN + r"[^,;:]*?\b(?:lost|dropped|delayed|frozen|missing|skewed|gone|discarded|blocked|held back)\b")
+
+
+def anaphoric_fault_problem(scene_sents: Sequence[str]) -> Optional[OfflineParseError]:
+    """A clause of the scene that says a fault of "them" / "that" with no stream: refused, quoted (no fault is ever silently lost)."""
+    for s in scene_sents:
+        for p in re.split(r"\s*[:(),;]\s*", s):
+            low = p.lower()
+            if p.strip() and not _MSG.search(low) and _ANAPHORIC_FAULT.search(low):
+                return not_understood(p, "which messages? say SPaT, MAP or BSM: a fault said of 'them' or 'that' names no stream the offline rules can fault")
+    return None
+
+
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
     """(scene sentences, fault clauses, clauses about the messages that no operator reads).
 
@@ -1869,6 +1891,9 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     for v in vehicles:
         v.pop("_noun", None)
         v.pop("_another", None)
+    anaphoric = anaphoric_fault_problem(scene_sents)
+    if anaphoric is not None:
+        raise anaphoric
     account_numbers(text, spec)
     _dropped_vehicle(text, vehicles)
     if whose is not None:  # after every other clause: a refusal of what the intent asks for comes first
