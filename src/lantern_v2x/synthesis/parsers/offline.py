@@ -137,6 +137,17 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("trucks?", "truck"),
     ("bus(?:es)?", "bus"),
 )
+
+
+def _class_of(noun: str) -> str:
+    """The vehicle class of a vehicle noun (``CLASSES``, first match); the noun must be one ``_NOUN`` matches."""
+    low = noun.lower()
+    return next(c for p, c in CLASSES if re.fullmatch(p, low))
+
+
+def _is_plural(noun: str) -> bool:
+    """Whether a vehicle noun is plural ("trucks", "lorries", "buses"; "bus" is not): plurals are traffic, not one vehicle."""
+    return re.fullmatch(r".*(?<!bu)s|lorries", noun, re.I) is not None
 _NOUN = "|".join(p for p, _ in CLASSES)
 #: adjectives an engineer puts before a vehicle noun ("a connected car", "an oncoming equipped SUV")
 #: equipage adjectives: "connected", "equipped", "V2X-capable", "DSRC-equipped", "non-V2X", "legacy" ... (a hyphenated radio prefix is allowed)
@@ -1366,9 +1377,9 @@ def _it_placed(text: str) -> str:
 
     def sub(m: re.Match[str]) -> str:
         before = m.string[: m.start()]
-        named = {next(c for p, c in CLASSES if re.fullmatch(p, n.group(1).lower())): n.group(1)
+        named = {_class_of(n.group(1)): n.group(1)
                  for n in re.finditer(r"(?<!\bour )(?<!\bmy )(?<!\bego )(?<!\bhost )(?<!\bsubject )\b(" + _NOUN + r")\b(?!['’]s\s+(?:own\s+)?(?:stop|line))", before, re.I)
-                 if not re.fullmatch(r".*(?<!bu)s|lorries", n.group(1).lower())}
+                 if not _is_plural(n.group(1))}
         if len(named) != 1:
             return m.group(0)
         noun = next(iter(named.values()))
@@ -1387,24 +1398,24 @@ def _first_mention(text: str) -> str:
     later references ("the truck's BSMs") still point at it.
     """
     low = text.lower()
-    have = {next(c for p, c in CLASSES if re.fullmatch(p, n.group(3))) for n in _NP.finditer(low)}
+    have = {_class_of(n.group(3)) for n in _NP.finditer(low)}
     # after a field report's replay marker the replay is a scene of its own: a story's vehicle does not keep its restatement from being one
     # ("... when a car without V2X shot across on red ... Turn it into a test: that unequipped car from the left, ..."; ``_replayed`` merges them)
     rep = _REPLAY.search(text)
-    have_after = {next(c for p, c in CLASSES if re.fullmatch(p, n.group(3))) for n in _NP.finditer(low[rep.end():])} if rep else have
+    have_after = {_class_of(n.group(3)) for n in _NP.finditer(low[rep.end():])} if rep else have
     done: set[str] = set()
 
     def sub(m: re.Match[str]) -> str:
-        cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(2).lower()))
+        cls = _class_of(m.group(2))
         adjs = m.group(1) or ""
         if cls in (have_after if rep and m.start() >= rep.end() else have) or cls in done:
             return m.group(0)
         if re.search(r"\b(?:same speed as|as fast as|speed of|matching)\s+$", low[: m.start()]):
             return m.group(0)  # a speed comparison's referent ("as fast as the car in front of it"), never a vehicle it introduces (``_COMPARED``)
         if _EGO_FOLLOWS.search(low[: m.start()]):
-            if re.fullmatch(r".*(?<!bu)s|lorries", m.group(2).lower()):
+            if _is_plural(m.group(2)):
                 return m.group(0)  # a plural introduces no one vehicle
-            if any(next(c for p, c in CLASSES if re.fullmatch(p, n.group(2))) == cls
+            if any(_class_of(n.group(2)) == cls
                    for n in re.finditer(r"\b(?:the|that|this) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b(?!'s)(?=\s+" + _SUBJ_NEXT + r"|:\s*\d)", low[m.end():])):
                 return m.group(0)  # placed again as a subject later ("ego approaching the bus at 60 km/h; the bus does 30 km/h, 40 m ahead"): that one introduces it
             # the object of the ego's following verb ("we follow the van at 20 m"): the lead, placed by that clause's numbers
@@ -1443,7 +1454,7 @@ _ROLE_ADJ = r"(?:oncoming|crossing|lead|leading|parked)"
 def _role_adjectives(low: str, cls: str) -> str:
     """The role adjective another mention of a vehicle of class ``cls`` carries ("the oncoming bus's BSMs" -> "oncoming "), or ''."""
     for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b", low):
-        if next(c for p, c in CLASSES if re.fullmatch(p, m.group(2))) == cls:
+        if _class_of(m.group(2)) == cls:
             r = re.search(r"\b" + _ROLE_ADJ + r"\b", m.group(1) or "")
             if r:
                 return r.group(0) + " "
@@ -1529,7 +1540,7 @@ def _labelled(text: str) -> str:
     defs = list(_LABEL_DEF.finditer(text))
     if not defs:
         return text
-    cls_of = {d.group("label").lower().replace(" ", "").replace("-", ""): next(c for p, c in CLASSES if re.fullmatch(p, d.group("noun"), re.I)) for d in defs}
+    cls_of = {d.group("label").lower().replace(" ", "").replace("-", ""): _class_of(d.group("noun")) for d in defs}
     noun_of = {d.group("label").lower().replace(" ", "").replace("-", ""): d.group("noun") for d in defs}
     starts = {d.start("label") for d in defs}
 
@@ -1551,7 +1562,7 @@ def _labelled(text: str) -> str:
 def _article(m: re.Match[str]) -> str:
     """An article before an article-less vehicle phrase (its adjectives say it is one): "crossing truck" -> "a crossing truck"."""
     adjs = m.group(2)
-    if re.fullmatch(r".*(?<!bu)s|lorries", m.group(3), re.I):
+    if _is_plural(m.group(3)):
         return m.group(0)  # a plural ("connected vehicles broadcast ...") introduces no one vehicle
     if re.match(r"(?:a|an|one|two|three|four|the|its|our|their)\b", adjs, re.I) or re.fullmatch(r"(?:other|second|first)\s+", adjs, re.I):
         return m.group(0)
@@ -1912,8 +1923,8 @@ def _dropped_vehicle(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
     text = " ".join(text.split())  # as ``_clause_at`` quotes it
     for m in re.finditer(r"\b(" + _NOUN + r")\b", text, re.I):
         noun = m.group(1).lower()
-        cls = next(c for p, c in CLASSES if re.fullmatch(p, noun))
-        if cls == "car" or cls in have or re.fullmatch(r".*(?<!bu)s|lorries|coaches|buses", noun):
+        cls = _class_of(noun)
+        if cls == "car" or cls in have or _is_plural(noun):
             continue
         if cls == "bus" and (re.search(r"\bcan[- ]$", text[: m.start()], re.I) or re.match(r"[- ](?:lanes?|stops?|routes?|bars?|load|traffic|messages?)\b", text[m.end():], re.I)):
             continue
@@ -2303,7 +2314,7 @@ def _followed_at(ego: dict[str, Any], vehicles: Sequence[dict[str, Any]]) -> Opt
     if said is None:
         return None
     noun, v, quote = said
-    cls = next(c for p, c in CLASSES if re.fullmatch(p, noun))
+    cls = _class_of(noun)
     leads = [w for w in vehicles if w["role"] == "lead" and w["cls"] == cls] or [w for w in vehicles if w["role"] == "lead"]
     why = (f"whose speed is it, ours or the {noun}'s? say 'ego at ...' and 'the {noun} doing ...'")
     if len(leads) != 1:
@@ -2494,7 +2505,7 @@ def _speed_referent(ref: str, v: dict[str, Any], ego: dict[str, Any], vehicles: 
     if noun in ("lead", "leader", "follower"):
         cands = [w for w in others if w["role"] == ("follower" if noun == "follower" else "lead")]
     else:
-        cls = next(c for p, c in CLASSES if re.fullmatch(p, noun))
+        cls = _class_of(noun)
         word = re.sub(r"e?s$", "", noun)
         cands = [w for w in others if w["cls"] == cls]
         if [w for w in cands if w.get("_noun") == word]:
@@ -2986,8 +2997,8 @@ _ANOTHER = re.compile(r"^(?:another|one more)\b|^an? (?:(?:" + _ADJ + r")\s+)*?(
 
 def _same_class(m: re.Match[str], before: Sequence[re.Match[str]]) -> bool:
     """Whether a vehicle phrase names the class of one kept before it in the sentence (a second vehicle of a kind already named)."""
-    cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(3)))
-    return any(next(c for p, c in CLASSES if re.fullmatch(p, k.group(3))) == cls for k in before)
+    cls = _class_of(m.group(3))
+    return any(_class_of(k.group(3)) == cls for k in before)
 
 
 _LEAD_BRAKING_TAIL = re.compile(r",\s*((?:(?:at|after) \d+(?:\.\d+)? ?s,?\s+)?(?:the |our |that )?lead(?:er|ing)?(?: (?:car|vehicle|van|truck|bus|lorry|suv|sedan))?"
@@ -3015,7 +3026,7 @@ def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
     """Equipage stated in a clause of its own ("LTA where the oncoming car is non-connected: ... an oncoming car ...")."""
     for m in re.finditer(r"\bthe ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r") (?:is|are|will be|should be) (not )?(?:(?:a |an )?(?:v2x[- ])?)"
                          r"(" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r")\b", low):
-        cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(2)))
+        cls = _class_of(m.group(2))
         roles = {r for w, rs in _ROLE_WORDS for r in rs if w in (m.group(1) or "")}
         equipped = not _UNEQUIPPED.fullmatch(m.group(4))
         if m.group(3):
@@ -3059,7 +3070,7 @@ def _lead_speed(low: str) -> Optional[float]:
 
 
 def _mk(counts: dict[str, int], noun: str, role: str, dist: Optional[float], speed: Optional[float], equipped: bool = True, behaviour: Optional[dict[str, Any]] = None) -> dict[str, Any]:
-    cls = next(c for p, c in CLASSES if re.fullmatch(p, noun))
+    cls = _class_of(noun)
     base = {"crossing_left": "crossing", "crossing_right": "crossing", "opposing": "oncoming"}.get(role, role)
     counts[base] = counts.get(base, 0) + 1
     v: dict[str, Any] = {"id": f"{base}{counts[base]}", "cls": cls, "role": role, "equipped": equipped,
@@ -3326,7 +3337,7 @@ def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
     m = (re.search(r"\b(?:the|that|this) (?:" + _ADJ + r"\s+)*(" + _NOUN + r")(?:'s|\b)", low) or re.search(r"\b(" + _NOUN + r")'s\b", low)
          or re.search(r"\b(" + _NOUN + r") (?:bsms?|basic safety messages?|cams?)\b", low))  # "Truck BSMs delayed 300 ms"
     if m:
-        cls = next(c for p, c in CLASSES if re.fullmatch(p, m.group(1)))
+        cls = _class_of(m.group(1))
         same = [v for v in vehicles if v["cls"] == cls and v["role"] not in ("occluder", "follower")]
         named = [v for v in same if v.get("_noun") == re.sub(r"e?s$", "", m.group(1))]
         if len(same) > 1 and len(named) == 1:  # two cars, "the sedan's BSMs": the sedan, not the pickup (after held-out 12)
