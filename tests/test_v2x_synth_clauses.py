@@ -3901,3 +3901,55 @@ def test_the_gap_after_a_followed_vehicles_speed_is_not_the_egos_distance(intent
 def test_the_held_out_21_eebl_sentence_with_the_gap_after_a_colon_stays_refused_quoted() -> None:
     err = _refusal("This covers EEBL when BSMs go missing in bursts (5 msgs each, prob 0.15) while the vehicle ahead brakes hard: gap 40 m, both doing 25 m/s, decel 6.5 m/s2 from t=4s.")
     assert 'not understood: "gap 40 m"' in err
+
+
+# ------------------------------------------------------------------------------- a change of speed (after held-out 21: read as a constant, silently)
+
+
+@pytest.mark.parametrize("intent, start, target", [
+    ("FCW: a van 35 m ahead at 25 km/h; the ego decelerates from 55 km/h to 35 km/h; BSMs delayed 300 ms.", 15.278, 9.722),
+    ("FCW: a van 35 m ahead at 25 km/h; we speed up from 30 km/h to 45 km/h; BSMs delayed 300 ms.", 8.333, 12.5),
+    ("FCW: a van 35 m ahead at 25 km/h; host vehicle eases off from 40 mph to 30 mph; BSMs delayed 300 ms.", 17.882, 13.411),
+    ("FCW: a van 35 m ahead at 25 km/h; the ego picks up speed to 70 km/h from 45 km/h; BSMs delayed 300 ms.", 12.5, 19.444),
+    ("FCW: a van 35 m ahead at 25 km/h; ego doing 45 km/h, slowing down to 30 km/h; BSMs delayed 300 ms.", 12.5, 8.333),
+    ("FCW: a van 35 m ahead at 25 km/h. Ego at 45 km/h. Later the ego accelerates to 65 km/h.", 12.5, 18.056),
+    ("FCW: a van 35 m ahead at 25 km/h. Delay its BSMs by 300 ms while the ego brakes from 60 km/h down to 40 km/h.", 16.667, 11.111),
+    ("GLOSA: 220 m before the light the ego reduces speed from 16 m/s to 11 m/s; SPaT delayed 1 s.", 16.0, 11.0)])
+def test_a_change_of_the_egos_speed_is_its_initial_and_cruise_speed(intent: str, start: float, target: float) -> None:
+    s = parse(intent)
+    assert (round(s.ego.speed, 3), round(s.ego.desired_speed, 3)) == (start, target)
+
+
+@pytest.mark.parametrize("intent, clause, why", [
+    ("FCW: a van 35 m ahead at 25 km/h. The ego decelerates from 55 km/h.", "The ego decelerates from 55 km/h", "target speed is not stated"),
+    ("FCW: a van 35 m ahead at 25 km/h; we ease off from 45 km/h; BSMs delayed 300 ms.", "we ease off from 45 km/h", "target speed is not stated"),
+    ("FCW: a van 35 m ahead at 25 km/h; host vehicle picks up speed to 65 km/h; BSMs delayed 300 ms.", "host vehicle picks up speed to 65 km/h", "starting speed is not stated"),
+    ("FCW: a van 35 m ahead at 25 km/h; the ego slows down to 20 km/h.", "the ego slows down to 20 km/h", "starting speed is not stated"),
+    ("FCW: a van 35 m ahead at 25 km/h. Delay its BSMs by 300 ms while the ego brakes from 55 km/h.", "the ego brakes from 55 km/h", "target speed is not stated"),
+    ("FCW: a van 35 m ahead at 25 km/h; the ego slows from 55 km/h to a standstill.", "the ego slows from 55 km/h to a standstill", "not a stop"),
+    ("GLOSA: 200 m from the light, decelerating from 50 km/h; SPaT delayed 1 s.", "decelerating from 50 km/h", "target speed is not stated")])
+def test_a_change_of_the_egos_speed_with_an_end_unstated_is_refused_quoted(intent: str, clause: str, why: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and why in err
+
+
+@pytest.mark.parametrize("intent, clause", [
+    ("FCW: ego 55 km/h; a van 35 m ahead slows from 35 km/h.", "a van 35 m ahead slows from 35 km/h"),
+    ("FCW: ego 55 km/h; a van 35 m ahead speeds up to 45 km/h.", "a van 35 m ahead speeds up to 45 km/h"),
+    ("FCW: ego 55 km/h; a van 35 m ahead brakes from 45 km/h.", "a van 35 m ahead brakes from 45 km/h"),
+    ("FCW: ego 55 km/h; a van 35 m ahead, it slows to 15 km/h.", "it slows to 15 km/h"),
+    ("IMA: ego 35 km/h, 45 m from the junction; a truck crossing from the right accelerates from 15 km/h.", "a truck crossing from the right accelerates from 15 km/h"),
+    ("LTA: ego 25 km/h, 30 m from the junction; an oncoming car decelerates from 45 km/h.", "an oncoming car decelerates from 45 km/h"),
+    ("FCW: ego 55 km/h; a van 35 m ahead at 35 km/h; the lead then slows to 15 km/h.", "the lead then slows to 15 km/h")])
+def test_a_change_of_another_vehicles_speed_is_refused_quoted(intent: str, clause: str) -> None:
+    assert f'not understood: "{clause}"' in _refusal(intent)
+
+
+@pytest.mark.parametrize("intent, speed", [
+    ("EEBL: ego 55 km/h; a van 35 m ahead brakes from 55 km/h at 6 m/s² at 4 s.", 15.278),
+    ("EEBL: we follow a van 30 m ahead at 55 km/h; the lead brakes at 6 m/s² at 4 s.", None)])
+def test_a_leads_braking_with_its_deceleration_stays_mapped(intent: str, speed: float | None) -> None:
+    s = parse(intent)
+    (v,) = s.vehicles
+    assert v.behaviour.kind == "brake_at" and (v.behaviour.decel, v.behaviour.t) == (6.0, 4.0)
+    assert (round(v.speed, 3) if v.speed is not None else None) == speed

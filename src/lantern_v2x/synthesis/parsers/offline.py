@@ -1916,6 +1916,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     }
     spec["road"] = _road(low, app)
     spec["ego"] = _ego(scene_sents, app)
+    changed = spec["ego"].pop("_change", None)  # a change of speed S cannot hold: refused once every other clause is read
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
@@ -1948,6 +1949,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         raise anaphoric
     account_numbers(text, spec)
     _dropped_vehicle(text, vehicles)
+    if changed is not None:
+        raise changed
     if whose is not None:  # after every other clause: a refusal of what the intent asks for comes first
         raise whose
     return spec
@@ -2387,6 +2390,93 @@ def _vehicle_clause(low: str, m: re.Match[str]) -> tuple[str, bool]:
     return clause, obj
 
 
+#: a change of speed (after the ego's "slows from 50 km/h" was read as a constant 50 km/h, without a word): its verb, its direction
+#: ("down" / "up"), then "from X", "to Y", "from X to Y", "to Y from X", "down to", "up to", or "to a stop"; at least one of them
+_SPEED_CHANGE_VERB = (r"\b(?:(?P<down>slow(?:s|ed|ing)?(?: down)?|decelerat(?:es|ed|ing|e)|brak(?:es|ed|ing|e)|eas(?:es|ed|ing|e) off(?: the (?:throttle|gas))?"
+                r"|(?:reduc|lower)(?:es|ed|ing|e|s)? (?:its |our |my |his |her |their |the )?speed|(?:drop|cut)(?:s|ped|ping)? (?:its |our |my |the )?speed"
+                r"|(?:go(?:es|ing)?|went|comes?|coming|came) down(?= (?:to|from) ))"
+                r"|(?P<up>accelerat(?:es|ed|ing|e)|speed(?:s|ing)? up|sped up|pick(?:s|ed|ing)? up(?: (?:its |our |some )?speed)?"
+                r"|(?:increas|rais)(?:es|ed|ing|e) (?:its |our |my |his |her |their |the )?speed|(?:go(?:es|ing)?|went|comes?|coming|came) up(?= (?:to|from) )))")
+_CHANGE_ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|some|~) ?)?"
+_CHANGE_FROM = r"from " + _CHANGE_ABOUT + r"(?P<{0}>\d+(?:\.\d+)?) ?(?P<{0}u>km/h|kph|kmh|mph|m/s)(?![\w^/²])"
+_CHANGE_TO = (r"(?:(?:(?:all the way|right) )?(?:down |up |back )?to) (?:(?:a |an )?(?:complete |full )?(?P<{1}>stop|standstill|halt|crawl)\b|" + _CHANGE_ABOUT
+              + r"(?P<{0}>\d+(?:\.\d+)?) ?(?P<{0}u>km/h|kph|kmh|mph|m/s)(?![\w^/²]))")
+_SPEED_CHANGE = re.compile(_SPEED_CHANGE_VERB + r"(?:\s+(?:gently|gradually|smoothly|steadily|slightly|quickly|hard|sharply|a (?:bit|little)|then|again|down|up))*,?\s+"
+                     r"(?:" + _CHANGE_FROM.format("x1") + r"(?:\s*,?\s*(?:and )?" + _CHANGE_TO.format("y1", "stop1") + r")?"
+                     r"|" + _CHANGE_TO.format("y2", "stop2") + r"(?:\s*,?\s*" + _CHANGE_FROM.format("x2") + r")?)")
+
+
+#: a subject other than the ego just before a change of speed in the ego's text ("the lead picks up speed to 60 km/h": no vehicle phrase
+#: cut it out of the ego's clause; "it slows to 20 km/h")
+_OTHER_SUBJ = re.compile(r"\b(?:it|it's|its|they|them|their|which|who|he|she|lead(?:er|ing)?|front|rv|remote|other|target|one)\b")
+
+
+def _ego_changes(own: str) -> list[re.Match[str]]:
+    """The changes of speed in the ego's own text whose subject is the ego (none other named in their clause before the verb)."""
+    out = []
+    for m in _SPEED_CHANGE.finditer(own):
+        pre = own[max(own.rfind(c, 0, m.start()) for c in ",;:(") + 1 : m.start()]
+        if not _OTHER_SUBJ.search(pre):
+            out.append(m)
+    return out
+
+
+def _speed_change(s: str, own: str, ego: dict[str, Any]) -> Optional[bool]:
+    """A change of the ego's speed in its own clause ``own`` of sentence ``s``: "slows from 50 km/h to 30 km/h" is speed 50 km/h (the
+    initial) and desired_speed 30 km/h (what it cruises to). The start is "from X", else a speed said before the verb in the same clause
+    ("ego at 50 km/h, slowing to 40 km/h"); the target is "to Y". Either one unstated, a target of zero ("to a stop"), or a direction the
+    verb contradicts ("slows from 30 km/h to 50 km/h") is refused, quoted, once every other clause is read (``ego["_change"]``).
+
+    Why (after held-out 21): "The ego slows from 50 km/h" ran as a constant 50 km/h, "speeds up to 60 km/h" as a constant 60 km/h,
+    without a word. True when the ego's speed was set here (the caller leaves it alone)."""
+    ms = _ego_changes(own)
+    if not ms:
+        return None
+    m = ms[0]
+    at = s.lower().find(m.group(0))
+    quote = _clause_at(s, at if at >= 0 else max(0, s.lower().find(m.group("down") or m.group("up"))))
+    xs = m.group("x1") or m.group("x2")
+    x = _to_ms(float(xs), m.group("x1u") or m.group("x2u")) if xs else None
+    ys = m.group("y1") or m.group("y2")
+    y = _to_ms(float(ys), m.group("y1u") or m.group("y2u")) if ys else None
+    stop = m.group("stop1") or m.group("stop2")
+    if x is None:
+        before = _speeds(own[: m.start()])
+        # or said in an earlier sentence of the ego's ("Ego at 50 km/h. ... The ego speeds up to 60 km/h")
+        x = before[-1] if before else (ego.get("speed") if "_both" not in ego else None)
+    why = None
+    if stop:
+        why = (f"the ego's speed falls to {'a crawl' if stop == 'crawl' else 'zero'}: S holds the ego's initial speed and a cruise speed above "
+               "zero, not a stop; say the speed it cruises at")
+    elif y is None:
+        why = "the ego's target speed is not stated: say 'from X km/h to Y km/h' (its initial speed and the speed it cruises to)"
+    elif x is None:
+        why = "its starting speed is not stated: say 'from X km/h to Y km/h' (its initial speed and the speed it cruises to)"
+    elif (m.group("down") and y >= x) or (m.group("up") and y <= x):
+        why = f"{'a slowing' if m.group('down') else 'a speeding up'} from {_fmt(x)} m/s to {_fmt(y)} m/s: the verb and the numbers disagree"
+    if why is not None:
+        ego.setdefault("_change", not_understood(quote, why))
+        return None
+    ego["speed"], ego["desired_speed"] = x, y
+    return True
+
+
+def _others_speed_change(s: str, own: str, ego: dict[str, Any]) -> None:
+    """A change of another vehicle's speed ("a car 40 m ahead slows from 40 km/h", "it speeds up to 60 km/h"): S holds one speed per
+    vehicle, and its hard braking only with a deceleration or a time ("the lead brakes at 6 m/s² at 4 s": mapped, as it was). Refused,
+    quoted (after held-out 21: read as a constant speed of the start or of the target, without a word)."""
+    mine = [m.group(0) for m in _ego_changes(own)]
+    low = s.lower()
+    for m in _SPEED_CHANGE.finditer(low):
+        if m.group(0) in mine:
+            mine.remove(m.group(0))
+            continue
+        if re.search(_BRAKE_SAID, low) and not (m.group("y1") or m.group("y2") or m.group("stop1") or m.group("stop2")):
+            continue  # "brakes from 50 km/h at 6 m/s² at 4 s": its speed, then the braking S holds
+        ego.setdefault("_change", not_understood(_clause_at(s, m.start()), "a vehicle's change of speed: S holds one speed per vehicle (its "
+                                                 "braking only as 'brakes at N m/s² at T s'); say the one speed it keeps"))
+
+
 def _ego(sents: list[str], app: str) -> dict[str, Any]:
     ego: dict[str, Any] = {"maneuver": "left" if app == "lta" else "straight"}
     for s in sents:
@@ -2434,11 +2524,15 @@ def _ego(sents: list[str], app: str) -> dict[str, Any]:
         both = (re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", s.lower())  # the whole sentence: "lead car 40 m ahead, both at 16 m/s" is ours too
                 or re.search(_EVERYONE + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", s.lower())  # "..., everyone at 60 km/h, ...": the ego is one of everyone
                 or re.search(_NUM + r" ?(km/h|kph|kmh|mph|m/s),? (?:for )?(?:both|each|everyone|all)\b(?! of the (?:bsm|spat|map|message))", s.lower()))  # "65 kph both"
-        v = _speed(own)
+        _others_speed_change(s, own, ego)
+        changed = _speed_change(s, own, ego)  # the ego's initial and cruise speeds, from its change of speed: no other speed of its clause
+        v = None if changed else _speed(own)
         by_both = both is not None and not re.match(_EVERYONE, both.group(0)) and (v is None or (both.group(0) in own and _speed(own.replace(both.group(0), " ")) is None))
-        if v is None and both:
+        if v is None and both and not changed:
             v = _to_ms(float(both.group(1)), both.group(2))
-        if by_both and "_both" not in ego:
+        if changed:
+            pass
+        elif by_both and "_both" not in ego:
             ego["_both"] = (s, both.group(0), "speed" in ego)  # said by "both": ``_both_two_vehicles`` checks which two are meant
         elif v is not None and not by_both and ego.get("_both") and not ego["_both"][2]:
             ego["_both"] = (*ego["_both"][:2], True)  # the ego's own speed said after "both" ("...; both at 10 m/s. Ego 8 m/s"): its own
