@@ -27,7 +27,6 @@ memory.
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 from dataclasses import dataclass, fields
 
@@ -42,7 +41,8 @@ from lantern.ros.params import param
 from lantern_agent import observation as conv
 from lantern_agent.backends.base import ActorObs, Backend, Observation, Plan
 from lantern_agent.backends.registry import load_backend
-from lantern_agent.controllers import Controller, ControllerConfig, desired_speed, path_since_plan
+from lantern_agent.controllers import Controller, ControllerConfig
+from lantern_agent.plan_follower import PlanFollower
 from lantern_agent.errors import ConfigError
 from lantern_agent.geometry import Polyline, map_to_ego
 from lantern_msgs.msg import ActorStateArray, CooperativeWarning, NavigationCommand, Trajectory, VehicleControl
@@ -111,11 +111,10 @@ class AgentNode(LanternNode):
             raise ConfigError(f"agent parameter 'model_period_frames' must be >= 1, got {p.model_period_frames}")
         self.dt_ns = lockstep.dt_to_ns(p.fixed_delta_seconds)
         self.backend: Backend = load_backend(p.backend, **parse_backend_options(p.backend_options))
-        self.backend.reset()
         declared = getattr(type(self.backend), "image_period", None)  # an image backend that reads the camera on frames % n == 0 only
         self.image_period = int(declared(parse_backend_options(p.backend_options))) if declared else 1
         self.controller = Controller(controller_config(p))
-        self.controller.reset()
+        self.follower = PlanFollower(self.backend, self.controller, p.model_period_frames, p.fixed_delta_seconds)  # resets both
         self.warning_key: bytes | None = None
         if p.warning_auth_required:
             self.warning_key = session_binding.bound_key(keystore.load_key(p.auth_key_file, p.warning_key_id, "the agent verifies /lantern/warning"), p.session_nonce)
@@ -132,9 +131,6 @@ class AgentNode(LanternNode):
         self.route: np.ndarray | None = None
         self.answered = -1
         self._last_ctrl: tuple[float, float, float] = (0.0, 1.0, 0.0)
-        self._plan: Plan | None = None
-        self._plan_frame = -1
-        self._plan_pose: tuple[float, float, float] = (0.0, 0.0, 0.0)
         rn = p.role_name
         self.pub_ctrl = self.create_publisher(VehicleControl, topics.CONTROL, qos.STATE)
         self.pub_traj = self.create_publisher(Trajectory, topics.TRAJECTORY, qos.STATE)
@@ -274,19 +270,10 @@ class AgentNode(LanternNode):
 
     def _answer(self, frame: int, odom: fastcdr.Odom) -> None:
         obs = self._observation(frame, odom)
-        if self._plan is None or frame % self.p.model_period_frames == 0:
-            t0 = time.perf_counter()
-            plan = self.backend.plan(obs)
-            spent = time.perf_counter() - t0  # diagnostic only, never used in control
-            if not isinstance(plan, Plan):
-                raise TypeError(f"backend {self.p.backend!r} returned {type(plan).__name__}, expected Plan")
-            self._plan, self._plan_frame, self._plan_pose = plan, frame, obs.pose
-            self._publish_trajectory(odom, plan, obs, spent)
-        assert self._plan is not None
-        elapsed = (frame - self._plan_frame) * self.p.fixed_delta_seconds
-        path = path_since_plan(self._plan.waypoints, self._plan_pose, obs.pose)
-        v_des = desired_speed(self._plan.waypoints, self._plan.target_speed, self.controller.cfg, elapsed)
-        ctrl = self.controller.step(path, v_des, obs.speed)
+        step = self.follower.step(obs)
+        if step.new_plan is not None:
+            self._publish_trajectory(odom, step.new_plan, obs, step.plan_seconds)
+        ctrl = step.control
         self._last_ctrl = (ctrl.throttle, ctrl.brake, ctrl.steer)
         self.answered = frame
         self._publish_control(frame, self._last_ctrl)

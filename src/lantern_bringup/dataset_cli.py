@@ -1,4 +1,4 @@
-"""`lantern dataset collect --out DIR [--size N] [--workers N] [--camera WxH]` and `lantern dataset card DIR`.
+"""`lantern dataset collect --out DIR [--size N] [--workers N] [--camera WxH] [--perturb | --dagger CKPT]` and `lantern dataset card DIR`.
 
 Lives in the top layer because collection joins two capability packages: the
 simulator side (``lantern_bridge.dataset``: routes, expert, acceptance,
@@ -50,9 +50,26 @@ def cmd_collect(argv: list[str]) -> int:
     ap.add_argument("--perturb", action="store_true",
                     help="offset the expert's steering in short windows so that samples show it recovering to the lane centre "
                          "(DART-style; samples whose label holds a perturbation are not written)")
+    ap.add_argument("--dagger", metavar="CKPT_DIR", default=None,
+                    help="DAgger: this `lantern train` checkpoint drives and the expert labels every state it visits (docs/dataset.md); "
+                         "train on it together with the expert's dataset (`lantern train --data BASE --data THIS`)")
     a = ap.parse_args(argv)
     out = Path(a.out)
-    settings = CollectSettings(size=a.size, camera=a.camera, perturb=PerturbSettings() if a.perturb else None,
+    dagger = driver_factory = None
+    if a.dagger is not None:
+        if a.perturb:
+            print("lantern dataset collect: --perturb offsets the expert's own driving; with --dagger the policy drives (choose one)", file=sys.stderr)
+            return 2
+        from lantern_agent.errors import BackendLoadError, ConfigError
+        from lantern_bringup.dagger_policy import PolicyDriver, settings_for
+
+        try:
+            dagger = settings_for(a.dagger)
+        except (BackendLoadError, ConfigError) as exc:
+            print(f"lantern dataset collect: --dagger {a.dagger}: {exc}", file=sys.stderr)
+            return 2
+        driver_factory = PolicyDriver
+    settings = CollectSettings(size=a.size, camera=a.camera, perturb=PerturbSettings() if a.perturb else None, dagger=dagger,
                                **({"seed": a.seed} if a.seed is not None else {}))
     resumable = out.is_dir() and (out / STATE_FILE).is_file()
     if out.is_dir() and (out / "manifest.json").is_file() and not resumable:
@@ -75,7 +92,7 @@ def cmd_collect(argv: list[str]) -> int:
         print(line, file=sys.stderr)
 
     try:
-        res = collect(out, settings, render_warning, a.workers, progress, log)
+        res = collect(out, settings, render_warning, a.workers, progress, log, driver_factory)
     except JournalError as exc:
         print(f"lantern dataset collect: {exc}", file=sys.stderr)
         return 2
@@ -131,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cmds = {"collect": cmd_collect, "card": cmd_card}
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S] [--perturb]\n  card DIR")
+        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S] [--perturb | --dagger CKPT_DIR]\n  card DIR")
         return 0
     if not argv:
         print("lantern dataset: an action is required: collect or card", file=sys.stderr)

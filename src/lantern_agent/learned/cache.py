@@ -74,6 +74,29 @@ class FeatureCache(TrainableRows):
     text: np.ndarray
     text_index: np.ndarray
     numeric: np.ndarray
+    texts: list[str]  # the distinct texts ``text`` embeds, in its order
+
+
+def concat_caches(caches: list[FeatureCache]) -> FeatureCache:
+    """One cache of several datasets' caches, rows in the order given (``lantern train --data A --data B``: DAgger's
+    aggregate). Each dataset keeps its own cache on disk, so adding a dataset never re-encodes the others; the image
+    features of all of them are read into memory here (3840 float16 a row: 240 MB for 31,000 rows)."""
+    if len(caches) == 1:
+        return caches[0]
+    offsets = np.cumsum([0] + [len(c.texts) for c in caches[:-1]])
+    return FeatureCache(
+        waypoints=np.concatenate([c.waypoints for c in caches]),
+        sequence_id=[x for c in caches for x in c.sequence_id], route_kind=[x for c in caches for x in c.route_kind],
+        condition=[x for c in caches for x in c.condition], family=[x for c in caches for x in c.family],
+        warning_active=np.concatenate([c.warning_active for c in caches]),
+        crosses_termination=np.concatenate([c.crosses_termination for c in caches]),
+        key="+".join(c.key for c in caches),
+        image=np.concatenate([np.asarray(c.image) for c in caches]),
+        text=np.concatenate([c.text for c in caches]),
+        text_index=np.concatenate([np.asarray(c.text_index) + o for c, o in zip(caches, offsets)]),
+        numeric=np.concatenate([c.numeric for c in caches]),
+        texts=[t for c in caches for t in c.texts],
+    )
 
 
 class Featurizer(Protocol):
@@ -214,6 +237,7 @@ def load_cache(path: Path) -> FeatureCache:
         text=np.load(path / "text.npy"),
         text_index=np.load(path / "text_index.npy"),
         numeric=np.load(path / "numeric.npy"),
+        texts=json.loads((path / "texts.json").read_text()),
     )
 
 

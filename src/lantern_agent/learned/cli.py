@@ -1,6 +1,6 @@
 """``lantern train``: train the learned agent's head (or the ``vlm`` backend's waypoint head) on a collected dataset.
 
-    lantern train --data DIR --out CKPT_DIR [--epochs N] [--no-warning-samples] [--seed S]
+    lantern train --data DIR [--data DIR ...] --out CKPT_DIR [--epochs N] [--no-warning-samples] [--seed S]
     lantern train --backbone vlm --vlm-dir HF_CKPT_DIR --data DIR --out HEAD_DIR [...]
 
 A mistake in the inputs (no dataset there, a shard without a contract column,
@@ -27,7 +27,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--backbone", choices=("learned", "vlm"), default="learned",
                     help="learned: the learned agent's fusion head (default); vlm: the vlm backend's waypoint head on --vlm-dir's hidden states")
     ap.add_argument("--vlm-dir", metavar="DIR", default=None, help="--backbone vlm: the local Hugging Face checkpoint directory (read only)")
-    ap.add_argument("--data", required=True, metavar="DIR", help="dataset directory (lantern dataset collect --out DIR)")
+    ap.add_argument("--data", required=True, metavar="DIR", action="append",
+                    help="dataset directory (lantern dataset collect --out DIR); repeat it to train on several as one, e.g. the expert's "
+                         "dataset and the DAgger collections of earlier checkpoints (`lantern dataset collect --dagger CKPT`)")
     ap.add_argument("--out", required=True, metavar="CKPT_DIR", help="checkpoint directory (created; a rerun resumes an interrupted run)")
     ap.add_argument("--epochs", type=number(int, ge=1), default=8)
     ap.add_argument("--batch-size", type=number(int, ge=1), default=64)
@@ -98,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from lantern_agent.learned.vlm_head import VlmHeadSource
 
             source = VlmHeadSource(a.vlm_dir)
-        doc = train(a.data, out, cfg, cache_base=Path(a.cache_dir).expanduser() if a.cache_dir else None, quiet=a.quiet, source=source)
+        doc = train(a.data[0] if len(a.data) == 1 else a.data, out, cfg, cache_base=Path(a.cache_dir).expanduser() if a.cache_dir else None, quiet=a.quiet, source=source)
     except (DatasetError, TrainError, CheckpointError, VlmCheckpointError) as e:
         print(f"lantern train: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -112,6 +112,13 @@ def open_dataset(root: str | Path) -> DatasetInfo:
     return DatasetInfo(root=d, shards=tuple(shards), dataset_hash=h, manifest=manifest)
 
 
+def column_names(info: DatasetInfo) -> set[str]:
+    """Columns every shard holds (a DAgger dataset adds ``path`` to the contract's)."""
+    import pyarrow.parquet as pq
+
+    return set.intersection(*(set(pq.read_schema(s).names) for s in info.shards))
+
+
 def row_count(info: DatasetInfo) -> int:
     """Rows over all shards, from the Parquet footers (nothing decoded)."""
     import pyarrow.parquet as pq

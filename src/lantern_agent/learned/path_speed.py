@@ -151,8 +151,12 @@ def path_targets(info: ds.DatasetInfo, n: int = PATH_POINTS, spacing: float = PA
     """Path labels of every cache row (``cache.in_cache``, in dataset order): ((N, n, 2), (N, n) valid).
 
     Reads only the metadata columns. Rows of a sequence chain only across consecutive 0.25 s samples; a gap
-    (a dropped row) starts a new chain, so a path never spans a jump.
+    (a dropped row) starts a new chain, so a path never spans a jump. A DAgger dataset (``lantern dataset collect
+    --dagger``) stores each row's path (the expert's, from that row's state; NaN past its horizon): the policy drove
+    between its rows, so they do not chain.
     """
+    if "path" in ds.column_names(info):
+        return _stored_paths(info, n, spacing)
     cols = ("sequence_id", "frame", "waypoints", "crosses_boundary", "warning_active")
     seq_rows: dict[str, list[tuple[int, int, np.ndarray]]] = defaultdict(list)
     keep_order: list[int] = []
@@ -179,6 +183,22 @@ def path_targets(info: ds.DatasetInfo, n: int = PATH_POINTS, spacing: float = PA
                 paths[idx], valid[idx] = p, v
     keep = np.asarray(keep_order, dtype=np.int64)
     return paths[keep], valid[keep]
+
+
+def _stored_paths(info: ds.DatasetInfo, n: int, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+    stored = (info.manifest.get("generator") or {}).get("dagger") or {}
+    if stored.get("path_points") != n or stored.get("path_spacing_m") != spacing:
+        raise ds.DatasetError(f"dataset {info.root}: its stored paths are {stored.get('path_points')} points {stored.get('path_spacing_m')} m apart; "
+                              f"this head needs {n} points {spacing} m apart")
+    paths, valid = [], []
+    for b in ds.iter_batches(info, ("path", "crosses_boundary", "warning_active"), batch_size=1024):
+        for p, cb, wa in zip(b["path"], b["crosses_boundary"], b["warning_active"]):
+            if in_cache(bool(cb), bool(wa)):
+                a = np.asarray(p, dtype=np.float32).reshape(n, 2)
+                ok = np.isfinite(a).all(axis=1)
+                paths.append(np.where(ok[:, None], a, 0.0))
+                valid.append(ok)
+    return np.asarray(paths, np.float32).reshape(-1, n, 2), np.asarray(valid, bool).reshape(-1, n)
 
 
 def targets(waypoints: np.ndarray, paths: np.ndarray, valid: np.ndarray) -> np.ndarray:

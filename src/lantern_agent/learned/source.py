@@ -7,7 +7,7 @@ lived in ``train.py``, which imports ``source_v2`` lazily, so subclassing it the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import torch
 
 from lantern.file_integrity import atomic_write
 from lantern_agent.learned import data as ds
-from lantern_agent.learned.cache import FeatureCache, build_cache, first_image_size
+from lantern_agent.learned.cache import FeatureCache, build_cache, concat_caches, first_image_size
 from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_image_encoder
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, Policy, PolicyConfig, save_policy
 
@@ -36,10 +36,16 @@ class LearnedSource:
         return "learned"
 
     def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCache, bool]:
-        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(info)
+        return self.build_many([info], cfg, cache_base, progress)
+
+    def build_many(self, infos: Sequence[ds.DatasetInfo], cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCache, bool]:
+        """The caches of several datasets (each built when absent) as one, rows in the order given; the policy's
+        input size is the first dataset's when the config names none."""
+        self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(infos[0])
         self.outputs = cfg.outputs
         image_net, self.text_enc = load_image_encoder(), TextEncoder()
-        return build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress)
+        built = [build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress) for info in infos]
+        return concat_caches([c for c, _ in built]), any(b for _, b in built)
 
     def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
         img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))

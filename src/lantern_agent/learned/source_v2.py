@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,13 +138,9 @@ class LearnedSourceV2(LearnedSource):
     def state_key(self) -> str:
         return "learned-v2"
 
-    def build(self, info: ds.DatasetInfo, cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:  # type: ignore[override]
-        cache, built = super().build(info, cfg, cache_base, progress)  # the layout-1 cache, reused as it is
-        assert self.size is not None
-        from lantern_agent.learned.cache import cache_dir_for
-
-        texts = json.loads((cache_dir_for(info, EncoderIdentity.current(), self.size, cache_base) / "texts.json").read_text())
-        fields, all_texts = with_counterexamples(cache, texts, cfg.counterexample_fraction, cfg.seed)
+    def build_many(self, infos: Sequence[ds.DatasetInfo], cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:  # type: ignore[override]
+        cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
+        fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask), built
 

@@ -30,7 +30,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -165,13 +165,14 @@ def _tensors(source: FeatureSource, cache: TrainableRows, rows: np.ndarray, targ
     return (*source.inputs(cache, rows), torch.from_numpy(cache.waypoints[rows] if targets is None else targets[rows]))
 
 
-def output_targets(info: ds.DatasetInfo, cache: TrainableRows, cfg: TrainConfig) -> np.ndarray | None:
+def output_targets(infos: Sequence[ds.DatasetInfo], cache: TrainableRows, cfg: TrainConfig) -> np.ndarray | None:
     """``path_speed``: per cache row, the path label of its dataset row + the speed plan of its waypoints; else None."""
     if cfg.outputs == "waypoints":
         return None
     from lantern_agent.learned import path_speed as ps
 
-    paths, valid = ps.path_targets(info, ps.PATH_POINTS, ps.PATH_SPACING)
+    labels = [ps.path_targets(info, ps.PATH_POINTS, ps.PATH_SPACING) for info in infos]  # the cache's row order: dataset by dataset
+    paths, valid = np.concatenate([p for p, _ in labels]), np.concatenate([v for _, v in labels])
     base = getattr(cache, "base_index", None)  # layout 2: counterexample rows reuse a dataset row's labels
     idx = np.asarray(base) if base is not None else np.arange(len(cache))
     if len(idx) != len(cache) or (len(idx) and int(idx.max()) >= len(paths)):
@@ -222,12 +223,20 @@ def _progress(total: int, desc: str, quiet: bool) -> Any:
     return tqdm(total=total, desc=desc, unit="batch" if "epoch" in desc else "row", file=sys.stderr, disable=quiet, leave=False, dynamic_ncols=True)
 
 
-def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_base: Path | None = None, quiet: bool = False,
+def aggregate_hash(infos: Sequence[ds.DatasetInfo]) -> str:
+    """The training data's identity: a dataset's own hash, or for several (DAgger's aggregate) a hash of theirs in order."""
+    if len(infos) == 1:
+        return infos[0].dataset_hash
+    return "aggregate-" + hashlib.sha256(json.dumps([i.dataset_hash for i in infos]).encode()).hexdigest()
+
+
+def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg: TrainConfig, cache_base: Path | None = None, quiet: bool = False,
           log: Callable[[str], None] = lambda s: print(s, file=sys.stderr), stop_after_epoch: int | None = None,
           source: FeatureSource | None = None) -> dict[str, Any]:
     """Train ``source``'s head (default: the learned agent's) into ``out_dir``; returns the manifest.
 
-    ``stop_after_epoch`` simulates an interruption (tests).
+    ``data_dir`` may name several datasets (an expert's and the DAgger collections of its policies): they train
+    as one, each with its own feature cache. ``stop_after_epoch`` simulates an interruption (tests).
     """
     if source is None:
         if cfg.inputs == 2:
@@ -238,19 +247,26 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
             source = LearnedSource()
     torch.set_num_threads(cfg.threads)
     out = Path(out_dir)
-    info = ds.open_dataset(data_dir)
+    dirs = [data_dir] if isinstance(data_dir, (str, Path)) else list(data_dir)
+    infos = [ds.open_dataset(d) for d in dirs]
+    roots = [i.root.resolve() for i in infos]
+    if len(set(roots)) != len(roots):
+        raise TrainError(f"a dataset is named twice: {', '.join(str(d) for d in dirs)}")
+    if len(infos) > 1 and not hasattr(source, "build_many"):
+        raise TrainError(f"--backbone {source.name} trains on one dataset; give --data once")
+    data_hash = aggregate_hash(infos)
     state_path = out / TRAIN_STATE
     state: dict[str, Any] | None = None
     if state_path.is_file():
         state = torch.load(str(state_path), map_location="cpu", weights_only=False)
-        if state["config"] != asdict(cfg) or state["dataset_hash"] != info.dataset_hash or state.get("source", "learned") != source.state_key():
+        if state["config"] != asdict(cfg) or state["dataset_hash"] != data_hash or state.get("source", "learned") != source.state_key():
             raise TrainError(f"{out} holds a training run of another dataset or configuration ({state_path}); choose another --out")
         log(f"resuming {out} after epoch {state['epoch'] + 1}/{cfg.epochs}")
 
     t0 = time.perf_counter()
-    n_rows = ds.row_count(info)
+    n_rows = sum(ds.row_count(i) for i in infos)
     bar = _progress(n_rows, "encoding (cache)", quiet)
-    cache, built = source.build(info, cfg, cache_base, bar.update)
+    cache, built = source.build(infos[0], cfg, cache_base, bar.update) if len(infos) == 1 else source.build_many(infos, cfg, cache_base, bar.update)  # type: ignore[attr-defined]
     bar.close()
     t_cache = time.perf_counter() - t0
     log(f"feature cache: {len(cache)} rows ({'built' if built else 'reused'} in {t_cache:.1f} s)")
@@ -258,7 +274,7 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
     sel = select_rows(cache, cfg)
     if cfg.outputs != "waypoints" and source.name != "learned":
         raise TrainError(f"--outputs {cfg.outputs} applies to --backbone learned only")
-    targets = output_targets(info, cache, cfg)
+    targets = output_targets(infos, cache, cfg)
     path_points = None if targets is None else int(getattr(source, "path_points", 20))
     tr, va = _tensors(source, cache, sel.train, targets), _tensors(source, cache, sel.val, targets)
     torch.manual_seed(cfg.seed)
@@ -276,7 +292,8 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
         history, best_val, best_epoch, start = state["history"], state["best_val"], state["best_epoch"], state["epoch"] + 1
 
     base_manifest = {
-        "dataset_hash": info.dataset_hash, "dataset": str(info.root), "seed": cfg.seed, "commit": git_commit(),
+        "dataset_hash": data_hash, "dataset": str(infos[0].root), "seed": cfg.seed, "commit": git_commit(),
+        **({"datasets": [{"path": str(i.root), "dataset_hash": i.dataset_hash} for i in infos]} if len(infos) > 1 else {}),
         "config": asdict(cfg), "backbone": source.name, **source.manifest(), "counts": sel.counts, "cache": cache.key,
     }
     t1 = time.perf_counter()
@@ -313,7 +330,7 @@ def train(data_dir: str | Path, out_dir: str | Path, cfg: TrainConfig, cache_bas
         out.mkdir(parents=True, exist_ok=True)
         snapshot = {"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
                     "epoch": epoch, "history": history, "best_val": best_val, "best_epoch": best_epoch,
-                    "config": asdict(cfg), "dataset_hash": info.dataset_hash, "source": source.state_key()}
+                    "config": asdict(cfg), "dataset_hash": data_hash, "source": source.state_key()}
         atomic_write(state_path, lambda tmp: torch.save(snapshot, str(tmp)))
         if stop_after_epoch is not None and epoch + 1 >= stop_after_epoch and epoch + 1 < cfg.epochs:
             log(f"stopped after epoch {epoch + 1} (resumable)")

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from lantern.file_integrity import atomic_write_text
-from lantern_bridge.dataset import acceptance, expert, journal, rollout
+from lantern_bridge.dataset import acceptance, dagger, expert, journal, rollout
 from lantern_bridge.dataset.perturb import PerturbSettings
 from lantern_bridge.dataset.routes import DATASET_WEATHERS, OPEN_LOOP_SEED, candidate_pair, candidates
-from lantern_bridge.dataset.writer import ROWS_PER_SHARD, ShardWriter
+from lantern_bridge.dataset.writer import DAGGER_SCHEMA, ROWS_PER_SHARD, SCHEMA, ShardWriter
 from lantern_bridge.scenario.route_spec import RouteSpec
 
 MANIFEST_VERSION = 1
@@ -42,6 +42,19 @@ class CollectSettings:
     background_vehicles: int = 4
     rows_per_shard: int = ROWS_PER_SHARD
     perturb: PerturbSettings | None = None  # steering noise windows (perturb.py); None: the expert's own driving
+    dagger: DaggerSettings | None = None  # the policy drives, the expert labels (dagger.py); None: the expert drives
+
+
+@dataclass(frozen=True)
+class DaggerSettings:
+    """The policy of a DAgger collection: where to load it (not part of the dataset's identity) and its digest (part of it)."""
+
+    policy_dir: str
+    policy_digest: str  # SHA-256 of the checkpoint's manifest, which holds the SHA-256 of every weight file
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"policy_digest": self.policy_digest, "path_points": dagger.PATH_POINTS, "path_spacing_m": dagger.PATH_SPACING,
+                "max_label_ticks": dagger.MAX_LABEL_TICKS, "stall_s": dagger.STALL_S, "beta": 0.0}
 
 
 @dataclass
@@ -53,30 +66,49 @@ class CollectResult:
 
 
 _RENDER: Callable[..., tuple[str, str]] | None = None
+#: makes the DAgger policy (``dagger.Driver``) from the settings; the CLI layer passes it (the policy is the agent package's)
+DriverFactory = Callable[[DaggerSettings], dagger.Driver]
+_DRIVER_FACTORY: DriverFactory | None = None
+_DRIVER: dagger.Driver | None = None
 
 
-def _set_render(render: Callable[..., tuple[str, str]]) -> None:
-    global _RENDER
-    _RENDER = render
+def _set_render(render: Callable[..., tuple[str, str]], driver_factory: DriverFactory | None = None) -> None:
+    global _RENDER, _DRIVER_FACTORY, _DRIVER
+    _RENDER, _DRIVER_FACTORY, _DRIVER = render, driver_factory, None
 
 
-def _init(render: Callable[..., tuple[str, str]]) -> None:
+def _init(render: Callable[..., tuple[str, str]], driver_factory: DriverFactory | None = None) -> None:
     """A pool worker: Ctrl-C (the whole process group gets it) is the parent's to handle: it keeps what
     was decided and terminates the pool; a worker's KeyboardInterrupt traceback would only be noise."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _set_render(render)
+    _set_render(render, driver_factory)
 
 
-Job = tuple[int, str, int, tuple[int, int], int, "PerturbSettings | None"]
+def _driver(settings: DaggerSettings) -> dagger.Driver:
+    """This process's policy, loaded on its first DAgger rollout and reused (``reset()`` per rollout)."""
+    global _DRIVER
+    if _DRIVER is None:
+        if _DRIVER_FACTORY is None:
+            raise RuntimeError("a DAgger collection needs a driver factory (collect(..., driver_factory=...))")
+        _DRIVER = _DRIVER_FACTORY(settings)
+    return _DRIVER
 
 
-def _job(args: Job) -> tuple[str, list[dict[str, Any]], list[str], dict[str, int]]:
+Job = tuple[int, str, int, tuple[int, int], int, "PerturbSettings | None", "DaggerSettings | None"]
+
+
+def _job(args: Job) -> tuple[str, list[dict[str, Any]], list[str], dict[str, Any]]:
     """One rollout; the spec is rebuilt from (candidate index, variant, seed) because RouteSpec holds
     read-only mappings that do not pickle (and the rebuild is deterministic)."""
-    j, variant, seed, camera, bg, perturb = args
+    j, variant, seed, camera, bg, perturb, dag = args
     assert _RENDER is not None
     a, b = candidate_pair(j, seed)
     spec = a if variant == "A" else b
+    if dag is not None:
+        d = dagger.run(spec, _RENDER, _driver(dag), camera, bg)
+        trace = {"frames": d.frames, "policy_outcome": dagger.outcome_label(d), "policy_completion": round(d.completion, 4),
+                 "policy_collisions": d.collisions, "labels_dropped": d.labels_dropped}
+        return spec.route_id, d.rows, dagger.check(d), trace
     r = rollout.run(spec, _RENDER, camera, bg, perturb=perturb)
     trace = {"frames": r.frames}
     if perturb is not None:
@@ -93,16 +125,19 @@ def _rows(spec: RouteSpec, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def generator(settings: CollectSettings) -> dict[str, Any]:
     """The settings that decide the dataset (the manifest's ``generator``; a resume must match it). Without
     perturbations the key is absent, so the datasets collected before it existed keep their hash."""
-    gen = {k: v for k, v in asdict(settings).items() if k != "perturb"}
+    gen = {k: v for k, v in asdict(settings).items() if k not in ("perturb", "dagger")}
     if settings.perturb is not None:
         gen["perturb"] = settings.perturb.as_dict()
+    if settings.dagger is not None:
+        gen["dagger"] = settings.dagger.as_dict()
     return {**gen, "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
             "waypoints": rollout.N_WAYPOINTS, "waypoint_dt_s": rollout.WAYPOINT_TICKS * rollout.DT, "anti_deadlock": False,
             "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP}}
 
 
 def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tuple[str, str]], workers: int = 1,
-            progress: Callable[[int, int], None] | None = None, log: Callable[[str], None] | None = None) -> CollectResult:
+            progress: Callable[[int, int], None] | None = None, log: Callable[[str], None] | None = None,
+            driver_factory: DriverFactory | None = None) -> CollectResult:
     """Collect into ``out_dir``, resuming the progress an interrupted run left there (``journal``).
 
     Every rollout's outcome is on disk before the next one is consumed; a rerun with the same settings
@@ -120,15 +155,15 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
         journal.save(out_dir, state)  # from here on, the directory is a resumable collection
     elif log is not None:
         log(f"resuming {out_dir}: {len(state.accepted)} of {settings.size} sequences kept, {state.rollouts} rollouts done")
-    writer = ShardWriter(out_dir, settings.rows_per_shard, state.shards, state.pending)
+    writer = ShardWriter(out_dir, settings.rows_per_shard, state.shards, state.pending, DAGGER_SCHEMA if settings.dagger else SCHEMA)
     last = tuple(state.last_key) if state.last_key else (-1, 1)
     ahead: list[dict[str, Any]] = []  # geometry rejections of candidates not reached yet (recorded when passed)
     stream = candidates(settings.seed)
     specs: dict[str, RouteSpec] = {}
     ctx = mp.get_context("fork")
-    pool = ctx.Pool(workers, initializer=_init, initargs=(render,)) if workers > 1 else None
+    pool = ctx.Pool(workers, initializer=_init, initargs=(render, driver_factory)) if workers > 1 else None
     if pool is None:
-        _set_render(render)
+        _set_render(render, driver_factory)
     try:
         while len(state.accepted) < settings.size:
             need = settings.size - len(state.accepted)
@@ -146,7 +181,7 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
                         continue
                     specs[spec.route_id] = spec
                     keys.append((c.index, order))
-                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles, settings.perturb))
+                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles, settings.perturb, settings.dagger))
             results = pool.imap(_job, batch) if pool is not None else map(_job, batch)
             for key, (rid, rows, reasons, trace) in zip(keys, results):
                 if len(state.accepted) >= settings.size:

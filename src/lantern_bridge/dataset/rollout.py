@@ -61,6 +61,21 @@ class Rollout:
     perturbation_windows: int = 0
     perturbed_rows: int = 0  # kept ticks whose label horizon holds a perturbed control (not written)
 
+    def record(self, step: Any, frame: int) -> None:
+        """One stepped tick's result (``SessionWorld.step``'s output, the frame it led to)."""
+        self.collisions += len(step.result.collisions)
+        self.completion = float(step.result.completion)
+        self.events += [(frame, ev.type, ev.detail) for ev in step.events]
+        self.outcome = step.outcome
+
+    def end(self, frame: int) -> None:
+        self.frames = frame
+        if self.outcome == ("completed", ""):
+            # the run reached its route end (world monitor end tolerance / scenario ROUTE_END): the evaluator
+            # scores this as full route completion, so the 95 % rule must too (short turning routes end at ~94.8 %
+            # of the polyline length because of the end tolerance)
+            self.completion = 1.0
+
     def written_rows(self) -> list[dict[str, Any]]:
         """The samples that go into the dataset: acceptance judges every kept tick (their frames must be
         consecutive), but a sample whose label carries a steering perturbation is not supervision."""
@@ -74,7 +89,7 @@ def to_ego(px: float, py: float, x: float, y: float, yaw: float) -> tuple[float,
     return c * dx + s * dy, -(-s * dx + c * dy)
 
 
-def _png(img: np.ndarray) -> bytes:
+def png(img: np.ndarray) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(img[..., :3])).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
@@ -86,6 +101,14 @@ def first_frame(events: list[tuple[int, str, str]], kind: str, real_only: bool =
         if k == kind and not (real_only and d.startswith("reference_only")):
             return f
     return None
+
+
+def lifecycle(events: list[tuple[int, str, str]]) -> tuple[int | None, int | None, int | None, int | None]:
+    """(warning onset, event onset, warning termination, end of the event phase) frames of a rollout's events."""
+    onset, event = first_frame(events, "WARNING_ON"), first_frame(events, "EVENT_ON")
+    off, clear = first_frame(events, "WARNING_OFF"), first_frame(events, "HAZARD_CLEAR")
+    end = max(x for x in (off, clear, event) if x is not None) if event is not None else None
+    return onset, event, off, end
 
 
 def phase(frame: int, onset: int | None, event: int | None, end: int | None) -> str:
@@ -101,13 +124,18 @@ def phase(frame: int, onset: int | None, event: int | None, end: int | None) -> 
     return "post"
 
 
+def start(spec: RouteSpec, camera: tuple[int, int], background_vehicles: int) -> tuple[World, ScenarioController, SessionWorld]:
+    """A collection's world, its scenario controller on the geometric trigger (no anti-deadlock) and their session."""
+    world = World(spec.layout, spec.weather, DT, CameraSpec(camera[0], camera[1], 110.0), spec.seed, background_vehicles=background_vehicles)
+    ctrl = ScenarioController(spec, world, anti_deadlock=False)
+    return world, ctrl, SessionWorld(world, ctrl, spec.route_id, {"family": spec.family, "route_kind": spec.kind})
+
+
 def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4, max_frames: int = MAX_FRAMES,
         perturb: PerturbSettings | None = None) -> Rollout:
     """Drive ``spec`` with the collection expert (its steering offset in short windows when ``perturb``
     is given, ``perturb.py``); returns the kept samples with their waypoints and the trace."""
-    world = World(spec.layout, spec.weather, DT, CameraSpec(camera[0], camera[1], 110.0), spec.seed, background_vehicles=background_vehicles)
-    ctrl = ScenarioController(spec, world, anti_deadlock=False)
-    session = SessionWorld(world, ctrl, spec.route_id, {"family": spec.family, "route_kind": spec.kind})
+    world, ctrl, session = start(spec, camera, background_vehicles)
     out = Rollout(spec, camera=camera)
     out.events = [(world.frame, e.type, e.detail) for e in session.start()]
     expert = CollectionExpert(ctrl)
@@ -133,7 +161,7 @@ def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160),
             text, tid = render(spec.family, pos) if active else ("", "")
             out.warning_text_missing += int(active and not text)
             out.rows.append({
-                "frame": f, "t": round(world.time, 6), "image_png": _png(session.image(f)), "speed": float(e.speed),
+                "frame": f, "t": round(world.time, 6), "image_png": png(session.image(f)), "speed": float(e.speed),
                 "accel": float((e.speed - prev_speed) / DT) if f > 0 else 0.0, "command": COMMANDS[cmd],
                 "target_point": list(to_ego(tx, ty, e.x, e.y, e.yaw)), "warning_active": active, "warning_text": text,
                 "warning_template": tid, "warning_pos": list(pos) if pos is not None else [math.nan, math.nan],
@@ -144,28 +172,15 @@ def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160),
         throttle, steer, brake = expert.control(world)
         if noise is not None:
             steer = max(-1.0, min(1.0, steer + noise.offset(f, e.speed, bool(ctrl.warning_active))))
-        step = session.step(throttle, steer, brake)
-        out.collisions += len(step.result.collisions)
-        out.completion = float(step.result.completion)
-        out.events += [(world.frame, ev.type, ev.detail) for ev in step.events]
-        out.outcome = step.outcome
-    out.frames = world.frame
-    if out.outcome == ("completed", ""):
-        # the run reached its route end (world monitor end tolerance / scenario ROUTE_END): the evaluator
-        # scores this as full route completion, so the 95 % rule must too (short turning routes end at ~94.8 %
-        # of the polyline length because of the end tolerance)
-        out.completion = 1.0
+        out.record(session.step(throttle, steer, brake), world.frame)
+    out.end(world.frame)
     _finish(out, poses, noise)
     return out
 
 
 def _finish(out: Rollout, poses: list[tuple[float, float, float]], noise: SteeringNoise | None = None) -> None:
     """Attach waypoints, event phase and the boundary flag; drop samples without a full horizon."""
-    onset = first_frame(out.events, "WARNING_ON")
-    event = first_frame(out.events, "EVENT_ON")
-    off = first_frame(out.events, "WARNING_OFF")
-    clear = first_frame(out.events, "HAZARD_CLEAR")
-    end = max(x for x in (off, clear, event) if x is not None) if event is not None else None
+    onset, event, off, end = lifecycle(out.events)
     horizon = N_WAYPOINTS * WAYPOINT_TICKS
     kept = []
     for row in out.rows:

@@ -25,6 +25,8 @@ SCHEMA = pa.schema([
     ("warning_active", pa.bool_()), ("warning_text", pa.string()), ("warning_template", pa.string()),
     ("warning_pos", pa.list_(pa.float32(), 2)), ("event_phase", pa.string()), ("crosses_boundary", pa.bool_()),
 ])
+#: ``lantern dataset collect --dagger``: also the expert's path from each state (``dagger.py``; NaN past its horizon)
+DAGGER_SCHEMA = SCHEMA.append(pa.field("path", pa.list_(pa.list_(pa.float32(), 2), 20)))
 
 
 class ShardWriter:
@@ -32,8 +34,9 @@ class ShardWriter:
     ``pending/`` (``journal``), so an interrupted collection keeps every accepted sequence."""
 
     def __init__(self, out_dir: Path, rows_per_shard: int = ROWS_PER_SHARD, shards: list[dict[str, Any]] | None = None,
-                 pending: list[dict[str, Any]] | None = None) -> None:
+                 pending: list[dict[str, Any]] | None = None, schema: pa.Schema = SCHEMA) -> None:
         self.root = Path(out_dir)
+        self.schema = schema
         self.dir = self.root / "shards"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.rows_per_shard = rows_per_shard
@@ -65,9 +68,9 @@ class ShardWriter:
     def _pending(self, rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
         # named after the shard it will join: never the name of a file an older state still counts
         rel = f"{journal.PENDING_DIR}/rows-{len(self.shards):05d}-{k:05d}.parquet"
-        return {"file": rel, **journal.write_rows(self.root / rel, rows, SCHEMA)}
+        return {"file": rel, **journal.write_rows(self.root / rel, rows, self.schema)}
 
     def _flush(self, rows: list[dict[str, Any]]) -> None:
         name = f"shard-{len(self.shards):05d}.parquet"
-        entry = journal.write_rows(self.dir / name, rows, SCHEMA)
+        entry = journal.write_rows(self.dir / name, rows, self.schema)
         self.shards.append({"file": f"shards/{name}", **entry})
