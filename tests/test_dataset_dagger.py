@@ -78,6 +78,7 @@ def test_a_dagger_round_through_the_cli(tmp_path, capsys):
     assert str(ck0) not in json.dumps(m["generator"])  # where the checkpoint lies is not the dataset's identity, its digest is
     for a in m["accepted"]:  # how the policy's own run ended is kept with the sequence
         assert a["policy_outcome"].split(":")[0] in ("completed", "route_failure", "stalled", "timeout") and 0.0 <= a["policy_completion"] <= 1.0
+    assert "DAgger: the checkpoint" in (dag / "card.md").read_text() and "DAgger" not in (base / "card.md").read_text()
     shard = pq.read_table(dag / m["shards"][0]["file"])
     assert "path" in shard.column_names and shard.num_rows == m["counts"]["samples"] > 0
     paths = np.asarray(shard.column("path").to_pylist(), dtype=float)

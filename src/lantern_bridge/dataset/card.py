@@ -93,6 +93,17 @@ def _plots(d: Path, seq: Counter, frames: Counter, weather: Counter, tod: Counte
     return ["plots/fig4_family_route.png", "plots/fig6_weather_time.png"]
 
 
+def _dagger_lines(m: dict) -> list[str]:
+    """A DAgger collection's card says who drove and how its runs ended (the states it holds are the policy's)."""
+    g = m["generator"].get("dagger")
+    if not g:
+        return []
+    ends = Counter(str(a.get("policy_outcome")) for a in m["accepted"])
+    hits = sum(1 for a in m["accepted"] if a.get("policy_collisions"))
+    return [f"- DAgger: the checkpoint with manifest digest `{g['policy_digest'][:12]}` drove, the collection expert labelled each state "
+            f"from a copy of it; the policy's runs: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())) + f"; {hits} with a collision"]
+
+
 def write_card(d: Path) -> Path:
     d = Path(d)
     m = load_manifest(d)
@@ -108,7 +119,7 @@ def write_card(d: Path) -> Path:
         f"- {m['counts']['sequences']} accepted sequences, {m['counts']['samples']} samples (4 Hz), {len(m['shards'])} shard(s); "
         f"{m['counts']['rejected']} rejected candidates / rollouts (listed in manifest.json with reasons)",
         f"- generator: seed {m['generator']['seed']}, camera {m['generator']['camera'][0]}x{m['generator']['camera'][1]}, "
-        f"background vehicles {m['generator']['background_vehicles']}, anti-deadlock off", "",
+        f"background vehicles {m['generator']['background_vehicles']}, anti-deadlock off", *_dagger_lines(m), "",
         "## Figure 4: sequences and frames per family and route type", "",
         "| family | A sequences | A frames | B sequences | B frames |", "|---|---|---|---|---|",
     ]
