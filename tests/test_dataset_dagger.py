@@ -85,6 +85,10 @@ def test_a_dagger_round_through_the_cli(tmp_path, capsys):
     assert paths.shape[1:] == (dagger.PATH_POINTS, 2) and np.isfinite(paths[:, 0]).all()
     capsys.readouterr()
     assert main(argv) == 0 and "already collected" in capsys.readouterr().out  # a rerun is a no-op
+    # deterministic: two workers (each its own copy of the policy) write the same dataset
+    again = tmp_path / "dagger_2w"
+    assert main([*argv[:2], "--out", str(again), *argv[4:6], "--workers", "2", *argv[8:]]) == 0
+    assert json.loads((again / "manifest.json").read_text())["dataset_hash"] == m["dataset_hash"]
 
     # the aggregate: both datasets, each with its own cache
     assert main(["train", "--data", str(base), "--data", str(dag), "--out", str(ck1), *recipe]) == 0
