@@ -3953,3 +3953,63 @@ def test_a_leads_braking_with_its_deceleration_stays_mapped(intent: str, speed: 
     (v,) = s.vehicles
     assert v.behaviour.kind == "brake_at" and (v.behaviour.decel, v.behaviour.t) == (6.0, 4.0)
     assert (round(v.speed, 3) if v.speed is not None else None) == speed
+
+
+# A vehicle placed beside the ego ("on our left", "in the next lane") is no crossing traffic (after the side-vehicle spot check: each ran
+# as a car crossing from that side, or as the lead, without a word): refused, quoted; a parked or stopped one stays the occluder.
+@pytest.mark.parametrize("intent, clause", [
+    ("FCW: we drive at 55 km/h with an estate car on our left; a lead van 35 m ahead at 40 km/h.", "we drive at 55 km/h with an estate car on our left"),
+    ("GLOSA: the ego at 45 km/h, 120 m from the light, a taxi to our right.", "a taxi to our right"),
+    ("FCW: ego 70 km/h with a coach in the right lane, lead car 40 m ahead at 50 km/h.", "ego 70 km/h with a coach in the right lane"),
+    ("FCW: ego at 65 km/h; a lorry in the adjacent lane 15 m ahead at 60 km/h.", "a lorry in the adjacent lane 15 m ahead at 60 km/h"),
+    ("FCW: ego 50 km/h behind a lead car 30 m ahead at 35 km/h; an SUV driving in the lane to our right.", "an SUV driving in the lane to our right"),
+    ("FCW: ego 50 km/h, lead car 30 m ahead at 35 km/h; a van alongside at 50 km/h.", "a van alongside at 50 km/h"),
+    ("FCW: ego 50 km/h, lead car 30 m ahead at 35 km/h; a truck to the left of us at 45 km/h.", "a truck to the left of us at 45 km/h"),
+    ("IMA: ego 40 km/h, 50 m from the line; a bus beside us. A car crossing from the left at 30 km/h, 40 m from its line.", "a bus beside us"),
+    ("IMA: ego 35 km/h 45 m from the line, a pickup on our right, and a car coming from the left at 30 km/h, 40 m from its line.", "a pickup on our right")])
+def test_a_vehicle_beside_the_ego_is_refused_quoted(intent: str, clause: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and "beside us" in err
+
+
+@pytest.mark.parametrize("intent, role, cls", [
+    ("IMA: ego 40 km/h, 50 m from the line; a van crossing from the left at 30 km/h, 40 m from its stop line.", "crossing_left", "van"),
+    ("IMA: ego 40 km/h, 50 m from the line; a truck approaching from the right at 9 m/s, 45 m from its line.", "crossing_right", "truck"),
+    ("IMA: ego 40 km/h, 50 m from the line; a car on the right at 30 km/h, 40 m from its stop line.", "crossing_right", "car"),
+    ("IMA: ego 40 km/h, 50 m out; a van in the right lane coming from the right at 30 km/h, 40 m from its line.", "crossing_right", "van"),
+    ("FCW: the ego at 50 km/h follows a car 30 m ahead; a bus parked on our right.", "occluder", "bus")])
+def test_a_crossing_or_parked_vehicle_at_a_side_stays_mapped(intent: str, role: str, cls: str) -> None:
+    s = parse(intent)
+    v = next(v for v in s.vehicles if v.role == role)
+    assert v.cls == cls and not any(w.role in ("crossing_left", "crossing_right") for w in s.vehicles if w is not v)
+
+
+# A change of speed said without numbers of its own next to a stated speed (after the bare-change spot check: "the ego cruising at 60 km/h
+# after slowing" ran as a constant 60 km/h, without a word): refused, quoted; a braking with its deceleration or time, a change made before
+# the test starts and a change the driver is advised about stay mapped.
+@pytest.mark.parametrize("intent, clause", [
+    ("FCW: the ego doing 65 km/h after slowing, a van 35 m ahead at 40 km/h.", "the ego doing 65 km/h after slowing"),
+    ("FCW: we carry on at 45 km/h having braked, a truck 25 m ahead at 30 km/h.", "we carry on at 45 km/h having braked"),
+    ("FCW: ego at 55 km/h, the lead holds 35 km/h after speeding up, 30 m ahead.", "after speeding up"),
+    ("GLOSA: the ego at 40 km/h after accelerating, 140 m from the light.", "the ego at 40 km/h after accelerating"),
+    ("RLVW: ego drives at 45 km/h having slowed down, 50 m from the stop line; the light turns red at 3 s.", "ego drives at 45 km/h having slowed down"),
+    ("FCW: the ego slows down and then holds 45 km/h, behind a van 40 m ahead at 30 km/h.", "the ego slows down and then holds 45 km/h"),
+    ("FCW: the ego speeds up, then cruises at 75 km/h; a bus 50 m ahead at 50 km/h.", "the ego speeds up"),
+    ("FCW: ego at 70 km/h and decelerating, lead car 40 m ahead at 50 km/h.", "ego at 70 km/h and decelerating"),
+    ("FCW: a van 40 m ahead at 45 km/h that has slowed; ego at 60 km/h.", "a van 40 m ahead at 45 km/h that has slowed"),
+    ("FCW: ego at 60 km/h, lead car 30 m ahead at 40 km/h. Then the ego brakes.", "Then the ego brakes"),
+    ("FCW: ego 60 km/h, a truck 30 m ahead at 40 km/h that picks up speed.", "that picks up speed"),
+    ("FCW: we ease off and keep 50 km/h, lead car 30 m ahead at 40 km/h.", "we ease off and keep 50 km/h")])
+def test_a_change_of_speed_without_its_numbers_is_refused_quoted(intent: str, clause: str) -> None:
+    err = _refusal(intent)
+    assert "not understood: " in err and clause in err.split(" (")[0] and "changes a speed" in err
+
+
+@pytest.mark.parametrize("intent, ego_speed", [
+    ("FCW: having slowed before the test starts, the ego holds 50 km/h; lead car 30 m ahead at 40 km/h.", 13.889),
+    ("GLOSA: ego 50 km/h, 200 m out; check the advice never tells the driver to accelerate.", 13.889),
+    ("EEBL: ego 60 km/h, lead car 30 m ahead at 60 km/h, slows at 6 m/s2 at 4 s.", 16.667),
+    ("FCW: ego at 60 km/h, lead car 30 m ahead at 40 km/h, brakes hard at 5 s.", 16.667)])
+def test_a_change_of_speed_held_before_the_test_or_a_mapped_braking_stays_mapped(intent: str, ego_speed: float) -> None:
+    s = parse(intent)
+    assert round(s.ego.speed, 3) == round(s.ego.desired_speed, 3) == ego_speed

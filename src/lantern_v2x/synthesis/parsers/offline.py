@@ -1916,7 +1916,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     }
     spec["road"] = _road(low, app)
     spec["ego"] = _ego(scene_sents, app)
-    changed = spec["ego"].pop("_change", None)  # a change of speed S cannot hold: refused once every other clause is read
+    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents)  # a change of speed S cannot hold: refused once every other clause is read
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
@@ -2461,6 +2461,41 @@ def _speed_change(s: str, own: str, ego: dict[str, Any]) -> Optional[bool]:
     return True
 
 
+#: a change of speed said without numbers of its own ("after slowing", "having braked", "speeds up, then cruises at 70 km/h", "and slowing")
+_BARE_CHANGE = re.compile(r"\b(?:slow(?:s|ed|ing)(?: down)?|slow down|decelerat(?:es|ed|ing|e)|eas(?:es|ed|ing|e) off(?: the (?:throttle|gas))?"
+                          r"|(?:after|having|has|have|had|while|then|and|is|are|was|were|been|keeps?|starts?|begins?|since|from|when)\s+(?:just\s+|already\s+)?brak(?:ed|ing|es)\b"
+                          r"|brake[sd]\b(?! (?:at|hard|lights?|pedal|by|from))|(?:reduc|lower)(?:es|ed|ing|e|s)? (?:its |our |my |the |their )?speed"
+                          r"|accelerat(?:es|ed|ing|e)|speed(?:s|ing)? up|sped up|pick(?:s|ed|ing)? up (?:its |our |some )?speed|(?:increas|rais)(?:es|ed|ing|e) (?:its |our |the )?speed)\b")
+#: a change of speed the driver is advised about or warned of, not one a vehicle makes ("never tells the driver to slow down", "so I don't speed up")
+_ADVISED_CHANGE = re.compile(r"(?:\b(?:tell\w*|advi[sc]\w*|recommend\w*|ask\w*|urg\w*|prompt\w*)\b[^.;]{0,30}|\b(?:don't|do not|doesn't|does not|never|not to|whether to|needs? to|should(?:n't)?|must(?:n't)?|or)\s+)$")
+#: a change said to happen before the test starts (its result held throughout): "after slowing before the test starts, the ego holds 60 km/h"
+_BEFORE_TEST = re.compile(r"\bbefore (?:the )?(?:test|run|scenario|recording|measurement|start)\w*(?: (?:starts|begins|is started))?\b|\bprior to the (?:test|run|start)\b|\bbefore t ?= ?0\b")
+
+
+def _bare_change(scene_sents: list[str]) -> Optional[OfflineParseError]:
+    """A change of speed said without numbers of its own next to a stated speed ("the ego cruising at 60 km/h after slowing", "the lead
+    keeps 40 km/h after speeding up"): S holds one speed per vehicle, so whichever speed is stated ran as constant without a word (after
+    the bare-change spot check). Refused, quoted, unless the change is said to happen before the test starts. A change with its numbers
+    is ``_speed_change``'s; a braking with its deceleration or time ("brakes hard at 5 s", "decelerates at 6 m/s²") is a mapped brake_at;
+    a change the driver is advised about ("never tells the driver to slow down") is no vehicle's."""
+    if not any(_SPEED.search(s.lower()) for s in scene_sents):
+        return None
+    for s in scene_sents:
+        low = s.lower()
+        if _BEFORE_TEST.search(low):
+            continue
+        spans = [(m.start(), m.end()) for m in _SPEED_CHANGE.finditer(low)]
+        for m in _BARE_CHANGE.finditer(low):
+            if any(a <= m.start() < b for a, b in spans) or _ADVISED_CHANGE.search(low[: m.start()]):
+                continue
+            rest = re.split(r"[;|]|(?<!\d)\.(?!\d)", low[m.start():])[0]
+            if re.match(r"(?:\w+\s+)?(?:brak|decelerat|slow)", m.group(0)) and re.search(r"\d ?m/s(?:²|\^2|2)|\d ?(?:s|sec|seconds)\b|\bt ?= ?\d|\bhard\b|\bemergency\b", rest) or re.search(r"\bhard\s+$|\bemergency\s+$", low[: m.start()]):
+                continue  # a braking S holds (its deceleration or its time): brake_at
+            return not_understood(_clause_at(s, m.start()), f'"{m.group(0).strip()}" changes a speed without saying from what to what: S holds one speed '
+                                  "per vehicle (the ego's as 'from X km/h to Y km/h'); say the speed it keeps, or the change with its numbers")
+    return None
+
+
 def _others_speed_change(s: str, own: str, ego: dict[str, Any]) -> None:
     """A change of another vehicle's speed ("a car 40 m ahead slows from 40 km/h", "it speeds up to 60 km/h"): S holds one speed per
     vehicle, and its hard braking only with a deceleration or a time ("the lead brakes at 6 m/s² at 4 s": mapped, as it was). Refused,
@@ -2761,10 +2796,30 @@ def _ego_distance(own: str) -> Optional[float]:
 #: a vehicle said to be parked (standing at the roadside), not one that comes from a side
 _PARKED_AT_SIDE = re.compile(r"\bparked\b")
 
+#: a place beside the ego ("a hatchback on our left", "a bus in the left lane", "a van in the next lane", "a truck alongside us"): no
+#: direction it comes from, so no crossing traffic (after the side-vehicle spot check: each of them ran as a car crossing from that side)
+_BESIDE = re.compile(r"\b(?:on|to) our (?:left|right)\b|\bon our (?:left|right)[- ]hand side\b|\bto the (?:left|right) of (?:us|the ego|ego|our (?:car|vehicle))\b"
+                     r"|\bin (?:the|our|the ego's) (?:left|right)(?:[- ]hand)?(?: adjacent)? lane\b|\bin the (?:next|adjacent|neighbou?ring|other|passing|overtaking|parallel) lane\b"
+                     r"|\bin the lane (?:to|on) (?:our|the) (?:left|right)\b|\b(?:beside|alongside|abreast of|next to) (?:us|the ego|ego|our car)\b|\balongside\b|\babreast\b"
+                     r"|\bin our blind[- ]spot\b")
+#: what makes a side a direction of travel after all ("crossing from the left", "coming from the right", "oncoming", "45 m from its stop line")
+_CROSS_CUE = re.compile(r"\bcross\w*|\bfrom (?:the |our )?(?:left|right)\b|\boncoming\b|\bopposing\b|\b(?:from|to|before|short of) (?:its|their) (?:own )?(?:stop[- ]?)?(?:line|bar)\b")
+
+
+def _beside(low: str) -> Optional[re.Match[str]]:
+    """A place beside the ego said of a vehicle (``_BESIDE``) with no word that makes it traffic crossing or coming towards us."""
+    low = re.sub(_NUM + r" ?m (?:further |farther )?to (?:the|our) (?:left|right)\b", " ", low)  # a position offset's size, never a place
+    b = _BESIDE.search(low)
+    return b if b and not _CROSS_CUE.search(low) else None
+
 
 def _role(low: str, app: str) -> Optional[str]:
     # after held-out 13: the side of the view a vehicle hides ("hides the view to the right") is no side it comes from
     sided = re.sub(_OCCLUDES.pattern + r"(?: (?:to|on) (?:the|our) (?:left|right))?", " ", low)
+    if _beside(sided):
+        # a vehicle beside us: a parked or view-blocking one is the occluder; one that drives there has no place in S (``_vehicles``
+        # refuses it, quoted), never a crossing car from that side
+        return "occluder" if re.search(r"\bparked\b|\bstopped\b|\bstanding\b|\bstationary\b", sided) or _OCCLUDES.search(low) else None
     m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b|\bfrom (left|right)(?:[- ](?:hand )?side)?\b", sided)
     if m and not m.group(0).startswith("from") and _PARKED_AT_SIDE.search(sided):
         # after held-out 17: a parked vehicle said to stand on a side ("a parked bus 12 m ahead on the right", "a van parked on our left,
@@ -2896,6 +2951,11 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             if role is None:  # a count with its role heading the list ("two oncoming: first an unequipped pickup ..., then a connected sedan at 85 m"; after held-out 12)
                 head = re.match(r"(?:[^:;]*?\b)?(?:two|three|four|2|3|4) ((?:oncoming|opposing|crossing)(?: (?:from|on) the (?:left|right))?)(?: (?:vehicles|cars|ones|traffic))?\s*:", s.lower())
                 role = _role(head.group(1), app) if head else None
+            side = _beside(low) if role is None else None
+            if side:  # a vehicle driving beside us: S has no place for it (after the side-vehicle spot check it ran as crossing traffic)
+                at = s.lower().find(side.group(0))
+                raise not_understood(_clause_at(s, at) if at >= 0 else s, f'"{side.group(0)}" places a vehicle beside us, and S has no vehicle '
+                                     "beside the ego: say whether it is ahead of us / behind us / parked / crossing from the left or right / oncoming")
             if role is None:  # a vehicle the scene would lose: refuse it, quoted
                 raise not_understood(s, f"where is the {noun}? say ahead of us / behind us / crossing from the left or right / oncoming / parked")
             clause, obj = _vehicle_clause(low, m)
