@@ -52,3 +52,15 @@ def test_the_check_catches_a_suite_route_and_a_near_duplicate(refs):
     shifted = dataclasses.replace(a, town=ref.town, waypoints=tuple((x + 0.5, y, z) for x, y, z in ref.waypoints))
     problems = dev_routes.disjointness_problems([(shifted, b)], refs)
     assert any("near duplicate" in p for p in problems) and any("town" in p for p in problems)
+
+
+def test_other_strata_give_a_larger_set_disjoint_from_dev_v1_too(refs, tmp_path):
+    """`--strata`: four pairs per family, named by their stratum, clear of the references and of dev_v1 itself."""
+    specs = dev_routes.dev_specs(strata=(1, 7, 12, 18))
+    assert len(specs) == 24 and all(a.pair_id.startswith(f"dev_{a.family}_s") for a, _ in specs)
+    v1 = [(dev_routes.DEV_NAME, a) for a, _ in dev_routes.dev_specs()]
+    assert dev_routes.disjointness_problems(specs, refs + v1) == []
+    assert dev_routes.disjointness_problems(dev_routes.dev_specs(strata=(3, 7)), v1)  # a set that reuses dev_v1's stratum 3 is caught
+    with pytest.raises(SystemExit):  # a repeated stratum is a usage error, before any route is built
+        dev_routes.main(["--strata", "3", "3", "--out", str(tmp_path / "x")])
+    assert not (tmp_path / "x").exists()

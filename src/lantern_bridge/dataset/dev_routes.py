@@ -47,15 +47,20 @@ DEV_STRATA = (3, 16)
 DATASET_CANDIDATES_CHECKED = 400
 
 
-def dev_specs(seed: int = DEV_SEED) -> list[tuple[RouteSpec, RouteSpec]]:
-    """The 12 pairs in canonical order (family, then stratum); pair k of family f gets weather (2 f + k) mod 5."""
+def dev_specs(seed: int = DEV_SEED, strata: Sequence[int] = DEV_STRATA) -> list[tuple[RouteSpec, RouteSpec]]:
+    """The 12 pairs in canonical order (family, then stratum); pair k of family f gets weather (2 f + k) mod 5.
+
+    Other ``strata`` give a larger or another development set (``--strata``: two pairs per family cannot tell
+    a policy that yields on most routes from one that yields on two); its pair ids name the stratum
+    (``dev_<family>_s<NN>``), so they never equal ``dev_v1``'s."""
     out = []
+    default = tuple(strata) == DEV_STRATA
     for fi, fid in enumerate(FAMILY_IDS):
         fam = family(fid)
-        for k, stratum in enumerate(DEV_STRATA):
+        for k, stratum in enumerate(strata):
             weather = WEATHERS[(2 * fi + k) % len(WEATHERS)]
             a, b = pair_specs(fam, stratum, weather, seed)
-            pid = f"dev_{fid}_{k + 1:04d}"
+            pid = f"dev_{fid}_{k + 1:04d}" if default else f"dev_{fid}_s{stratum:02d}"
             pair = tuple(dataclasses.replace(s, pair_id=pid, route_id=f"{pid}_{s.variant}", scenario_name=f"{pid}_{s.variant}",
                                              weather=weather, weather_settings=weather_settings(weather),
                                              source_route_id=f"lantern_dev_v1/{fid}/{k + 1:04d}") for s in (a, b))
@@ -63,11 +68,14 @@ def dev_specs(seed: int = DEV_SEED) -> list[tuple[RouteSpec, RouteSpec]]:
     return out
 
 
-def reference_routes(dataset_candidates: int = DATASET_CANDIDATES_CHECKED) -> list[tuple[str, RouteSpec]]:
-    """(set name, Route A spec) of every route the dev set must stay clear of: suite, held-out pair, open-loop candidates."""
+def reference_routes(dataset_candidates: int = DATASET_CANDIDATES_CHECKED, with_dev_v1: bool = False) -> list[tuple[str, RouteSpec]]:
+    """(set name, Route A spec) of every route the dev set must stay clear of: suite, held-out pair, open-loop candidates
+    (and ``dev_v1`` itself for a set of other strata)."""
     from lantern_bridge.scenario.heldout import heldout_pair
 
     refs = [("suite_v1", a) for a, _ in suite_specs()]
+    if with_dev_v1:
+        refs += [(DEV_NAME, a) for a, _ in dev_specs()]
     refs.append(("heldout", heldout_pair()[0]))
     refs += [("dataset", candidate_pair(j, OPEN_LOOP_SEED)[0]) for j in range(dataset_candidates)]
     return refs
@@ -100,23 +108,32 @@ def disjointness_problems(dev: Sequence[tuple[RouteSpec, RouteSpec]], refs: Sequ
     return problems
 
 
-def generate(out_dir: Path | str = DEV_DIR, seed: int = DEV_SEED) -> dict[str, Any]:
-    """Write the 24 route files and the manifest; returns the manifest."""
-    return write_route_set(dev_specs(seed), out_dir, {"schema": "lantern_dev/v1", "name": DEV_NAME, "seed": seed, "strata": list(DEV_STRATA)})
+def generate(out_dir: Path | str = DEV_DIR, seed: int = DEV_SEED, strata: Sequence[int] = DEV_STRATA) -> dict[str, Any]:
+    """Write the route files (24 for the default strata) and the manifest; returns the manifest."""
+    name = DEV_NAME if tuple(strata) == DEV_STRATA else f"dev_strata_{'_'.join(str(x) for x in strata)}"
+    return write_route_set(dev_specs(seed, strata), out_dir, {"schema": "lantern_dev/v1", "name": name, "seed": seed, "strata": list(strata)})
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lantern_bridge.dataset.dev_routes", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(DEV_DIR))
     ap.add_argument("--check", action="store_true", help="only verify the manifest hashes")
+    ap.add_argument("--strata", type=int, nargs="+", default=list(DEV_STRATA), metavar="N",
+                    help=f"length strata (0-19) of each family's pairs (default {' '.join(map(str, DEV_STRATA))}: dev_v1); "
+                         "another choice is also checked disjoint from dev_v1")
     a = ap.parse_args(argv)
+    strata = tuple(a.strata)
+    if any(not 0 <= x <= 19 for x in strata) or len(set(strata)) != len(strata):
+        ap.error(f"--strata: distinct length strata between 0 and 19, got {' '.join(map(str, strata))}")
+    if strata != DEV_STRATA and a.out == str(DEV_DIR):
+        ap.error(f"--strata other than {' '.join(map(str, DEV_STRATA))} needs --out (routes/dev_v1 holds the default set)")
 
     def write(out: str) -> str:
-        specs = dev_specs()
-        problems = disjointness_problems(specs, reference_routes())
+        specs = dev_specs(strata=strata)
+        problems = disjointness_problems(specs, reference_routes(with_dev_v1=strata != DEV_STRATA))
         if problems:
             raise SystemExit("dev routes not disjoint: " + "; ".join(problems))
-        m = generate(out)
+        m = generate(out, strata=strata)
         return f"wrote {len(m['files'])} route files ({len(m['pairs'])} pairs, disjoint from the suite, the held-out pair and {DATASET_CANDIDATES_CHECKED} open-loop candidates) to {out}"
 
     return write_or_check(a.out, a.check, write)
