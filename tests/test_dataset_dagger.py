@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from lantern.ego_path import resample_path
 from lantern_agent.learned import path_speed as ps
 from lantern_bridge.dataset import dagger, rollout
 from lantern_bridge.dataset.routes import candidate_pair
@@ -49,7 +50,7 @@ def test_with_the_expert_driving_every_label_is_the_rollouts_own_future(variant)
     compared = 0
     for row, fut in zip(plain.rows, chained):
         mine = np.asarray(next(x for x in d.rows if x["frame"] == row["frame"])["path"], float)
-        ref, valid = ps.resample(fut, dagger.PATH_POINTS, dagger.PATH_SPACING)
+        ref, valid = resample_path(fut, dagger.PATH_POINTS, dagger.PATH_SPACING)
         both = valid & np.isfinite(mine).all(axis=1)
         assert np.allclose(mine[both], ref[both], atol=2e-3), row["frame"]
         compared += int(both.sum())
@@ -57,9 +58,9 @@ def test_with_the_expert_driving_every_label_is_the_rollouts_own_future(variant)
 
 
 def test_resampled_path_never_invents_points():
-    p = dagger.resample_path(np.array([[0.5, 0.0], [1.0, 0.0], [1.0, 0.0], [2.5, 0.0]]), 4, 1.0)
-    assert np.allclose(p[:2], [[1.0, 0.0], [2.0, 0.0]]) and np.isnan(p[2:]).all()
-    assert np.isnan(dagger.resample_path(np.zeros((3, 2)), 2, 1.0)).all()  # a car that never moved has no path
+    p, valid = resample_path(np.array([[0.5, 0.0], [1.0, 0.0], [1.0, 0.0], [2.5, 0.0]]), 4, 1.0)
+    assert np.allclose(p[:2], [[1.0, 0.0], [2.0, 0.0]]) and valid.tolist() == [True, True, False, False]
+    assert not resample_path(np.zeros((3, 2)), 2, 1.0)[1].any()  # a car that never moved has no path
 
 
 def test_a_dagger_round_through_the_cli(tmp_path, capsys):

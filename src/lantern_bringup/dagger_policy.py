@@ -22,12 +22,17 @@ from lantern_bridge.dataset.dagger import TickInput
 from lantern_bridge.dataset.rollout import DT, KEEP_EVERY
 
 
+def manifest_digest(policy_dir: str | Path) -> str:
+    """SHA-256 of a checkpoint's manifest (which holds the SHA-256 of every weight file): the policy's identity."""
+    return hashlib.sha256((Path(policy_dir) / "manifest.json").read_bytes()).hexdigest()
+
+
 def settings_for(policy_dir: str | Path) -> DaggerSettings:
     """The DAgger settings of a checkpoint directory; a directory that is not a loadable checkpoint raises
     ``BackendLoadError`` (its one-line reason), before any rollout starts."""
     d = Path(policy_dir).expanduser()
     LearnedBackend.check_options({"model_dir": str(d)})
-    return DaggerSettings(policy_dir=str(d.resolve()), policy_digest=hashlib.sha256((d / "manifest.json").read_bytes()).hexdigest())
+    return DaggerSettings(policy_dir=str(d.resolve()), policy_digest=manifest_digest(d))
 
 
 class PolicyDriver:
@@ -35,7 +40,7 @@ class PolicyDriver:
 
     def __init__(self, settings: DaggerSettings) -> None:
         backend = LearnedBackend(model_dir=settings.policy_dir, torch_threads=1, model_period_frames=KEEP_EVERY)
-        if hashlib.sha256((Path(settings.policy_dir) / "manifest.json").read_bytes()).hexdigest() != settings.policy_digest:
+        if manifest_digest(settings.policy_dir) != settings.policy_digest:
             raise BackendLoadError(f"{settings.policy_dir}: the checkpoint changed since the collection started (manifest digest differs)")
         # as in a session: the node asks the backend every frame, the backend keeps the model's own 4-Hz cadence
         self.follower = PlanFollower(backend, Controller(ControllerConfig(dt=DT)), 1, DT)

@@ -33,15 +33,13 @@ from collections import defaultdict
 import numpy as np
 import torch
 
+from lantern.ego_path import PATH_POINTS, PATH_SPACING, resample_path  # SimLingo's path: 20 points 1 m apart
 from lantern_agent.backends.base import NUM_WAYPOINTS, WAYPOINT_DT
 from lantern_agent.controllers import implied_speeds
 from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import in_cache
 
 OUTPUTS = ("waypoints", "path_speed")
-#: SimLingo's path: 20 points 1 m apart
-PATH_POINTS = 20
-PATH_SPACING = 1.0
 #: a car whose next positions spread less than this (m, RMS) stands still: its heading is taken as unchanged
 _STILL_RMS = 0.05
 
@@ -104,23 +102,6 @@ def future_positions(waypoints: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def resample(points: np.ndarray, n: int, spacing: float) -> tuple[np.ndarray, np.ndarray]:
-    """Points at arc length spacing, 2 spacing, ... along origin -> ``points``: ((n, 2), valid (n,)).
-
-    Points past the polyline's end repeat its end and are marked invalid.
-    """
-    pts = np.vstack([[0.0, 0.0], np.asarray(points, dtype=float).reshape(-1, 2)])
-    seg = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-    keep = np.concatenate([[True], seg > 1e-4])  # drop repeated positions (a standing car)
-    pts = pts[keep]
-    s = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(pts, axis=0), axis=1))])
-    q = spacing * np.arange(1, n + 1)
-    if len(pts) < 2:
-        return np.zeros((n, 2)), np.zeros(n, bool)
-    out = np.stack([np.interp(q, s, pts[:, 0]), np.interp(q, s, pts[:, 1])], axis=1)
-    return out, q <= s[-1] + 1e-6
-
-
 def along_path(path: np.ndarray, distances: np.ndarray) -> np.ndarray:
     """Points at the given arc lengths along origin -> ``path`` (extended straight past its end): (K, 2)."""
     pts = np.vstack([[0.0, 0.0], np.asarray(path, dtype=float).reshape(-1, 2)])
@@ -179,7 +160,7 @@ def path_targets(info: ds.DatasetInfo, n: int = PATH_POINTS, spacing: float = PA
                 chains.append([r])
         for chain in chains:
             for (_, idx, _), fut in zip(chain, future_positions([w for _, _, w in chain])):
-                p, v = resample(fut, n, spacing)
+                p, v = resample_path(fut, n, spacing)
                 paths[idx], valid[idx] = p, v
     keep = np.asarray(keep_order, dtype=np.int64)
     return paths[keep], valid[keep]

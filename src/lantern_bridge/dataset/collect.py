@@ -72,7 +72,7 @@ _DRIVER_FACTORY: DriverFactory | None = None
 _DRIVER: dagger.Driver | None = None
 
 
-def _set_render(render: Callable[..., tuple[str, str]], driver_factory: DriverFactory | None = None) -> None:
+def _set_worker(render: Callable[..., tuple[str, str]], driver_factory: DriverFactory | None = None) -> None:
     global _RENDER, _DRIVER_FACTORY, _DRIVER
     _RENDER, _DRIVER_FACTORY, _DRIVER = render, driver_factory, None
 
@@ -81,7 +81,7 @@ def _init(render: Callable[..., tuple[str, str]], driver_factory: DriverFactory 
     """A pool worker: Ctrl-C (the whole process group gets it) is the parent's to handle: it keeps what
     was decided and terminates the pool; a worker's KeyboardInterrupt traceback would only be noise."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _set_render(render, driver_factory)
+    _set_worker(render, driver_factory)
 
 
 def _driver(settings: DaggerSettings) -> dagger.Driver:
@@ -163,7 +163,7 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
     ctx = mp.get_context("fork")
     pool = ctx.Pool(workers, initializer=_init, initargs=(render, driver_factory)) if workers > 1 else None
     if pool is None:
-        _set_render(render, driver_factory)
+        _set_worker(render, driver_factory)
     try:
         while len(state.accepted) < settings.size:
             need = settings.size - len(state.accepted)

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from lantern.ego_path import PATH_POINTS, PATH_SPACING, resample_path  # the path label: SimLingo's 20 points 1 m apart
 from lantern_bridge.dataset.expert import CollectionExpert
 from lantern_bridge.dataset.rollout import (COMMANDS, DT, KEEP_EVERY, MAX_FRAMES, N_WAYPOINTS, TARGET_AHEAD, WAYPOINT_TICKS, Renderer,
                                             Rollout, lifecycle, phase, png, start, to_ego)
@@ -46,9 +47,6 @@ from lantern_bridge.scenario.route_spec import RouteSpec
 from lantern_bridge.world.session import SessionWorld
 from lantern_bridge.world.world import World
 
-#: the path label: SimLingo's 20 points 1 m apart (the ``path_speed`` head's output)
-PATH_POINTS = 20
-PATH_SPACING = 1.0
 #: the expert's copy drives at least the waypoint horizon and until its path covers PATH_POINTS m, at most this long
 MAX_LABEL_TICKS = 120  # 6 s: a copy that waits longer (a pedestrian still crossing) leaves the far path points NaN
 #: a policy standing still this long ends its rollout (s)
@@ -122,23 +120,9 @@ def _label(state: tuple[World, ScenarioController, SessionWorld]) -> tuple[np.nd
         return None
     ego = np.array([to_ego(px, py, x0, y0, yaw0) for px, py in pts])
     wps = ego[WAYPOINT_TICKS : horizon + 1 : WAYPOINT_TICKS]
-    return wps, resample_path(ego[1:], PATH_POINTS, PATH_SPACING), crosses
-
-
-def resample_path(points: np.ndarray, n: int, spacing: float) -> np.ndarray:
-    """(n, 2) points ``spacing`` m apart along origin -> ``points``; NaN past the end (nothing invented)."""
-    pts = np.vstack([[0.0, 0.0], np.asarray(points, dtype=float).reshape(-1, 2)])
-    seg = np.linalg.norm(np.diff(pts, axis=0), axis=1)
-    pts = pts[np.concatenate([[True], seg > 1e-4])]  # a standing car repeats its position
-    out = np.full((n, 2), np.nan)
-    if len(pts) < 2:
-        return out
-    s = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(pts, axis=0), axis=1))])
-    q = spacing * np.arange(1, n + 1)
-    ok = q <= s[-1] + 1e-6
-    out[ok, 0] = np.interp(q[ok], s, pts[:, 0])
-    out[ok, 1] = np.interp(q[ok], s, pts[:, 1])
-    return out
+    path, valid = resample_path(ego[1:], PATH_POINTS, PATH_SPACING)
+    path[~valid] = np.nan  # nothing invented past what the copy drove
+    return wps, path, crosses
 
 
 def run(spec: RouteSpec, render: Renderer, driver: Driver | None, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4,
