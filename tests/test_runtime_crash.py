@@ -40,42 +40,51 @@ def _child_pid(parent: int, executable: str, deadline: float) -> int:
     raise AssertionError(f"no {executable} process under {parent}")
 
 
-def _wait_frames(ctx, n: int, deadline: float) -> int:
-    """Listen on DDS until the run has published ``n`` distinct odometry frames (never a wall-clock guess).
+class _FrameListener:
+    """Counts the run's distinct odometry frames over DDS (never a wall-clock guess).
 
-    Distinct stamps, not messages: under load the bridge retransmits a frame whose
-    answer was lost, and the recorder (rightly) records a retransmitted frame once.
+    Made before the run starts: the bridge holds frame 0 until its writers matched every
+    reader the graph shows, so a listener that exists first sees the run from frame 0. One
+    made after start-up could match after the run's last frame (an unloaded 576-frame
+    route takes ~3 s), which is how this test used to fail with "no frames flowed".
+    Distinct stamps, not messages: under load the bridge retransmits a frame whose answer
+    was lost, and the recorder (rightly) records a retransmitted frame once.
     """
-    import rclpy
-    from nav_msgs.msg import Odometry
-    from rclpy.executors import SingleThreadedExecutor
 
-    from lantern import topics
-    from lantern.ros import qos
+    def __init__(self, ctx) -> None:
+        import rclpy
+        from nav_msgs.msg import Odometry
+        from rclpy.executors import SingleThreadedExecutor
 
-    frames: set[tuple[int, int]] = set()
-    listener = rclpy.create_node("runtime_crash_listener", context=ctx)
-    listener.create_subscription(Odometry, topics.odometry(), lambda m: frames.add((m.header.stamp.sec, m.header.stamp.nanosec)), qos.STATE)
-    ex = SingleThreadedExecutor(context=ctx)
-    ex.add_node(listener)
-    try:
-        while time.monotonic() < deadline and len(frames) < n:
-            ex.spin_once(timeout_sec=0.05)
-    finally:
-        ex.shutdown()
-        listener.destroy_node()
-    return len(frames)
+        from lantern import topics
+        from lantern.ros import qos
+
+        self.frames: set[tuple[int, int]] = set()
+        self.node = rclpy.create_node("runtime_crash_listener", context=ctx)
+        self.node.create_subscription(Odometry, topics.odometry(), lambda m: self.frames.add((m.header.stamp.sec, m.header.stamp.nanosec)), qos.STATE)
+        self.executor = SingleThreadedExecutor(context=ctx)
+        self.executor.add_node(self.node)
+
+    def wait(self, n: int, deadline: float) -> int:
+        while time.monotonic() < deadline and len(self.frames) < n:
+            self.executor.spin_once(timeout_sec=0.05)
+        return len(self.frames)
+
+    def close(self) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
 
 
 def _kill_mid_run(tmp_path: Path, ros_domain: int, ctx, executable: str) -> tuple[dict, float, str]:
     bag, result = tmp_path / "bag", tmp_path / "result.json"
     cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
+    listener = _FrameListener(ctx)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
         pid = _child_pid(p.pid, executable, deadline)
         # frame N+1 is stepped only once the recorder acked N: 21 frames seen -> at least 20 in the bag
-        assert _wait_frames(ctx, 21, deadline) >= 21, "no frames flowed"
+        assert listener.wait(21, deadline) >= 21, "no frames flowed"
         os.kill(pid, signal.SIGKILL)
         t0 = time.monotonic()
         try:
@@ -85,6 +94,7 @@ def _kill_mid_run(tmp_path: Path, ros_domain: int, ctx, executable: str) -> tupl
         took = time.monotonic() - t0
         out = p.stdout.read()
     finally:
+        listener.close()
         if p.poll() is None:
             p.kill()
             p.wait()
@@ -180,12 +190,14 @@ def test_ctrl_c_on_a_process_per_node_run_finalises_the_bag(tmp_path, ros_domain
     """Ctrl-C in a terminal signals the whole process group: every node and the session process."""
     bag, result = tmp_path / "bag", tmp_path / "result.json"
     cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--max-frames", "100000", "--record", str(bag), "--result", str(result)]
+    listener = _FrameListener(rclpy_context)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        assert _wait_frames(rclpy_context, 20, time.monotonic() + 60) >= 20
+        assert listener.wait(20, time.monotonic() + 60) >= 20
         os.killpg(p.pid, signal.SIGINT)
         out, _ = p.communicate(timeout=END_WITHIN_S)
     finally:
+        listener.close()
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
