@@ -163,6 +163,71 @@ def test_invalid_route_file_never_runs(tmp_path):
     assert got["odom"] == []
 
 
+
+def _bridge_with_bad_route(ctx, tmp_path):
+    from lantern.ros.node import NodeSpec
+    from lantern_bridge.bridge_node import BridgeNode
+
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<routes><route id='x'></route>")  # the run ends in the constructor, before frame 0
+    spec = NodeSpec(BridgeNode, "lantern_bridge", overrides={"sync_participants": ["probe"], "route_file": str(bad)})
+    return BridgeNode("lantern_bridge", cli_args=spec.cli_args(), use_global_arguments=False, context=ctx)
+
+
+def _spin(ex, until, limit_s: float) -> None:
+    t0 = time.monotonic()
+    while not until() and time.monotonic() - t0 < limit_s:
+        ex.spin_once(timeout_sec=0.02)
+
+
+def test_a_run_ended_before_frame_0_keeps_its_status_up_for_a_late_participant(tmp_path, rclpy_context):
+    """The final status is latched, but it dies with the bridge's writer: a bridge that exited at once left a
+    recorder that matched later waiting out the runner's drain timeout, blamed for the run (seen in CI)."""
+    from rclpy.executors import SingleThreadedExecutor
+    from rclpy.node import Node
+
+    from lantern import topics
+    from lantern.ros import lockstep, qos
+    from lantern_msgs.msg import RunStatus
+
+    bridge = _bridge_with_bad_route(rclpy_context, tmp_path)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(bridge)
+    late = None
+    try:
+        _spin(ex, lambda: False, 1.0)
+        assert bridge.finished and bridge.exit_code is None  # its participant has not seen the status yet
+        late = Node("late_recorder", context=rclpy_context)
+        got: list = []
+        late.create_subscription(RunStatus, topics.RUN_STATUS, got.append, qos.LATCHED)
+        lockstep.ack_publisher(late).publish(lockstep.make_ack("probe", 0, lockstep.time_msg(0), ready=True))
+        ex.add_node(late)
+        _spin(ex, lambda: bool(got) and bridge.exit_code is not None, 10.0)
+        assert got and got[0].outcome == RunStatus.INFRASTRUCTURE_FAILURE and got[0].reason.startswith("invalid_route:")
+        assert bridge.exit_code == 3
+    finally:
+        ex.shutdown()
+        bridge.destroy_node()
+        if late is not None:
+            late.destroy_node()
+
+
+def test_a_run_ended_before_frame_0_exits_when_no_participant_comes(tmp_path, rclpy_context, monkeypatch):
+    from rclpy.executors import SingleThreadedExecutor
+
+    from lantern_bridge import bridge_node
+
+    monkeypatch.setattr(bridge_node, "PRESTART_END_WAIT_S", 0.5)
+    bridge = _bridge_with_bad_route(rclpy_context, tmp_path)
+    ex = SingleThreadedExecutor(context=rclpy_context)
+    ex.add_node(bridge)
+    try:
+        _spin(ex, lambda: bridge.exit_code is not None, 10.0)
+        assert bridge.exit_code == 3
+    finally:
+        ex.shutdown()
+        bridge.destroy_node()
+
 if __name__ == "__main__":
     import rclpy
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -145,6 +146,13 @@ def test_doctor_refuses_a_domain_in_use(tmp_path):
     assert lines[0].startswith(f"lantern doctor: ROS domain {dom} (from --domain-id) is leased by pid {p.pid}")
 
 
+def _running(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().split()[2] != "Z"
+    except OSError:  # reaped
+        return False
+
+
 @pytest.mark.ros
 def test_a_foreign_publisher_on_the_domain_fails_the_run(tmp_path, ros_domain, rclpy_context):
     """Whatever slipped past the leases (a non-lantern ROS graph on the same domain): a second
@@ -157,16 +165,39 @@ def test_a_foreign_publisher_on_the_domain_fails_the_run(tmp_path, ros_domain, r
 
     intruder = rclpy.create_node("foreign_bridge", context=rclpy_context)
     intruder.create_publisher(Odometry, topics.odometry(), qos.STATE)
-    # the built-in route with the camera on (several seconds), and the intruder waits until it sees the session's bridge: discovery is
-    # mutual, so the bridge sees the intruder while the run still has seconds to go
-    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--camera", "--max-frames", "2000", "--result", str(tmp_path / "r.json")]
+    # Discovery takes what it takes (seconds on a loaded machine) and a whole built-in run ~3 s, so a run left to
+    # itself may end before its bridge has seen the intruder (CI once saw it complete). The agent's process is
+    # stopped before it says it is ready: the bridge then waits up to its 30-s startup_timeout, checking the
+    # graph every 0.5 s, and must end the run on the intruder, not on the missing agent.
+    cmd = [sys.executable, "-m", "lantern_bringup.cli", "--domain-id", str(ros_domain), "run", "--processes", "--no-camera", "--result", str(tmp_path / "r.json")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    agent = bridge = None
     try:
         deadline = time.monotonic() + 60
-        while intruder.count_publishers(topics.odometry()) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        out, _ = proc.communicate(timeout=120)
+        while (agent is None or bridge is None) and proc.poll() is None and time.monotonic() < deadline:
+            for c in open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split():
+                try:
+                    argv = open(f"/proc/{c}/cmdline").read().split("\0")
+                except OSError:
+                    continue
+                name = os.path.basename(argv[1]) if len(argv) > 1 else ""
+                if name == "lantern-agent" and agent is None:
+                    agent = int(c)
+                    os.kill(agent, signal.SIGSTOP)
+                elif name == "lantern-bridge":
+                    bridge = int(c)
+            time.sleep(0.01)
+        assert agent is not None and bridge is not None, "the session's processes did not start"
+        while _running(bridge) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(agent, signal.SIGCONT)  # lets it take the session's SIGTERM
+        out, _ = proc.communicate(timeout=60)
     finally:
+        if agent is not None:
+            try:
+                os.kill(agent, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
         if proc.poll() is None:
             proc.kill()
         intruder.destroy_node()

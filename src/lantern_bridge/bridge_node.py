@@ -98,6 +98,9 @@ GRAPH_CHECK_PERIOD_S = 0.5
 #: Wall seconds frame 0 waits, once every participant is ready, for the bridge's per-frame writers to match
 #: every reader the graph shows (``BridgeNode._frame_writers_matched``); a start-up bound, never a result.
 FRAME_MATCH_WAIT_S = 2.0
+#: Wall seconds a run that ended before frame 0 (a foreign publisher, a missing participant, a build failure)
+#: keeps its latched final RunStatus up for participants that have not matched it yet (``BridgeNode._exit_when_delivered``).
+PRESTART_END_WAIT_S = 5.0
 
 
 def build_session(p: BridgeParams) -> Any:
@@ -161,6 +164,7 @@ class BridgeNode(LanternNode):
         self.create_subscription(VehicleControl, topics.CONTROL, self._on_control, qos.STATE)
         self.create_subscription(FrameAck, topics.SYNC_ACK, self._on_ack, qos.LATCHED, raw=True)
         self.session: Any = None  # SessionWorld | CarlaSessionWorld
+        self._pending_exit: tuple[int, float] | None = None  # (exit code, wall deadline) of a run that ended before frame 0
         try:
             self.session = build_session(p)
         except Exception as exc:  # noqa: BLE001 - an invalid route (or an unreachable simulator) never runs: recorded as such
@@ -224,6 +228,7 @@ class BridgeNode(LanternNode):
 
     def _watchdog(self) -> None:
         if self.finished:
+            self._exit_when_delivered()
             return
         now = time.monotonic()
         if now >= self._next_graph_check:
@@ -408,7 +413,30 @@ class BridgeNode(LanternNode):
         self.pub_status.publish(st)
         self.get_logger().info(f"run finished: outcome={outcome} reason={reason or '-'} frames={self.frame}")
         self._close_session()
-        self.request_exit(0 if outcome in (RunStatus.COMPLETED, RunStatus.ROUTE_FAILURE) else 3)
+        code = 0 if outcome in (RunStatus.COMPLETED, RunStatus.ROUTE_FAILURE) else 3
+        if self.started:  # every participant matched this writer before frame 0
+            self.request_exit(code)
+        else:
+            self._pending_exit = (code, time.monotonic() + PRESTART_END_WAIT_S)
+            self._exit_when_delivered()
+
+    def _exit_when_delivered(self) -> None:
+        """Exit once every participant is ready and every reader has the final status, or at the deadline.
+
+        Before frame 0 a recorder or eval node may not have matched the status writer yet. The status is
+        latched, so it still reaches them when they match, but only while this writer lives: a bridge
+        process that exited at once left them waiting out the runner's drain timeout, and the run was
+        blamed on the recorder ("did not finish within 15 s") instead of its real reason."""
+        if self._pending_exit is None:
+            return
+        from rclpy.duration import Duration
+
+        code, deadline = self._pending_exit
+        delivered = (self.participants <= self.ready and self.pub_status.get_subscription_count() >= self.count_subscribers(topics.RUN_STATUS)
+                     and self.pub_status.wait_for_all_acked(Duration(nanoseconds=0)))
+        if delivered or time.monotonic() > deadline:
+            self._pending_exit = None
+            self.request_exit(code)
 
     def _close_session(self) -> None:
         """Release the simulator (CARLA: destroy the run's actors, restore the server settings); idempotent."""
