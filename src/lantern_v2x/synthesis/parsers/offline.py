@@ -155,7 +155,7 @@ _RADIO = r"(?:v2x|v2v|dsrc|c-v2x|cv2x|its-g5|obu|radio)"
 _EQUIP_ADJ = r"(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|cooperative|" + _RADIO
 _UNEQUIP_ADJ = r"(?:non|un)-?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)|non-" + _RADIO + r"|legacy|conventional"
 _ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fast-moving|moving|speeding|slower|faster|parked|oncoming|lead|leading|remote|target|stopped|stationary|stalled|broken-down|"
-        r"braking|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|third|further|additional|extra|first|city|school|passenger|public|transit|threat|"
+        r"braking|hard-braking|emergency-braking|decelerating|slowing|stopping|accelerating|turning|reversing|overtaking|merging|cutting-in|standing|crossing|white|black|silver|grey|blue|large|small|big|heavy|other|second|third|further|additional|extra|first|city|school|passenger|public|transit|threat|"
         r"opposite[- ]direction|opposing|cross[- ]traffic)")
 #: (after the held-out 17 round: "another truck", "one more bus" introduce a vehicle of their own, as "a second truck" did; they named none and
 #: the vehicle's numbers were refused, or a bare one was merged into the first)
@@ -1916,7 +1916,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     }
     spec["road"] = _road(low, app)
     spec["ego"] = _ego(scene_sents, app)
-    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents)  # a change of speed S cannot hold: refused once every other clause is read
+    # a change of speed S cannot hold (in the scene, or inside a fault clause): refused once every other clause is read
+    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses)
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
@@ -1941,6 +1942,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     if problems:
         raise OfflineParseError("offline parse: " + problems[0])
     whose = _followed_at(spec["ego"], vehicles)
+    motion = _motion_unheld(vehicles)
     for v in vehicles:
         v.pop("_noun", None)
         v.pop("_another", None)
@@ -1949,6 +1951,9 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         raise anaphoric
     account_numbers(text, spec)
     _dropped_vehicle(text, vehicles)
+    _dropped_lead(text, vehicles)
+    if motion is not None:
+        raise motion
     if changed is not None:
         raise changed
     if whose is not None:  # after every other clause: a refusal of what the intent asks for comes first
@@ -1974,6 +1979,26 @@ def _dropped_vehicle(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
             continue
         raise not_understood(_clause_at(text, m.start()), f"the {noun} is named but is no vehicle of the specification: say where it is "
                              "(ahead of us / behind us / crossing from the left or right / oncoming / parked) and its speed")
+
+
+def _lead_motion() -> re.Pattern[str]:
+    """The lead said as the subject of a motion or with a motion adjective, with no vehicle noun ("the lead brakes hard", "the lead is
+    braking", "a slowing lead", "our leader stops"); built on first use (``_MOTION_WORD`` is defined further down)."""
+    return re.compile(r"\b(?:the|a|an|our|that)\s+(?:(?:" + _ADJ + r")\s+)*?(?:(?:braking|slowing|decelerating|stopping|hard-braking|emergency-braking"
+                          r"|accelerating|turning|reversing|merging|overtaking|cutting-in)\s+(?:lead|leader)\b(?![-'’])"
+                          r"|(?:lead|leader)\b(?![-'’])\s+(?:(?:is|then|suddenly|now)\s+)*(?:" + _MOTION_WORD.pattern + r"))", re.I)
+
+
+def _dropped_lead(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
+    """A lead named only by its motion ("FCW: the lead brakes hard, BSMs delayed by 300 ms", "a slowing lead") when S has no vehicle ahead of
+    us: refused, quoted (after held-out 21, second round: S ran with no vehicle at all, the braking lost without a word)."""
+    if any(v["role"] in ("lead", "occluder") for v in vehicles):
+        return
+    text = " ".join(text.split())
+    m = _lead_motion().search(text)
+    if m:
+        raise not_understood(_clause_at(text, m.start()), "the lead is named but is no vehicle of the specification: say where it is (N m "
+                             "ahead of us) or its speed, and its braking as 'brakes hard' or 'brakes at D m/s² at T s'")
 
 
 def _situation(scene: str) -> Optional[str]:
@@ -2496,6 +2521,34 @@ def _bare_change(scene_sents: list[str]) -> Optional[OfflineParseError]:
     return None
 
 
+def _fault_motion(fault_clauses: Sequence[str]) -> Optional[OfflineParseError]:
+    """A vehicle's motion said inside a fault clause ("drop 20% of its BSMs while it slows down", "while it brakes its BSMs are lost with 30%
+    probability", "its BSMs are delayed 200 ms while it accelerates / is turning"): S has no fault window tied to a braking or a change of
+    speed, and holds one speed per vehicle, so the motion and the window were dropped without a word (after held-out 21, second round).
+    Refused, quoted. A braking said with its numbers ("while it brakes at 6 m/s² at 4 s") is left to the other rules (the number ledger), and a
+    clause with no number that another fault clause restates with its window in seconds is that fault's heading."""
+    subj = r"\b(?:it|they|we|i|ego|(?:the|that|this|our) (?:lead|leader|front (?:car|vehicle))|" + _NOUN + r")"
+    verb = (r"(?:" + _MOTION_WORD.pattern + r"|\b(?:slow|slows|slowed|brake|braked|accelerate|decelerate|decelerated|speed up|sped up|ease off|eases off"
+            r"|slow down|turn (?:left|right|off|into)|turned|reverse|reversed|stopped|stop)\b)")
+    pat = re.compile(subj + r"\s+(?:(?:is|are|starts|begins|keeps|then|suddenly|has|have|just|to|gets?)\s+)*" + verb
+                     + r"(?! (?:sending|broadcasting|transmitting|updating|being|arriving|coming|reporting|at \d|with \d|by \d))")
+    for c in fault_clauses:
+        low = c.lower()
+        m = pat.search(low)
+        if not m:
+            continue
+        if not re.search(r"\d", c) and any(re.search(r"\b(?:from|at|after|starting) (?:t ?= ?)?\d+(?:\.\d+)? ?s\b", o.lower()) for o in fault_clauses if o is not c):
+            continue  # a heading said of the fault that another clause states with its window in seconds ("the lead's OBU freezes as it brakes
+            #          | ... BSM frozen from t = 5 s to the end": held-out 11 s31, one fault)
+        rest = low[m.end(): m.end() + 40]
+        if re.match(r"[^;,.]*?\d ?m/s(?:²|\^2|2)|\s*(?:hard )?(?:at|after|from) (?:t ?= ?)?\d+(?:\.\d+)? ?s\b", rest):
+            continue  # a braking with its numbers: the ledger's (carried by brake_at, or refused)
+        return not_understood(c, f'"{m.group(0).strip()}" is a vehicle\'s motion inside a fault clause: S has no fault window tied to a '
+                              "braking or a change of speed, and one speed per vehicle; say the fault's window in seconds ('from 4 s for 3 s') "
+                              "and the vehicle's braking in the scene ('brakes hard at 4 s')")
+    return None
+
+
 def _others_speed_change(s: str, own: str, ego: dict[str, Any]) -> None:
     """A change of another vehicle's speed ("a car 40 m ahead slows from 40 km/h", "it speeds up to 60 km/h"): S holds one speed per
     vehicle, and its hard braking only with a deceleration or a time ("the lead brakes at 6 m/s² at 4 s": mapped, as it was). Refused,
@@ -2806,6 +2859,13 @@ _BESIDE = re.compile(r"\b(?:on|to) our (?:left|right)\b|\bon our (?:left|right)[
 _CROSS_CUE = re.compile(r"\bcross\w*|\bfrom (?:the |our )?(?:left|right)\b|\boncoming\b|\bopposing\b|\b(?:from|to|before|short of) (?:its|their) (?:own )?(?:stop[- ]?)?(?:line|bar)\b")
 
 
+#: a vehicle said to head for the junction ("a van on the right approaches the junction", "coming up to the intersection"): travel across our path
+_TO_JUNCTION = re.compile(r"\b(?:approach\w*|com(?:es|ing)|head(?:s|ing)|driv(?:es|ing)|travel\w*|nears?|nearing)(?: (?:up|in))?(?: (?:to|towards?|into|for))? "
+                          r"(?:the |a |our )?(?:junction|intersection|crossroads|crossing)\b")
+#: a side said with no direction of travel ("on the right", "to the left", "on the left-hand side"): refused, quoted, when nothing else places it
+_SIDE_ONLY = re.compile(r"\b(?:on|to) the (?:left|right)(?:[- ]hand(?: side)?| side)?\b")
+
+
 def _beside(low: str) -> Optional[re.Match[str]]:
     """A place beside the ego said of a vehicle (``_BESIDE``) with no word that makes it traffic crossing or coming towards us."""
     low = re.sub(_NUM + r" ?m (?:further |farther )?to (?:the|our) (?:left|right)\b", " ", low)  # a position offset's size, never a place
@@ -2825,6 +2885,11 @@ def _role(low: str, app: str) -> Optional[str]:
         # after held-out 17: a parked vehicle said to stand on a side ("a parked bus 12 m ahead on the right", "a van parked on our left,
         # 15 m in front") blocks the view from there: it is the occluder, not traffic crossing from that side (it ran as a crossing bus)
         return "occluder"
+    if m and not m.group(0).startswith("from") and not (_CROSS_CUE.search(sided) or _TO_JUNCTION.search(sided)):
+        # after held-out 21, second round: a bare "on the right" / "to the left" says a side, not a direction of travel ("FCW: a van on the right
+        # at 30 m doing 40 km/h" ran as a van crossing from the right): crossing only where the clause says it crosses or heads for the
+        # junction; otherwise no role (``_vehicles`` refuses it, quoted, ``_SIDE_ONLY``)
+        return None
     if m:
         return "crossing_" + (m.group(1) or m.group(2))
     if re.search(r"oncoming|\bopposing\b|opposite direction|towards? us|(?:the|in the|from the) (?:other|opposite) (?:way|direction)|\bhead[- ]on\b", low):
@@ -2908,6 +2973,70 @@ def _role_of_owner(noun: str, whole: str) -> Optional[str]:
     return roles.pop() if len(roles) == 1 else None
 
 
+#: a vehicle's motion said by an adjective ("a braking car", "a hard-braking van", "an accelerating truck", "a merging car") or by a participle or
+#: a verb right after its noun ("a car braking ahead of us", "the car ahead is braking", "a van cutting in ahead", "a car ... at 40 km/h stops"):
+#: a hard braking, a braking / slowing / stopping, a speeding up, or a manoeuvre S has no field for (after held-out 21, second round: each ran
+#: as a constant speed, or the vehicle was dropped and its speed given to the ego, without a word)
+_MOTION_WORD = re.compile(r"\b(?P<hard>(?:hard|emergency)[- ]brak(?:ing|es)|brak(?:ing|es) hard)\b"
+                          r"|\b(?P<brake>braking|brakes|slowing(?: down)?|slows(?: down)?|decelerating|decelerates|stopping|stops)\b"
+                          r"(?! (?:at|for|before|on) (?:its|the|a|their) (?:red|signal|light|stop|line|lights)\b)(?!-)"
+                          r"|\b(?P<stand>stopped|stationary|standing(?: still)?|stalled|broken-down|parked)\b(?!-)"
+                          r"|\b(?P<up>accelerating|accelerates|speeding up|speeds up)\b"
+                          r"|\b(?P<move>turning|turns (?:left|right|off|into)|reversing|reverses|backing (?:up|out)|overtaking|overtakes|merging|merges"
+                          r"|cutting[- ]in|cuts in|changing lanes?|changes lanes?|pulling out|pulls out)\b")
+
+
+def _motion_said(s: str, noun: str, adjs: str, clause: str) -> Optional[tuple[str, str, str, str]]:
+    """(kind, word, quote, noun) of a motion said of a vehicle by an adjective (``adjs``) or in its own clause right after its noun (up to the
+    first comma, "and", "while", "as", "when"); ``None`` when nothing is said."""
+    _cut = r"\b(?:and|while|as|when|whilst|until|then|but|so|before|after|once)\b"
+    pieces = re.split(r";|\||:|(?<!\d)\.(?!\d)", clause)[0].split(",")
+    near = [re.split(r"[()]|" + _cut, pieces[0])[0]]
+    # a participle of its own after a comma ("lead 30 m ahead at 40 km/h, braking", "a van at 40 km/h, now slowing down"), never a later clause
+    near += [p for p in pieces[1:3] if re.match(r"\s*(?:(?:and|then|now|already|is|it is|it's|which is|that is|suddenly)\s+)*(?:" + _MOTION_WORD.pattern + r")", p)]
+    for text in (adjs or "", *near):
+        m = _MOTION_WORD.search(text)
+        if m:
+            kind = next(k for k in ("hard", "brake", "stand", "up", "move") if m.group(k))
+            at, home = s.lower().find(m.group(0)), s.lower().find(noun)
+            quote = _clause_at(s, home) if home >= 0 else s
+            if at >= 0 and m.group(0) not in quote.lower():  # said after a comma: the vehicle's clause and the participle's
+                quote = f"{quote}, {_clause_at(s, at)}"
+            return kind, m.group(0), quote, noun
+    return None
+
+
+def _motion_unheld(vehicles: Sequence[dict[str, Any]]) -> Optional[OfflineParseError]:
+    """A vehicle said to brake, slow, stop, speed up or make a manoeuvre (``_motion_said``) whose behaviour in S does not hold it: refused,
+    quoted, saying what is missing (after held-out 21, second round). A (hard) braking is held by ``brake_at`` (said with "hard", its
+    deceleration or its time, as a bare "brakes hard" is read: grounding's documented default time and deceleration); a stopping also by
+    ``stop``. A bare "braking" / "slowing" / "decelerating" is a change of speed with no numbers (as a bare "brakes" is, ``_bare_change``);
+    a speeding up, a turn, a lane change, an overtaking or a reversing of a vehicle other than the ego has no field of S."""
+    for v in vehicles:
+        said = v.pop("_motion", None)
+        if said is None:
+            continue
+        kind, word, quote, noun = said
+        beh = (v.get("behaviour") or {}).get("kind")
+        if kind == "hard" and beh != "brake_at":
+            return not_understood(quote, f'"{word}" of a vehicle that is not ahead of us in our lane: S reads a braking (brake_at) only of the '
+                                  "vehicle we follow; say its place ahead of us, or leave the braking out")
+        if kind == "brake" and beh not in ("brake_at", "stop"):
+            return not_understood(quote, f'"{word}" says the {noun} brakes without saying how hard or when: S\'s braking '
+                                  "(brake_at) needs 'brakes hard', its deceleration ('at 6 m/s²') or its time ('at 4 s'), for the vehicle ahead "
+                                  "of us; or say the one speed it keeps")
+        if kind == "stand" and beh != "stop" and v["role"] != "follower":  # a parked follower ("a legacy car parked 30 m behind us") is read as before
+            return not_understood(quote, f'"{word}" says the {noun} stands still, and S holds it as moving (S stands still only a vehicle ahead '
+                                  "of us, a parked one, or one waiting at its stop line): say where it stands, or the speed it keeps")
+        if kind == "up":
+            return not_understood(quote, f'"{word}" changes a speed without saying from what to what: S holds one speed per vehicle; say the '
+                                  "speed it keeps")
+        if kind == "move":
+            return not_understood(quote, f'"{word}": S has no turn, lane change, overtaking or reversing for a vehicle other than the ego; '
+                                  "say it keeps its lane (ahead of us / crossing / oncoming), or leave it out")
+    return None
+
+
 #: a lead that stands in our lane ("a stopped car", "a car that is stopped in our lane", "a stationary truck", "a broken-down van at a standstill")
 _STANDING = re.compile(r"\b(?:stopped|stationary|standing still|at a standstill|stalled|broken[- ]down|not moving)\b")
 
@@ -2956,6 +3085,12 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 at = s.lower().find(side.group(0))
                 raise not_understood(_clause_at(s, at) if at >= 0 else s, f'"{side.group(0)}" places a vehicle beside us, and S has no vehicle '
                                      "beside the ego: say whether it is ahead of us / behind us / parked / crossing from the left or right / oncoming")
+            side_only = _SIDE_ONLY.search(low) if role is None else None
+            if side_only:  # a side with no direction of travel (after held-out 21, second round: it ran as crossing traffic from that side)
+                at = s.lower().find(side_only.group(0))
+                raise not_understood(_clause_at(s, at) if at >= 0 else s, f'"{side_only.group(0)}" says a side, not that the {noun} crosses: say '
+                                     "crossing / coming from the left or right (with its distance to its stop line), or where it is (ahead of us / "
+                                     "beside us / parked)")
             if role is None:  # a vehicle the scene would lose: refuse it, quoted
                 raise not_understood(s, f"where is the {noun}? say ahead of us / behind us / crossing from the left or right / oncoming / parked")
             clause, obj = _vehicle_clause(low, m)
@@ -2987,17 +3122,18 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             both = re.search(_BOTH + _NUM + r" ?(km/h|kph|kmh|mph|m/s)", low)
             if speed is None and both:
                 speed = _to_ms(float(both.group(1)), both.group(2))
-            if re.search(r"brakes? (hard )?(at )?" + _NUM + r" ?s|brakes hard|slams on its brakes|emergency stop|emergency brak\w*|brakes at|" + _BRAKE_SAID, low) and role == "lead":
+            if re.search(r"brakes? (hard )?(at )?" + _NUM + r" ?s|brakes hard|slams on its brakes|emergency stop|emergency[- ]brak\w*|brakes at|" + _BRAKE_SAID, low) and role == "lead":
                 tm = (re.search(r"(?:\bat|brakes hard) " + _NUM + r" ?s\b", low) or re.search(_NUM + r" ?s into", low)
                       or re.search(r"\bafter " + _NUM + r" ?s\b", low) or re.search(_NUM + _INTO_RUN, low))
                 behaviour = {"kind": "brake_at", "t": float(tm.group(1)) if tm else None}
                 dm = re.search(_NUM + r" ?m/s(?:²|\^2|2)", low)
                 if dm:
                     behaviour["decel"] = float(dm.group(1))
-            if role == "lead" and behaviour["kind"] == "cruise" and (_STANDING.search(adjs) or _STANDING.search(clause)):
+            if role == "lead" and behaviour["kind"] == "cruise" and (_STANDING.search(adjs) or _STANDING.search(clause) or re.search(r"\bstanding\b", adjs)):
                 behaviour = {"kind": "stop"}  # "a connected car that is stopped in our lane 70 m ahead": a standing lead (no speed of its own)
                 if speed is not None:
                     raise not_understood(s, f"the {noun} is said to stand still and to move: say one")
+            motion = _motion_said(s, noun, adjs, clause)
             equipped = not (_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]))
             same = speed is None and behaviour["kind"] != "stop" and _OWN_SAME_SPEED.search(mine)
             if role == "follower":
@@ -3013,6 +3149,8 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                     if behaviour["kind"] == "stop":
                         raise not_understood(compared[0], f"the {noun} is said to stand still and to move: say one")
                     v["_compared"] = compared  # filled with its referent's speed once every vehicle is read (``_own_same_speed``)
+                if motion:
+                    v["_motion"] = motion  # its motion said by an adjective or a participle: held by its behaviour, or refused (``_motion_unheld``)
                 if _ANOTHER.search(m.group(0)):
                     v["_another"] = True  # announced as one more of its kind ("another truck"): a fault picks it by its ordinal (``_target``)
                 v["_sent"] = id(s)  # the sentence it was said in, and whether its equipage was said there (``_said_again``)
