@@ -1876,6 +1876,15 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     text = re.sub(r"(,\s*|\s)and (\d+(?:\.\d+)? ?m) (ahead|in front)(?: of (?:the )?(?:ego|us|hv|host vehicle|subject vehicle))?,? (?:there (?:is|'s) )?(an?) ((?:(?:"
                   + _ADJ + r")\s+)*)(" + _NOUN + r")\b", r"\1and further ahead \4 \5\6 \2 \3", text, flags=re.I)
     text = _APPOSITIVE_EQUIP.sub(_appositive, text)
+    # "the lead" with no place and no vehicle phrase in the intent, the subject of its braking (after held-out 21, third round: "FCW: the lead
+    # brakes hard" was refused where "the lead car brakes hard" / "a car ahead brakes hard" map to a lead of no stated distance; "the lead car
+    # suddenly brakes hard" kept no vehicle at all): "a lead vehicle" / "a lead car", as "a lead brakes hard" is read; only a braking S holds
+    # (hard, or with its deceleration or time): a bare "the lead brakes" / "stops" / "turns" stays refused, quoted (``_dropped_lead``)
+    if not _NP.search(text.lower()):
+        text = re.sub(r"(^|[:;.?!|]\s*|,\s+)(?:the|our|that) (?:lead|leader|leading)\b(?![-'’])(?: (" + _NOUN + r")\b)?(?!['’])"
+                      r"(?=(?: (?:suddenly|then|hard|sharply|abruptly|also|now))* (?:brakes|slams|decelerates|(?:hard|emergency|full|panic)[- ]brakes)\b"
+                      r"[^.;|]*?(?:\bhard\b|\d ?m/s(?:²|\^2|2)|\d ?s\b|\bemergency\b|\bpanic\b|\bslams\b))",
+                      lambda m: f"{m.group(1)}a lead {m.group(2) or 'vehicle'}", text, count=1, flags=re.I)
     text = _named_by_possessive(_first_mention(_it_placed(text)))
     foreign = foreign_message_problem(text)
     if foreign:
@@ -1942,7 +1951,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     if problems:
         raise OfflineParseError("offline parse: " + problems[0])
     whose = _followed_at(spec["ego"], vehicles)
-    motion = _motion_unheld(vehicles)
+    motion = _motion_unheld(vehicles) or _motion_unattached(scene_sents, vehicles)
     for v in vehicles:
         v.pop("_noun", None)
         v.pop("_another", None)
@@ -1986,7 +1995,8 @@ def _lead_motion() -> re.Pattern[str]:
     braking", "a slowing lead", "our leader stops"); built on first use (``_MOTION_WORD`` is defined further down)."""
     return re.compile(r"\b(?:the|a|an|our|that)\s+(?:(?:" + _ADJ + r")\s+)*?(?:(?:braking|slowing|decelerating|stopping|hard-braking|emergency-braking"
                           r"|accelerating|turning|reversing|merging|overtaking|cutting-in)\s+(?:lead|leader)\b(?![-'’])"
-                          r"|(?:lead|leader)\b(?![-'’])\s+(?:(?:is|then|suddenly|now)\s+)*(?:" + _MOTION_WORD.pattern + r"))", re.I)
+                          r"|(?:lead|leader|leading)\b(?![-'’])(?:\s+(?:" + _NOUN + r")\b(?!['’]))?\s+(?:(?:is|then|suddenly|now|also|abruptly|sharply)\s+)*(?:"
+                          + _MOTION_WORD.pattern + r"))", re.I)
 
 
 def _dropped_lead(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
@@ -2862,6 +2872,8 @@ _CROSS_CUE = re.compile(r"\bcross\w*|\bfrom (?:the |our )?(?:left|right)\b|\bonc
 #: a vehicle said to head for the junction ("a van on the right approaches the junction", "coming up to the intersection"): travel across our path
 _TO_JUNCTION = re.compile(r"\b(?:approach\w*|com(?:es|ing)|head(?:s|ing)|driv(?:es|ing)|travel\w*|nears?|nearing)(?: (?:up|in))?(?: (?:to|towards?|into|for))? "
                           r"(?:the |a |our )?(?:junction|intersection|crossroads|crossing)\b")
+#: a vehicle waiting at its own stop line ("a connected car waits at its stop line on the left"): cross traffic from that side
+_AT_OWN_LINE = re.compile(r"\b(?:at|on) (?:its|their) (?:own )?(?:stop[- ]?)?(?:line|bar)\b")
 #: a side said with no direction of travel ("on the right", "to the left", "on the left-hand side"): refused, quoted, when nothing else places it
 _SIDE_ONLY = re.compile(r"\b(?:on|to) the (?:left|right)(?:[- ]hand(?: side)?| side)?\b")
 
@@ -2885,7 +2897,7 @@ def _role(low: str, app: str) -> Optional[str]:
         # after held-out 17: a parked vehicle said to stand on a side ("a parked bus 12 m ahead on the right", "a van parked on our left,
         # 15 m in front") blocks the view from there: it is the occluder, not traffic crossing from that side (it ran as a crossing bus)
         return "occluder"
-    if m and not m.group(0).startswith("from") and not (_CROSS_CUE.search(sided) or _TO_JUNCTION.search(sided)):
+    if m and not m.group(0).startswith("from") and not (_CROSS_CUE.search(sided) or _TO_JUNCTION.search(sided) or _AT_OWN_LINE.search(sided)):
         # after held-out 21, second round: a bare "on the right" / "to the left" says a side, not a direction of travel ("FCW: a van on the right
         # at 30 m doing 40 km/h" ran as a van crossing from the right): crossing only where the clause says it crosses or heads for the
         # junction; otherwise no role (``_vehicles`` refuses it, quoted, ``_SIDE_ONLY``)
@@ -3006,6 +3018,101 @@ def _motion_said(s: str, noun: str, adjs: str, clause: str) -> Optional[tuple[st
     return None
 
 
+#: a time or a sequence word that opens a clause of its own ("After 3 s it speeds up", "Then the van cuts in", "5 s later, it turns right")
+_MOTION_LEAD = (r"(?:(?:(?:at|after|about|around|by|from) (?:t ?= ?)?\d+(?:\.\d+)? ?s|\d+(?:\.\d+)? ?s (?:in|later|into (?:the )?\w+)|then|and then|and|later|"
+                r"suddenly|next|afterwards|soon after(?:wards)?|shortly after(?:wards)?|a (?:moment|second|few seconds) later|eventually|finally|now)\s*,?\s+)*")
+#: what may stand between such a clause's subject and its motion ("it then turns right", "the van suddenly cuts in", "it is braking")
+_MOTION_ADV = r"(?:(?:then|suddenly|also|now|abruptly|quickly|immediately|soon|later|again|eventually|finally|is|starts to|begins to|will|has to)\s+)*"
+#: a motion word that is no motion of the vehicle ("it stops sending BSMs": a fault's, ``split_faults``)
+_NOT_MOTION_AFTER = re.compile(r"\s+(?:sending|broadcasting|transmitting|updating|being|reporting|arriving|coming through|working)\b"
+                               r"|\s+(?:at|for|before|on|behind) (?:its|the|a|their) (?:own )?(?:stop[- ]?)?(?:line|bar|light|lights|red|signal|junction)\b")
+
+
+def _motion_again(seg: str, start: int, s: str, noun: str, role: Optional[str]) -> list[tuple[str, str, str, str]]:
+    """The motions said of a vehicle in clauses of their own after its phrase (``seg[start:]``, the text about it), each clause's subject
+    a pronoun ("It turns right.", "After 3 s it speeds up", "..., which then merges") or the vehicle named again ("Then the van cuts in.",
+    "The van then brakes.", "the lead stops", "that car turns left"): ``sentences`` joins such a sentence to the vehicle's, and the
+    adjective / participle reading (``_motion_said``) reads only the vehicle's own clause. (kind, word, quote, noun) for each, held by its
+    behaviour or refused (``_motion_unheld``).
+
+    Why (after held-out 21, third round): "a van 30 m ahead at 40 km/h. It turns right." / "It stops." / "Then the van cuts in." ran as a
+    constant speed, and a crossing or oncoming vehicle's "Then it brakes hard." was dropped, without a word. A subject of another class ("the
+    truck" said of a van) or "the lead" said of a vehicle that is no lead is not this vehicle's; the ego's clauses are never read here."""
+    subj = re.compile(r"\s*" + _MOTION_LEAD + r"(?:it|which|that|(?:the|that|this) (?:(?:" + _ADJ + r"|front)\s+)*(?:(?P<n>" + _NOUN + r")|(?P<l>lead|leader)|one)"
+                      r"(?: (?:in front|ahead)(?: of (?:us|the ego|ego))?)?)\s+" + _MOTION_ADV + r"(?=" + _MOTION_WORD.pattern + r")", re.I)
+    out = []
+    for piece in re.split(r",|;|\||:|(?<!\d)\.(?!\d)|\bwhile\b|\bwhilst\b|\bbecause\b|\bwhen\b|\bbut\b", seg[start:]):
+        m = subj.match(piece)
+        if not m:
+            continue
+        if m.group("n") and not re.fullmatch(r"vehicles?", m.group("n")) and _class_of(m.group("n")) != _class_of(noun):
+            continue  # another vehicle's ("the truck" after a van)
+        if m.group("l") and role != "lead":
+            continue
+        own = piece[m.start(): (_EGO_SUBJ.search(piece, m.end()) or re.search(r"$", piece)).start()]  # never past an ego subject ("..., and we slow down")
+        for w in _MOTION_WORD.finditer(own):
+            if _NOT_MOTION_AFTER.match(own, w.end()):
+                continue
+            kind = next(k for k in ("hard", "brake", "stand", "up", "move") if w.group(k))
+            at = s.lower().find(own.strip())
+            out.append((kind, w.group(0), _clause_at(s, at) if at >= 0 else s, noun))
+    return out
+
+
+#: a vehicle's motion in the plural or base form ("they brake", "both slow down", "the two merge")
+_MOTION_BASE = (r"\b(?:(?P<hard>brake hard|(?:hard|emergency)[- ]brake)|(?P<brake>brake|slow(?: down)?|decelerate|stop)|(?P<up>accelerate|speed up)"
+                r"|(?P<move>turn (?:left|right|off|into)|reverse|back (?:up|out)|overtake|merge|cut in|change lanes?|pull out))\b"
+                r"(?! (?:at|for|before|on) (?:its|the|a|their) (?:red|signal|light|stop|line|lights)\b)")
+
+
+def _motion_unattached(scene_sents: Sequence[str], vehicles: Sequence[dict[str, Any]]) -> Optional[OfflineParseError]:
+    """A vehicle's motion said in a sentence that no vehicle phrase joins (``sentences`` joins "it ..." and "the van ..." to the vehicle's
+    sentence; ``_motion_again`` reads those): "They brake.", "Both then merge.", "The lead merges." (no verb the join knows), "Then the truck
+    cuts in." after the ego's sentence, "That car turns left." said of a van. The motion of two vehicles ("they", "both", "the two") is
+    refused, quoted (S holds no motion of both, and says not whose); that of one vehicle of S (the lead, the vehicle ahead or in front, one of
+    the class named, "it") is refused unless its behaviour holds it (``_unheld``: a lead's hard braking with ``brake_at``). A subject that is no
+    vehicle of S ("the car" may be the ego) is left to the other rules; the ego's sentences are never read here (after held-out 21, third round:
+    each ran as a constant speed, without a word)."""
+    two = r"(?P<two>they|both(?: of them| vehicles| cars)?|the two(?: of them| vehicles| cars)?|(?:they|we) both)"
+    one = (r"(?P<one>it|that one|this one|(?:the|that|this) (?:(?:" + _ADJ + r"|front)\s+)*(?:(?P<n>" + _NOUN + r")|(?P<l>lead|leader)|one)"
+           r"(?P<ahead> (?:in front|ahead)(?: of (?:us|the ego|ego))?)?)")
+    pat = re.compile(r"\s*" + _MOTION_LEAD + r"(?:" + two + r"|" + one + r")\s+" + _MOTION_ADV + r"(?=" + re.sub(r"\(\?P<\w+>", "(?:", _MOTION_WORD.pattern + r"|" + _MOTION_BASE) + r")", re.I)
+    for s in scene_sents:
+        low = s.lower()
+        if _NP.search(low):
+            continue  # a vehicle's own sentence: its clauses are ``_motion_again``'s
+        for piece in re.split(r",|:|\bwhile\b|\bwhilst\b|\bbecause\b|\bwhen\b|\bbut\b|\band\b", low):
+            m = pat.match(piece)
+            if not m:
+                continue
+            w = _MOTION_WORD.match(piece, m.end()) or re.compile(_MOTION_BASE).match(piece, m.end())
+            if _NOT_MOTION_AFTER.match(piece, w.end()):
+                continue
+            at = low.find(piece.strip())
+            quote = _clause_at(s, at) if at >= 0 else s
+            if m.group("two"):
+                return not_understood(quote, f'"{w.group(0)}" said of "{m.group("two")}": S holds no motion of two vehicles and this names no one '
+                                      "vehicle; say which vehicle does it (the lead / the van), and its braking as 'brakes hard at T s'")
+            if m.group("n") and not re.fullmatch(r"vehicles?", m.group("n")):
+                cands = [v for v in vehicles if v.get("cls", "car") == _class_of(m.group("n"))]
+            elif m.group("l") or m.group("ahead") or "front" in m.group("one"):
+                cands = [v for v in vehicles if v["role"] == "lead"]
+            elif m.group("one") in ("it", "that one", "this one"):
+                cands = list(vehicles[-1:])
+            else:
+                cands = []
+            if not cands and re.match(r"th(?:at|is) ", m.group("one")) and m.group("n"):
+                return not_understood(quote, f'"{m.group("one")}" names no vehicle of the specification (no {m.group("n")} is placed): say the '
+                                      "vehicle it is (the lead / the van ...), and what it does as S holds it")
+            if not cands:
+                continue  # no vehicle of S it names (the ego's "the car", or a vehicle the other rules refuse)
+            kind = next(k for k in ("hard", "brake", "stand", "up", "move") if w.groupdict().get(k))
+            err = _unheld(cands[-1], (kind, w.group(0), quote, m.group("n") or "vehicle"))
+            if err is not None:
+                return err
+    return None
+
+
 def _motion_unheld(vehicles: Sequence[dict[str, Any]]) -> Optional[OfflineParseError]:
     """A vehicle said to brake, slow, stop, speed up or make a manoeuvre (``_motion_said``) whose behaviour in S does not hold it: refused,
     quoted, saying what is missing (after held-out 21, second round). A (hard) braking is held by ``brake_at`` (said with "hard", its
@@ -3013,27 +3120,33 @@ def _motion_unheld(vehicles: Sequence[dict[str, Any]]) -> Optional[OfflineParseE
     ``stop``. A bare "braking" / "slowing" / "decelerating" is a change of speed with no numbers (as a bare "brakes" is, ``_bare_change``);
     a speeding up, a turn, a lane change, an overtaking or a reversing of a vehicle other than the ego has no field of S."""
     for v in vehicles:
-        said = v.pop("_motion", None)
-        if said is None:
-            continue
-        kind, word, quote, noun = said
-        beh = (v.get("behaviour") or {}).get("kind")
-        if kind == "hard" and beh != "brake_at":
-            return not_understood(quote, f'"{word}" of a vehicle that is not ahead of us in our lane: S reads a braking (brake_at) only of the '
-                                  "vehicle we follow; say its place ahead of us, or leave the braking out")
-        if kind == "brake" and beh not in ("brake_at", "stop"):
-            return not_understood(quote, f'"{word}" says the {noun} brakes without saying how hard or when: S\'s braking '
-                                  "(brake_at) needs 'brakes hard', its deceleration ('at 6 m/s²') or its time ('at 4 s'), for the vehicle ahead "
-                                  "of us; or say the one speed it keeps")
-        if kind == "stand" and beh != "stop" and v["role"] != "follower":  # a parked follower ("a legacy car parked 30 m behind us") is read as before
-            return not_understood(quote, f'"{word}" says the {noun} stands still, and S holds it as moving (S stands still only a vehicle ahead '
-                                  "of us, a parked one, or one waiting at its stop line): say where it stands, or the speed it keeps")
-        if kind == "up":
-            return not_understood(quote, f'"{word}" changes a speed without saying from what to what: S holds one speed per vehicle; say the '
-                                  "speed it keeps")
-        if kind == "move":
-            return not_understood(quote, f'"{word}": S has no turn, lane change, overtaking or reversing for a vehicle other than the ego; '
-                                  "say it keeps its lane (ahead of us / crossing / oncoming), or leave it out")
+        for said in v.pop("_motion", None) or ():
+            err = _unheld(v, said)
+            if err is not None:
+                return err
+    return None
+
+
+def _unheld(v: dict[str, Any], said: tuple[str, str, str, str]) -> Optional[OfflineParseError]:
+    """One motion said of vehicle ``v`` (``_motion_unheld``): the refusal when its behaviour does not hold it, else ``None``."""
+    kind, word, quote, noun = said
+    beh = (v.get("behaviour") or {}).get("kind")
+    if kind == "hard" and beh != "brake_at":
+        return not_understood(quote, f'"{word}" of a vehicle that is not ahead of us in our lane: S reads a braking (brake_at) only of the '
+                              "vehicle we follow; say its place ahead of us, or leave the braking out")
+    if kind == "brake" and beh not in ("brake_at", "stop"):
+        return not_understood(quote, f'"{word}" says the {noun} brakes without saying how hard or when: S\'s braking '
+                              "(brake_at) needs 'brakes hard', its deceleration ('at 6 m/s²') or its time ('at 4 s'), for the vehicle ahead "
+                              "of us; or say the one speed it keeps")
+    if kind == "stand" and beh != "stop" and v["role"] != "follower":  # a parked follower ("a legacy car parked 30 m behind us") is read as before
+        return not_understood(quote, f'"{word}" says the {noun} stands still, and S holds it as moving (S stands still only a vehicle ahead '
+                              "of us, a parked one, or one waiting at its stop line): say where it stands, or the speed it keeps")
+    if kind == "up":
+        return not_understood(quote, f'"{word}" changes a speed without saying from what to what: S holds one speed per vehicle; say the '
+                              "speed it keeps")
+    if kind == "move":
+        return not_understood(quote, f'"{word}": S has no turn, lane change, overtaking or reversing for a vehicle other than the ego; '
+                              "say it keeps its lane (ahead of us / crossing / oncoming), or leave it out")
     return None
 
 
@@ -3133,7 +3246,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 behaviour = {"kind": "stop"}  # "a connected car that is stopped in our lane 70 m ahead": a standing lead (no speed of its own)
                 if speed is not None:
                     raise not_understood(s, f"the {noun} is said to stand still and to move: say one")
-            motion = _motion_said(s, noun, adjs, clause)
+            motion = [x for x in (_motion_said(s, noun, adjs, clause),) if x] + _motion_again(low, m.end(), s, noun, role)
             equipped = not (_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]))
             same = speed is None and behaviour["kind"] != "stop" and _OWN_SAME_SPEED.search(mine)
             if role == "follower":
