@@ -4208,3 +4208,119 @@ def test_the_lead_with_no_place_and_no_braking_s_holds_stays_refused_quoted(inte
     err = _refusal(intent)
     assert f'not understood: "{clause}"' in err and "the lead is named but is no vehicle" in err, err
 
+
+
+# The ego's own motion said in the scene ("FCW ... We brake.", "The ego stops at the line." ran as if unsaid): the ego is driven by the
+# application under test, so its braking, stopping, bare change of speed or manoeuvre is refused, quoted; its turn is its movement.
+@pytest.mark.parametrize("intent, clause", [
+    ("FCW test. A van 30 m ahead at 40 km/h. We brake.", "We brake"),
+    ("FCW test. A van 30 m ahead at 40 km/h. The ego stops at the line.", "The ego stops at the line"),
+    ("FCW: a van 30 m ahead. Our car slows down.", "Our car slows down"),
+    ("FCW: a van 30 m ahead. The host vehicle accelerates.", "The host vehicle accelerates"),
+    ("FCW test. A van 30 m ahead at 40 km/h. The ego brakes hard.", "The ego brakes hard"),
+    ("FCW test. A van 30 m ahead at 40 km/h. Then we brake.", "Then we brake"),
+    ("FCW test: we drive at 60 km/h and brake. A van 30 m ahead at 40 km/h.", "we drive at 60 km/h and brake"),
+    ("FCW: a van 30 m ahead at 40 km/h. Our vehicle stopped.", "Our vehicle stopped"),
+    ("FCW: a van 30 m ahead at 40 km/h. The subject vehicle comes to a stop.", "The subject vehicle comes to a stop"),
+    ("FCW: a van 30 m ahead at 40 km/h. Our driver brakes hard.", "Our driver brakes hard"),
+    ("FCW: a van 30 m ahead at 40 km/h. We change lanes.", "We change lanes"),
+    ("FCW: a van 30 m ahead at 40 km/h, we do 60 km/h. We overtake the van.", "We overtake the van"),
+    ("RLVW: we approach the light at 50 km/h, 60 m out; it turns red 3 s before we arrive. After the light turns red, we stop.", "we stop"),
+    ("RLVW: HV 50 km/h, 60 m out, stops at the line; red 3 s before arrival.", "stops at the line"),
+    ("RLVW: we approach the light at 50 km/h from 60 m; it turns red 3 s before we arrive. We run the red.", "We run the red"),
+    ("IMA: a car crosses from the left at 40 km/h, 40 m out, running its red; we go straight at 40 km/h from 50 m and stop at the line.",
+     "we go straight at 40 km/h from 50 m and stop at the line"),
+])
+def test_the_egos_own_braking_stopping_or_manoeuvre_is_refused_quoted(intent: str, clause: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and "the ego's motion is decided by the application under test" in err, err
+
+
+@pytest.mark.parametrize("intent, maneuver", [
+    ("IMA: a car from the left at 40 km/h. We turn right.", "right"),
+    ("IMA: a car from the left at 40 km/h. We turn left.", "left"),
+    ("IMA: we turn right at the junction; a car from the left at 40 km/h.", "right"),
+    ("IMA: HV turning right, 5 m/s, 20 m to the line; a car crosses from the left at 40 km/h, 40 m out.", "right"),
+    ("IMA: a car crosses from the left at 40 km/h, 40 m out; we make a right turn.", "right"),
+    ("RLVW: we approach the light at 50 km/h, 60 m out; it turns red 3 s before we arrive. We turn right.", "right"),
+    ("GLOSA: we approach at 40 km/h from 200 m and turn left; the light turns green in 9 s.", "left"),
+    ("FCW test. A van 30 m ahead at 40 km/h. We turn left.", "left"),
+    ("IMA: a car from the left at 40 km/h. We go straight.", "straight"),
+    ("LTA: an oncoming car 60 m out at 50 km/h. We turn left.", "left"),
+])
+def test_the_egos_turn_is_its_movement(intent: str, maneuver: str) -> None:
+    assert parse(intent).ego.maneuver == maneuver
+
+
+@pytest.mark.parametrize("intent, clause, why", [
+    ("LTA: an oncoming car 60 m out at 50 km/h. We go straight.", "We go straight", "LTA is the ego's left turn"),
+    ("LTA: we turn right from 30 m at 20 km/h; an oncoming car 60 m out at 50 km/h.", "we turn right from 30 m at 20 km/h", "LTA is the ego's left turn"),
+    ("IMA: a car crosses from the left at 40 km/h, 40 m out; we turn left, then we turn right.", "then we turn right", "S holds one movement"),
+])
+def test_an_ego_movement_s_cannot_hold_is_refused_quoted(intent: str, clause: str, why: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and why in err, err
+
+
+# An expected outcome, a condition, a negation or a verb with an object is no motion of the scene: as it was (mapped, the ego as stated).
+@pytest.mark.parametrize("tail", [
+    "The ego should stop before the line.",
+    "The ego must stop before the line.",
+    "Expected: we stop.",
+    "Expected result: the ego stops at the line.",
+    "Pass if the ego stops.",
+    "Check that the ego stops.",
+    "The ego will stop.",
+    "The RLVW warns and we stop.",
+    "If the warning comes, we stop.",
+    "It should make us brake.",
+    "We don't brake.",
+    "We stop the recording.",
+])
+def test_an_expected_outcome_of_the_ego_stays_an_outcome(tail: str) -> None:
+    s = parse(f"RLVW: we approach the light at 50 km/h, 60 m out; it turns red 3 s before we arrive. {tail}")
+    assert (s.ego.speed, s.ego.distance, s.ego.maneuver, s.vehicles) == (13.889, 60.0, "straight", [])
+
+
+# A definite reference to the one vehicle ahead ("the car in front" after "a van 30 m ahead") added a second lead at a default distance:
+# it is that vehicle; a noun of another class that nothing places ("the truck ahead" after a van) is refused, never merged.
+@pytest.mark.parametrize("ref", ["The car in front", "The vehicle ahead", "The lead car", "The leading vehicle", "The car ahead of us", "The front car",
+                                 "The preceding car", "Then the vehicle in front of us"])
+def test_the_vehicle_ahead_said_again_is_the_one_lead(ref: str) -> None:
+    s = parse(f"EEBL: a van 30 m ahead at 40 km/h. {ref} brakes hard.")
+    (v,) = s.vehicles
+    assert (v.cls, v.role, v.distance, v.speed, v.behaviour.kind) == ("van", "lead", 30.0, 11.111, "brake_at")
+
+
+def test_the_vehicle_ahead_said_again_keeps_its_braking_numbers_and_its_faults() -> None:
+    s = parse("EEBL: we follow a truck at 30 m, both at 60 km/h. The vehicle in front brakes at 6 m/s² at 4 s; drop 30% of its BSMs.")
+    (v,) = s.vehicles
+    assert (v.cls, v.distance, v.behaviour.kind, v.behaviour.t, v.behaviour.decel) == ("truck", 30.0, "brake_at", 4.0, 6.0)
+    assert s.faults[0].target == v.id
+
+
+@pytest.mark.parametrize("intent, clause, why", [
+    ("EEBL: a van 30 m ahead at 40 km/h. The truck ahead brakes hard.", "The truck ahead brakes hard", "but no truck is placed ahead"),
+    ("EEBL: a van 30 m ahead at 40 km/h. The SUV in front brakes hard.", "The SUV in front brakes hard", "but no SUV is placed ahead"),
+    ("EEBL: a van 30 m ahead at 40 km/h and a truck 60 m ahead at 40 km/h. The car in front brakes hard.", "The car in front brakes hard",
+     "2 vehicles are ahead of us"),
+])
+def test_a_vehicle_ahead_said_again_that_names_no_one_lead_is_refused_quoted(intent: str, clause: str, why: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and why in err, err
+
+
+# "a car on the right waiting at its line" ran as a moving crossing car: waiting (standing, stopped, sitting) at its own line is behaviour
+# stop, 0 m from it, as "waits at its stop line" was read.
+@pytest.mark.parametrize("intent, role", [
+    ("IMA with a car on the right waiting at its line, BSMs 20% lost", "crossing_right"),
+    ("IMA with a car on the right waiting at its stop line, BSMs 20% lost", "crossing_right"),
+    ("IMA with a car on the right stopped at its stop line, BSMs 20% lost", "crossing_right"),
+    ("IMA with a car on the right standing at its line, BSMs 20% lost", "crossing_right"),
+    ("IMA: a car from the left that waits at its line; we go at 40 km/h.", "crossing_left"),
+    ("IMA: ego at 35 km/h, 45 m out; an equipped van sits at its own stop bar on the right; 20% BSM loss.", "crossing_right"),
+    ("LTA: an oncoming car waiting at its stop line; we turn left at 20 km/h.", "opposing"),
+])
+def test_a_vehicle_waiting_at_its_own_line_stands_there(intent: str, role: str) -> None:
+    (v,) = parse(intent).vehicles
+    assert (v.role, v.distance, v.speed, v.behaviour.kind) == (role, 0.0, None, "stop")

@@ -1478,6 +1478,56 @@ def _first_mention(text: str) -> str:
     return re.sub(r"\b(?:the|that|this) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b(?!'s)", sub, text, flags=re.I)
 
 
+#: the vehicle ahead of us named again by its place or as the lead, with "the" ("the car in front", "the vehicle ahead of us", "the lead car",
+#: "the leading vehicle", "the preceding car"); never one placed from another vehicle ("the car in front of it")
+_AHEAD_AGAIN = re.compile(r"\b(?:the|that|this) (?:(?P<adj>lead|leading|front|preceding)\s+)?(?P<n>" + _NOUN + r")\b(?P<place>\s+(?:(?:right|just|directly|immediately)\s+)?"
+                          r"(?:in front|ahead)(?:\s+of\s+(?:us|the ego|ego|our car|our vehicle|the host vehicle|the hv|hv))?(?![\w-])(?!\s+of\b))?", re.I)
+
+
+def _leads_before(low: str, end: int) -> list[re.Match[str]]:
+    """The vehicle phrases before ``end`` that place a vehicle ahead of us (``_role`` lead), in order."""
+    out = []
+    for s in re.split(r"(?<!\d)\.(?!\d)|[;!?|]", low[:end]):
+        out += [m for m, seg in _vehicle_segments(s) if _role(seg, "") == "lead"]
+    return out
+
+
+def _ahead_named_again(text: str) -> str:
+    """"the car in front" / "the vehicle ahead" / "the lead car" / "the preceding car" after one vehicle ahead of us was introduced: that
+    vehicle, said again ("the van"), never a second lead (after the held-out 21 fourth round: "EEBL: a van 30 m ahead at 40 km/h. The car in
+    front brakes hard." added a car at a default 25 m and the van kept no braking). A generic noun (car, vehicle) names the one vehicle ahead
+    of any class; with more than one ahead, none of its class, it is refused, quoted (which one?); a noun of another class ("the truck ahead"
+    after a van) that no phrase introduces is refused, quoted, never merged. A noun of the lead's own class is left as it was (read as that
+    vehicle already), but for "preceding", which no other rule reads."""
+    low = text.lower()
+    out, at = [], 0
+    for r in _AHEAD_AGAIN.finditer(text):
+        noun = r.group("n").lower()
+        if not (r.group("adj") or r.group("place")) or _is_plural(noun):
+            continue
+        leads = _leads_before(low, r.start())
+        if not leads:
+            continue
+        cls = _class_of(noun)
+        same = [m for m in leads if _class_of(m.group(3)) == cls]
+        generic = re.fullmatch(r"car|vehicle", noun) is not None
+        if same and r.group("adj") != "preceding":
+            continue  # "the van in front" after "a van 30 m ahead": that van, read as before
+        n = sum(_WORDS[m.group(1)] for m in leads)
+        ahead = " / ".join(f"the {m.group(3)}" for m in leads)
+        if n == 1 and (generic or same):
+            out += [text[at: r.start()], f"{r.group(0).split(' ', 1)[0]} {leads[0].group(3)}"]  # "The car in front" -> "The van"
+            at = r.end()
+        elif generic:
+            raise not_understood(_clause_at(text, r.start()), f'"{r.group(0)}": {n} vehicles are ahead of us ({ahead}), and this names none of '
+                                 "them: say which")
+        elif not any(_class_of(m.group(3)) == cls for m in _NP.finditer(low)):
+            raise not_understood(_clause_at(text, r.start()), f'"{r.group(0)}" names a {r.group("n")} ahead of us, but no {r.group("n")} is placed '
+                                 f"ahead (ahead of us: {ahead}): say it again as {'the ' + leads[0].group(3) if n == 1 else 'one of them'}, or place the "
+                                 f"{r.group('n')} as a vehicle of its own (N m ahead)")
+    return "".join(out) + text[at:]
+
+
 #: the ego's verb of following, its object the vehicle ahead (after the held-out 18 round: "we follow the van at 20 m, both at 50 km/h" kept
 #: no vehicle and gave the ego the 20 m): "we follow / are following / trail / tail / sit behind / drive behind", "following ..." at a
 #: clause's start, "closing on / approaching / catching up with"
@@ -1885,7 +1935,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
                       r"(?=(?: (?:suddenly|then|hard|sharply|abruptly|also|now))* (?:brakes|slams|decelerates|(?:hard|emergency|full|panic)[- ]brakes)\b"
                       r"[^.;|]*?(?:\bhard\b|\d ?m/s(?:²|\^2|2)|\d ?s\b|\bemergency\b|\bpanic\b|\bslams\b))",
                       lambda m: f"{m.group(1)}a lead {m.group(2) or 'vehicle'}", text, count=1, flags=re.I)
-    text = _named_by_possessive(_first_mention(_it_placed(text)))
+    text = _named_by_possessive(_first_mention(_it_placed(_ahead_named_again(text))))
     foreign = foreign_message_problem(text)
     if foreign:
         raise OfflineParseError(foreign)
@@ -1926,7 +1976,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     spec["road"] = _road(low, app)
     spec["ego"] = _ego(scene_sents, app)
     # a change of speed S cannot hold (in the scene, or inside a fault clause): refused once every other clause is read
-    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses)
+    own_motion = _ego_motion(scene_sents, spec["ego"], app)  # the ego's turn is its movement, its braking or stopping is refused, quoted
+    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
@@ -2874,6 +2925,10 @@ _TO_JUNCTION = re.compile(r"\b(?:approach\w*|com(?:es|ing)|head(?:s|ing)|driv(?:
                           r"(?:the |a |our )?(?:junction|intersection|crossroads|crossing)\b")
 #: a vehicle waiting at its own stop line ("a connected car waits at its stop line on the left"): cross traffic from that side
 _AT_OWN_LINE = re.compile(r"\b(?:at|on) (?:its|their) (?:own )?(?:stop[- ]?)?(?:line|bar)\b")
+#: a crossing or oncoming vehicle that stands at its stop line ("waits at the stop line", "waiting at its line", "stopped at its stop line",
+#: "sits at its own stop bar"): behaviour stop, 0 m from its line (after held-out 21, fourth round: "a car on the right waiting at its line" ran
+#: as a moving crossing car; only "... stop line" was read)
+_WAITS_AT_LINE = re.compile(r"\b(?:waits?|waiting|stopped|standing|queued|stands|sits|sitting|idles|idling|held)\b[^,;]*(?:stop line|" + _AT_OWN_LINE.pattern + r")")
 #: a side said with no direction of travel ("on the right", "to the left", "on the left-hand side"): refused, quoted, when nothing else places it
 _SIDE_ONLY = re.compile(r"\b(?:on|to) the (?:left|right)(?:[- ]hand(?: side)?| side)?\b")
 
@@ -3150,6 +3205,104 @@ def _unheld(v: dict[str, Any], said: tuple[str, str, str, str]) -> Optional[Offl
     return None
 
 
+#: the ego as a clause's subject: its names (``_EGO_NAMES``, also "the ego car / vehicle") and its driver ("our driver", "the test driver")
+_EGO_WHO = r"(?:" + _EGO_NAMES + r")(?: (?:car|vehicle))?|(?:our|my|the ego's|the host vehicle's|the hv's|the test|the safety) driver"
+#: what may stand between the ego and its verb ("we then brake", "the ego is braking", "we want to turn right", "HV must turn right")
+_EGO_AUX = (r"(?:(?:then|also|suddenly|now|abruptly|quickly|immediately|soon|later|again|eventually|finally|gently|gradually|just|first|is|are|am|was"
+            r"|were|has|have|had|starts? to|begins? to|started to|began to|wants? to|intends? to|plans? to|(?:is |are )?about to|(?:is |are )?going to"
+            r"|tries to|try to|will|would|shall|should|must|has to|have to|needs? to)\s+)*")
+#: the ego's own motion, by kind: a hard braking, a braking, a stop, running the red, a slowing, a speeding up, a manoeuvre S has no field for,
+#: a turn, going straight; a table of its own, not ``_MOTION_WORD``: a vehicle that "stops at its line" obeys its light, the ego that "stops at
+#: the line" is the motion in question (after held-out 21, fourth round: "The ego stops at the line." ran as unsaid)
+_EGO_MOTION_VERB = (r"(?P<hard>brak(?:e|es|ed|ing) hard|(?:hard|emergency|full|panic)[- ]brak(?:e|es|ed|ing)|slam(?:s|med|ming)? on (?:the|our|its) brakes"
+                    r"|(?:make|makes|made|making|do|does|did|doing) an emergency (?:stop|brake|braking))"
+                    r"|(?P<brake>brak(?:e|es|ed|ing)|(?:hit|hits|hitting|appl(?:y|ies|ied|ying)) the brakes)"
+                    r"|(?P<stop>stop(?:s|ped|ping)?|(?:come|comes|came|coming) to (?:a |an )?(?:complete |full |dead )?(?:stop|halt|standstill|rest)|halt(?:s|ed|ing)?"
+                    r"|yield(?:s|ed|ing)?|(?:give|gives|gave|giving) way)"
+                    r"|(?P<red>(?:run|runs|ran|running|jump|jumps|jumped|jumping|blow|blows|blew|blowing)(?: through)? (?:the|a|our) (?:red|light|signal)(?: light)?)"
+                    r"|(?P<slow>slow(?:s|ed|ing)?(?: down)?|decelerat(?:e|es|ed|ing)|eas(?:e|es|ed|ing) off(?: the (?:throttle|gas))?)"
+                    r"|(?P<up>accelerat(?:e|es|ed|ing)|speed(?:s|ing)? up|sped up|pick(?:s|ed|ing)? up speed)"
+                    r"|(?P<move>chang(?:e|es|ed|ing) lanes?|overt(?:ake|akes|ook|aking)|pull(?:s|ed|ing)? (?:over|out)|revers(?:e|es|ed|ing)|back(?:s|ed|ing)? (?:up|out)"
+                    r"|swerv(?:e|es|ed|ing)|merg(?:e|es|ed|ing)|cut(?:s|ting)? in|(?:make|makes|made|making|do|does|did) an? u-turn)"
+                    r"|(?P<turn>(?:turn(?:s|ed|ing)?|(?:make|makes|made|making|take|takes|took|taking) a) (?P<dir>left|right)|(?P<dir2>left|right)[- ]turn(?:ing)?)"
+                    r"|(?P<straight>(?:(?:go|goes|going|went|drive|drives|driving|drove|head|heads|heading|continue|continues|continuing|cross|crosses|crossing"
+                    r"|proceed|proceeds|proceeding|travel|travels|travelling|traveling) )?straight)")
+#: a clause whose subject is the ego and whose verb is its motion ("We brake.", "The ego stops at the line.", "Then our car slows down.",
+#: "the host vehicle accelerates", "HV turning right"); ``_EGO_MOTION_AND``: a second verb after "and" or a comma ("we drive at 60 km/h and
+#: brake", "ego at 50 km/h, braking"), with no vehicle or pronoun between (``_ego_motion`` checks)
+_EGO_MOTION = re.compile(r"(?:^|(?<=[,;:(])|\b(?P<so>and|but|so|while|whilst)\b)\s*" + _MOTION_LEAD
+                         + r"(?:(?:at|near|on|in|by) the \w+(?: \w+)?,?\s+)?"  # "At the line the host vehicle comes to a halt"
+                         + r"(?P<who>" + _EGO_WHO + r")\b(?!['’])(?:\s*:)?\s+(?P<aux>" + _EGO_AUX + r")(?P<verb>" + _EGO_MOTION_VERB + r")\b", re.I)
+_EGO_MOTION_AND = re.compile(_EGO_MOTION.pattern.split("(?P<who>")[0] + r"(?P<who>" + _EGO_WHO + r")\b(?!['’])(?P<mid>[^;:.]*?)(?P<sep>\s+and|,)\s+"
+                             r"(?P<aux>" + _EGO_AUX + r")(?P<verb>" + re.sub(r"\(\?P<\w+>", "(?:", _EGO_MOTION_VERB) + r")\b", re.I)
+#: a modal before the ego's motion: an obligation or a prediction, the expected outcome ("the ego has to stop", "we will brake", "HV must stop")
+_EGO_MODAL = re.compile(r"\b(?:will|would|shall|should|must|has to|have to|needs? to|going to)\b")
+#: what makes a clause about the ego's motion an expected outcome or a condition, not the scene (its own words after the subject, or the
+#: sentence before it): "the ego should stop", "expected, we stop", "pass if the ego stops", "check that we brake"
+_EGO_NOT_SCENE = re.compile(r"\b(?:if|unless|whether|in case|so that|in order to|make sure|ensure|verify|check|confirm|see)\b")
+
+
+def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str) -> Optional[OfflineParseError]:
+    """The ego's own motion said in the scene (after held-out 21, fourth round: "FCW ... We brake.", "The ego stops at the line.", "We turn left."
+    in an IMA, "Our car slows down." with no speed in the intent ran as if unsaid). What S holds is mapped: a turn or going straight is the
+    ego's movement (``maneuver``; LTA's ego turns left, so another movement there is refused). What S cannot hold (a braking, a stop, a
+    slowing or speeding up with no numbers, a lane change, an overtaking, a reversing) is refused, quoted: the ego is driven by the
+    application under test, not scripted. A change of speed with its numbers is ``_speed_change``'s, a bare one next to a speed
+    ``_bare_change``'s (both read first); an expected outcome ("the ego should stop", "pass if the ego stops", "Expected: we stop", set aside
+    by ``document_layer``), a condition ("if we brake") and a change before the test starts are no motion of the scene."""
+    moves: list[tuple[str, str]] = []
+    refusal: Optional[OfflineParseError] = None
+    verbs = re.compile(_EGO_MOTION_VERB, re.I)
+    for s in scene_sents:
+        low = s.lower()
+        if _BEFORE_TEST.search(low):
+            continue
+        changes = [(m.start(), m.end()) for m in _SPEED_CHANGE.finditer(low)]
+        for m in [*_EGO_MOTION.finditer(low), *_EGO_MOTION_AND.finditer(low)]:
+            who, verb = m.group("who"), "verb"
+            w = verbs.fullmatch(m.group(verb))
+            kind = next(k for k in ("hard", "brake", "stop", "red", "slow", "up", "move", "turn", "straight") if w.group(k))
+            if "mid" in m.groupdict():
+                # a second verb after "and" or a comma ("we drive at 60 km/h and brake", "ego at 50 km/h, braking", "HV 50 km/h, stops at the line"): the ego's
+                # only with no other subject between ("a van that slows and stops" is the van's); after "we" / "I" a base form is ours ("we follow a
+                # van and brake")
+                other = _NP.search(m.group("mid")) or re.search(r"\b(?:" + _NOUN + r"|it|they|that|which|who|he|she|lead|leader)\b", m.group("mid"))
+                if other and not (who in ("we", "we're", "i", "i'm") and m.group("sep") != "," and not re.match(r"\w+s\b", w.group(0))):
+                    continue
+            after = low[m.start(verb): re.compile(r"[,;:]|$").search(low, m.end(verb)).start()]
+            aux = m.group("aux") or ""
+            if kind not in ("turn", "straight") and (_EGO_MODAL.search(aux) or _OUTCOME_WORDS.search(after) or m.group("so") == "so"
+                                                     or _OUTCOME_WORDS.search(low[: m.start()]) or _EGO_NOT_SCENE.search(low[: m.start()])):
+                continue  # an expected outcome or a condition ("the ego should stop", "the FCW warns, and we brake", "so we stop", "if we stop")
+            if kind != "turn" and not re.match(r"overt|dodg|evad", w.group(0)) and re.match(r"\s+(?:the|a|an|its|their|our|all|every|this|that|these|those|\w+ing)\b", low[m.end(verb):]):
+                continue  # a verb with an object is no motion of ours ("we stop the recording at 20 s", "we slow down the SPaT rate", "we stop sending")
+            if any(a <= m.start(verb) < b for a, b in changes):
+                continue  # a change of speed with its numbers: ``_speed_change``'s
+            if kind == "stop" and w.group(0) == "stopped" and (re.search(r"\b(?:is|are|am|was|were)\s", aux) or who in ("we're", "i'm")):
+                continue  # "we are stopped at the red": the ego's state at the start, not a stop during the test
+            quote = _clause_at(s, m.start(verb))
+            if kind in ("turn", "straight"):
+                moves.append((w.group("dir") or w.group("dir2") or "straight", quote))
+                continue
+            if refusal is not None:
+                continue
+            what = {"hard": "a braking", "brake": "a braking", "stop": "a stop", "red": "running the red", "slow": "a slowing with no numbers",
+                    "up": "a speeding up with no numbers", "move": "a manoeuvre"}[kind]
+            refusal = not_understood(quote, f'"{w.group(0)}" is the ego\'s own motion ({what}): the ego\'s motion is decided by the application under '
+                                     "test, not scripted, so S holds only its initial and cruise speeds ('from 50 km/h to 30 km/h') and its movement "
+                                     "(straight / left / right); say what it should do as the expected outcome ('Expected: the ego stops'), or leave it out")
+    said = {d for d, _ in moves}
+    if len(said) > 1:
+        return not_understood(moves[1][1], f"the ego is said to go {' and '.join(sorted(said))}: S holds one movement of the ego; say one")
+    if said:
+        d, quote = moves[0]
+        if app == "lta" and d != "left":
+            return not_understood(quote, f"LTA is the ego's left turn across oncoming traffic, and this says it goes {d}: say 'we turn left', or name "
+                                  "the application the scene is for")
+        ego["maneuver"] = d
+    return refusal
+
+
 #: a lead that stands in our lane ("a stopped car", "a car that is stopped in our lane", "a stationary truck", "a broken-down van at a standstill")
 _STANDING = re.compile(r"\b(?:stopped|stationary|standing still|at a standstill|stalled|broken[- ]down|not moving)\b")
 
@@ -3218,7 +3371,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 # after the held-out 17 round: "another truck 25 m further ahead", "a second car 20 m ahead of it" ran as 25 m / 20 m from us
                 at = s.lower().find(rel.group(0))
                 raise not_understood(_clause_at(s, at) if at >= 0 else s, f"{rel.group(1) or rel.group(2)} m from another vehicle, not from us: say the {noun}'s distance from us")
-            if role in ("opposing", "crossing_left", "crossing_right") and re.search(r"\b(waits?|waiting|stopped|standing|queued|stands)\b[^,;]*stop line", low):
+            if role in ("opposing", "crossing_left", "crossing_right") and _WAITS_AT_LINE.search(low):
                 behaviour: dict[str, Any] = {"kind": "stop"}
                 dist = 0.0
             elif role == "occluder":  # a distance stated with it is its place along our lane (after held-out 11: "blocks the sight line, 25 m ahead of the ego")
