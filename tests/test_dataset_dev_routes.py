@@ -64,3 +64,24 @@ def test_other_strata_give_a_larger_set_disjoint_from_dev_v1_too(refs, tmp_path)
     with pytest.raises(SystemExit):  # a repeated stratum is a usage error, before any route is built
         dev_routes.main(["--strata", "3", "3", "--out", str(tmp_path / "x")])
     assert not (tmp_path / "x").exists()
+
+
+def test_dev_v2_is_dev_v1_plus_four_pairs_per_family_committed_and_regenerating(tmp_path):
+    """routes/dev_v2 (dev-eval's default): 6 pairs per family, dev_v1's 12 byte for byte among them, the rest regenerating exactly."""
+    from lantern_bringup.learned_cli import dev_dir
+    from lantern_bringup.route_dir import route_dir_pairs
+
+    assert dev_dir() == dev_routes.DEV_V2_DIR
+    assert verify_hashes(dev_routes.DEV_V2_DIR) == []
+    pairs = route_dir_pairs(dev_routes.DEV_V2_DIR)
+    assert len(pairs) == 36 and all(sum(f == fam for _, f, _, _ in pairs) == 6 for fam in FAMILY_IDS)
+    v1 = dev_routes.generate(tmp_path / "v1")["files"]
+    assert all((dev_routes.DEV_V2_DIR / rel).read_bytes() == (tmp_path / "v1" / rel).read_bytes() for rel in v1)
+    manifest = dev_routes.generate_v2(tmp_path / "v2")
+    for rel in manifest["files"]:
+        assert (tmp_path / "v2" / rel).read_bytes() == (dev_routes.DEV_V2_DIR / rel).read_bytes(), rel
+    assert (tmp_path / "v2" / "manifest.json").read_bytes() == (dev_routes.DEV_V2_DIR / "manifest.json").read_bytes()
+
+
+def test_dev_v2_disjoint_from_suite_heldout_and_training_candidates(refs):
+    assert dev_routes.disjointness_problems(dev_routes.dev_v2_specs(), refs) == []

@@ -2,9 +2,9 @@
 
 Issue 19: every change to the learned agent is judged in closed loop, never
 by open-loop loss, and never on the frozen suite (which nothing may be
-trained, selected or tuned on). ``routes/dev_v1`` (``lantern_bridge.dataset.dev_routes``:
-2 pairs per family, disjoint from the suite, the held-out pair and the
-training routes) is that loop's yardstick. This command runs the suite runner
+trained, selected or tuned on). ``routes/dev_v2`` (``lantern_bridge.dataset.dev_routes``:
+6 pairs per family, disjoint from the suite, the held-out pair and the
+training routes; ``routes/dev_v1`` is its first 2 per family) is that loop's yardstick. This command runs the suite runner
 on it (``lantern suite --routes DEV``: Route A with and without the warning,
 Route B, scored by the same scorer) for the checkpoint and, for comparison,
 other agents (the expert, the onboard baseline), then prints per family the
@@ -46,9 +46,9 @@ FAMILY_ORDER = ("PE", "VC", "OR", "LWW", "RWW", "RTY", "Overall")
 
 
 def dev_dir() -> Path:
-    from lantern_bridge.dataset.dev_routes import DEV_DIR
+    from lantern_bridge.dataset.dev_routes import DEV_V2_DIR
 
-    return DEV_DIR
+    return DEV_V2_DIR
 
 
 def agent_key(agent: str, options: dict[str, Any]) -> str:
@@ -120,7 +120,7 @@ def cmd_dev_eval(argv: Sequence[str]) -> int:
     ap.add_argument("--model", metavar="CKPT_DIR", default=None, help="`lantern train` checkpoint directory (default: the release checkpoint)")
     ap.add_argument("--compare", nargs="*", default=[], metavar="AGENT", help="other agents run on the same routes, e.g. expert onboard")
     ap.add_argument("--no-model", action="store_true", help="run only the --compare agents")
-    ap.add_argument("--routes", metavar="DIR", default=None, help="route directory (default: the development set routes/dev_v1)")
+    ap.add_argument("--routes", metavar="DIR", default=None, help="route directory (default: the development set routes/dev_v2; routes/dev_v1 is its 12-pair first part)")
     ap.add_argument("--out", required=True, metavar="DIR", help="output directory (one suite per agent; rerun to resume)")
     ap.add_argument("--workers", type=number(int, ge=1), default=2)
     a = ap.parse_args(list(argv))

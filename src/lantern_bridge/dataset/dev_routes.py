@@ -1,4 +1,4 @@
-"""The closed-loop development route set ``routes/dev_v1``: 2 pairs per family, disjoint from everything else.
+"""The closed-loop development route sets ``routes/dev_v1`` (2 pairs per family) and ``routes/dev_v2`` (6), disjoint from everything else.
 
 Issue 19 asks every training change to be judged in closed loop, on routes
 that are neither the frozen suite (never trained, selected or tuned on) nor
@@ -19,7 +19,13 @@ near duplicate (``overlap.near_duplicate``) of one of them in the same town
 and family. Regenerating gives byte-identical files; ``manifest.json`` holds
 their SHA-256.
 
-    python -m lantern_bridge.dataset.dev_routes [--out DIR] [--check]
+Two pairs per family proved too few to rank checkpoints (docs/learned_agent.md,
+round 4: the set ranked a DAgger model first whose Right-Turn Yield then scored
+3.2 on the suite against 69.9 here), so ``dev_v2`` adds four other strata per
+family (``DEV_V2_EXTRA_STRATA``, the 24 pairs measured there) to ``dev_v1``'s
+12 pairs, unchanged: 36 pairs, the default of ``lantern learned dev-eval``.
+
+    python -m lantern_bridge.dataset.dev_routes [--set dev_v1|dev_v2] [--out DIR] [--check]
 """
 
 from __future__ import annotations
@@ -45,6 +51,10 @@ DEV_STRATA = (3, 16)
 #: open-loop candidates checked for disjointness: a default collection (600 sequences = ~300 pairs, 8
 #: rejections measured) uses candidates 0..~310; 400 leaves a margin
 DATASET_CANDIDATES_CHECKED = 400
+DEV_V2_NAME = "dev_v2"
+DEV_V2_DIR = SUITE_DIR.parent / DEV_V2_NAME
+#: dev_v2's four pairs per family beside dev_v1's two: spread over the 20 strata, none an extended-gap one
+DEV_V2_EXTRA_STRATA = (1, 7, 12, 18)
 
 
 def dev_specs(seed: int = DEV_SEED, strata: Sequence[int] = DEV_STRATA) -> list[tuple[RouteSpec, RouteSpec]]:
@@ -63,9 +73,17 @@ def dev_specs(seed: int = DEV_SEED, strata: Sequence[int] = DEV_STRATA) -> list[
             pid = f"dev_{fid}_{k + 1:04d}" if default else f"dev_{fid}_s{stratum:02d}"
             pair = tuple(dataclasses.replace(s, pair_id=pid, route_id=f"{pid}_{s.variant}", scenario_name=f"{pid}_{s.variant}",
                                              weather=weather, weather_settings=weather_settings(weather),
-                                             source_route_id=f"lantern_dev_v1/{fid}/{k + 1:04d}") for s in (a, b))
+                                             source_route_id=f"lantern_dev_v1/{fid}/{k + 1:04d}" if default else f"lantern_dev/{fid}/s{stratum:02d}")
+                         for s in (a, b))
             out.append((pair[0], pair[1]))
     return out
+
+
+def dev_v2_specs(seed: int = DEV_SEED) -> list[tuple[RouteSpec, RouteSpec]]:
+    """dev_v1's 12 pairs unchanged (ids, weathers, bytes) followed per family by its ``DEV_V2_EXTRA_STRATA`` pairs: 36 pairs."""
+    v1, extra = dev_specs(seed), dev_specs(seed, DEV_V2_EXTRA_STRATA)
+    n1, n2 = len(DEV_STRATA), len(DEV_V2_EXTRA_STRATA)
+    return [p for fi in range(len(FAMILY_IDS)) for p in v1[fi * n1:(fi + 1) * n1] + extra[fi * n2:(fi + 1) * n2]]
 
 
 def reference_routes(dataset_candidates: int = DATASET_CANDIDATES_CHECKED, with_dev_v1: bool = False) -> list[tuple[str, RouteSpec]]:
@@ -114,29 +132,43 @@ def generate(out_dir: Path | str = DEV_DIR, seed: int = DEV_SEED, strata: Sequen
     return write_route_set(dev_specs(seed, strata), out_dir, {"schema": "lantern_dev/v1", "name": name, "seed": seed, "strata": list(strata)})
 
 
+def generate_v2(out_dir: Path | str = DEV_V2_DIR, seed: int = DEV_SEED) -> dict[str, Any]:
+    """Write dev_v2's 72 route files and its manifest; returns the manifest."""
+    return write_route_set(dev_v2_specs(seed), out_dir, {"schema": "lantern_dev/v1", "name": DEV_V2_NAME, "seed": seed,
+                                                          "strata": list(DEV_STRATA) + list(DEV_V2_EXTRA_STRATA)})
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lantern_bridge.dataset.dev_routes", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=str(DEV_DIR))
+    ap.add_argument("--set", choices=(DEV_NAME, DEV_V2_NAME), default=DEV_NAME, help="which committed set (default dev_v1)")
+    ap.add_argument("--out", default=None, help="output directory (default: the set's committed directory)")
     ap.add_argument("--check", action="store_true", help="only verify the manifest hashes")
-    ap.add_argument("--strata", type=int, nargs="+", default=list(DEV_STRATA), metavar="N",
-                    help=f"length strata (0-19) of each family's pairs (default {' '.join(map(str, DEV_STRATA))}: dev_v1); "
-                         "another choice is also checked disjoint from dev_v1")
+    ap.add_argument("--strata", type=int, nargs="+", default=None, metavar="N",
+                    help=f"length strata (0-19) of each family's pairs instead of a committed set (needs --out; "
+                         f"dev_v1 is {' '.join(map(str, DEV_STRATA))}); checked disjoint from dev_v1 too")
     a = ap.parse_args(argv)
-    strata = tuple(a.strata)
-    if any(not 0 <= x <= 19 for x in strata) or len(set(strata)) != len(strata):
-        ap.error(f"--strata: distinct length strata between 0 and 19, got {' '.join(map(str, strata))}")
-    if strata != DEV_STRATA and a.out == str(DEV_DIR):
-        ap.error(f"--strata other than {' '.join(map(str, DEV_STRATA))} needs --out (routes/dev_v1 holds the default set)")
+    strata = tuple(a.strata) if a.strata is not None else None
+    if strata is not None:
+        if any(not 0 <= x <= 19 for x in strata) or len(set(strata)) != len(strata):
+            ap.error(f"--strata: distinct length strata between 0 and 19, got {' '.join(map(str, strata))}")
+        if a.out is None and strata != DEV_STRATA:
+            ap.error("--strata needs --out (routes/dev_v1 and routes/dev_v2 hold the committed sets)")
+    v2 = a.set == DEV_V2_NAME and strata is None
+    out_dir = a.out or str(DEV_V2_DIR if v2 else DEV_DIR)
 
     def write(out: str) -> str:
-        specs = dev_specs(strata=strata)
-        problems = disjointness_problems(specs, reference_routes(with_dev_v1=strata != DEV_STRATA))
+        if v2:
+            specs, refs = dev_v2_specs(), reference_routes()
+        else:
+            specs = dev_specs(strata=strata or DEV_STRATA)
+            refs = reference_routes(with_dev_v1=strata not in (None, DEV_STRATA))
+        problems = disjointness_problems(specs, refs)
         if problems:
             raise SystemExit("dev routes not disjoint: " + "; ".join(problems))
-        m = generate(out, strata=strata)
+        m = generate_v2(out) if v2 else generate(out, strata=strata or DEV_STRATA)
         return f"wrote {len(m['files'])} route files ({len(m['pairs'])} pairs, disjoint from the suite, the held-out pair and {DATASET_CANDIDATES_CHECKED} open-loop candidates) to {out}"
 
-    return write_or_check(a.out, a.check, write)
+    return write_or_check(out_dir, a.check, write)
 
 
 if __name__ == "__main__":
