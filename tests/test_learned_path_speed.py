@@ -139,3 +139,32 @@ def test_path_speed_agent_drives_a_closed_loop_run(trained, tmp_path, ros_domain
     trajs = drive_40_frames(ckpt, tmp_path, ros_domain)
     assert len(trajs) == 40 and all(t.backend == "learned" and len(t.x) >= 1 for t in trajs)
     assert all(np.all(np.isfinite(t.x)) and np.all(np.isfinite(t.y)) and len(t.target_speed) == len(t.x) for t in trajs)
+
+
+def test_a_head_trained_without_the_speed_input_never_reads_it_and_old_manifests_keep_it(turns, rows, trained):
+    """`lantern train --no-speed-input`: the manifest says so, the loaded head plans the same at any speed, while the
+    default head (and a manifest written before the option, which lacks the key) reads the speed."""
+    import dataclasses
+
+    from lantern_agent.learned.model import PolicyConfig
+
+    ckpt = turns / "ckpt_no_speed"
+    train(turns / "data", ckpt, dataclasses.replace(CFG, epochs=2, speed_input=False), cache_base=turns / "cache", quiet=True, log=lambda s: None)
+    man = json.loads((ckpt / "manifest.json").read_text())
+    assert man["policy"]["speed_input"] is False and man["config"]["speed_input"] is False
+    i = 2  # cruising toward the junction
+
+    def planned(model_dir: Path, speed: float) -> np.ndarray:
+        be = load_backend("learned", model_dir=str(model_dir))
+        obs = _obs(rows, i)
+        be.reset()
+        path, speeds = be.infer_path_speed(dataclasses.replace(obs, speed=speed))
+        return np.concatenate([path.ravel(), speeds])
+
+    assert np.array_equal(planned(ckpt, 0.0), planned(ckpt, 8.0))
+    assert not np.array_equal(planned(trained[0], 0.0), planned(trained[0], 8.0))
+    old = {k: v for k, v in json.loads((trained[0] / "manifest.json").read_text())["policy"].items() if k != "speed_input"}
+    assert PolicyConfig.from_dict(old).speed_input is True
+    with pytest.raises(SystemExit) as e:
+        train_main(["--backbone", "vlm", "--vlm-dir", str(turns), "--data", str(turns), "--out", str(turns / "o"), "--no-speed-input"])
+    assert e.value.code == 2

@@ -51,6 +51,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--keep-termination-rows", action="store_true",
                     help="also train on warning-active rows whose 2.5-s horizon crosses only the warning's termination (the collection "
                          "expert's driving does not change there); default: Sec. 4.1's rule drops every boundary-crossing row")
+    ap.add_argument("--no-speed-input", action="store_true",
+                    help="--backbone learned: the head never reads the ego speed (zeroed in training and driving), against "
+                         "behaviour cloning's inertia: standing still because the car stands")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -89,11 +92,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--inputs applies to --backbone learned only")
     if a.backbone == "vlm" and a.outputs != "waypoints":
         ap.error("--outputs applies to --backbone learned only")
+    if a.backbone == "vlm" and a.no_speed_input:
+        ap.error("--no-speed-input applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
-                      keep_termination_rows=a.keep_termination_rows)
+                      keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input)
     try:
         source = None
         if a.backbone == "vlm":

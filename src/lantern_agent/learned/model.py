@@ -72,6 +72,10 @@ class PolicyConfig:
     outputs: str = "waypoints"
     path_points: int = 20
     path_spacing: float = 1.0
+    #: False: the ego speed number is zeroed before the head reads it, in training and driving alike. Why: a policy
+    #: that reads its own speed learns "standing still -> keep standing" from the expert's stops (behaviour cloning's
+    #: inertia problem, Codevilla et al. 2019), which issue 19 measured as standstills after a yield (Block-A)
+    speed_input: bool = True
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -135,6 +139,8 @@ class Policy(nn.Module):
 
     def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
         t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
+        if not self.cfg.speed_input:  # column 0 is the speed in both layouts (inputs.py)
+            num = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
         h = torch.cat([self.image(img), t, self.num(num)], dim=-1)
         if self.cfg.outputs == "path_speed":  # (B, 2P + 10): path in m, speeds in m/s (``path_speed.split``)
             return self.fuse(h) * self.cfg.waypoint_scale

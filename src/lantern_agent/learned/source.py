@@ -30,6 +30,7 @@ class LearnedSource:
         self.size: tuple[int, int] | None = None
         self.text_enc: Any = None
         self.outputs = "waypoints"
+        self.speed_input = True
         self.path_points = PolicyConfig.path_points
 
     def state_key(self) -> str:
@@ -43,6 +44,7 @@ class LearnedSource:
         input size is the first dataset's when the config names none."""
         self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(infos[0])
         self.outputs = cfg.outputs
+        self.speed_input = cfg.speed_input
         image_net, self.text_enc = load_image_encoder(), TextEncoder()
         built = [build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress) for info in infos]
         return concat_caches([c for c, _ in built]), any(b for _, b in built)
@@ -57,7 +59,7 @@ class LearnedSource:
 
     def make_model(self, cache: FeatureCache) -> Policy:
         assert self.size is not None, "build() first"
-        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], outputs=self.outputs))
+        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], outputs=self.outputs, speed_input=self.speed_input))
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         out.mkdir(parents=True, exist_ok=True)

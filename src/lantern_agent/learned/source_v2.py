@@ -152,7 +152,8 @@ class LearnedSourceV2(LearnedSource):
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
         assert self.size is not None, "build() first"
-        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs)), cache.tokens, cache.token_mask)
+        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs,
+                                        speed_input=self.speed_input)), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         from lantern.file_integrity import atomic_write

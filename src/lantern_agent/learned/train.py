@@ -75,6 +75,8 @@ class TrainConfig:
     outputs: str = "waypoints"
     #: train also on warning-active rows whose horizon crosses only termination (``cache.in_cache``); off: Sec. 4.1's rule
     keep_termination_rows: bool = False
+    #: False: the head never reads the ego speed (``PolicyConfig.speed_input``)
+    speed_input: bool = True
 
 
 @dataclass
