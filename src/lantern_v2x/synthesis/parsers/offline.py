@@ -576,7 +576,9 @@ def document_layer(text: str) -> tuple[str, list[str]]:
                                      "neither set aside nor read as the test; say the test's faults and numbers in a sentence of their own")
             notes.append(f'not a test instruction: ignored: "{body.rstrip(".")}"')
             continue
-        kept.append(piece)
+        piece = _hedged_ego(piece, notes)  # "Ideally we brake.", "Maybe the ego stops.": an expected outcome, set aside with a note
+        if piece.strip():
+            kept.append(piece)
     return " ".join(kept).strip(), notes
 
 
@@ -1842,6 +1844,7 @@ def _article_for(text: str, at: int, noun: str) -> str:
 def read_prompt(prompt: str) -> dict[str, Any]:
     """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood."""
     text, notes = prepared(prompt)
+    said = text  # the intent as worded, before the rewrites below (a refusal may quote it)
     if not text:
         raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
     text = _lone_car_is_ego(text, notes)
@@ -1974,10 +1977,13 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         "background_vehicles": _background(low),
     }
     spec["road"] = _road(low, app)
-    spec["ego"] = _ego(scene_sents, app)
+    stands = _standing_start(scene_sents)  # the ego's standing start ("we are stopped at the red"): known before its speeds are read
+    spec["ego"] = _ego(scene_sents, app, stands is not None)
+    standing = _stand_still(stands, spec["ego"])  # initial speed 0, or refused, quoted (a speed of its own, or "at the line" with no distance)
     # a change of speed S cannot hold (in the scene, or inside a fault clause): refused once every other clause is read
     own_motion = _ego_motion(scene_sents, spec["ego"], app)  # the ego's turn is its movement, its braking or stopping is refused, quoted
-    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion
+    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion or standing
+    _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles)
@@ -2001,7 +2007,7 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     problems = qualitative_problems(text, spec["faults"]) + commentary_problems(notes, spec["faults"])
     if problems:
         raise OfflineParseError("offline parse: " + problems[0])
-    whose = _followed_at(spec["ego"], vehicles)
+    whose = _followed_at(spec["ego"], vehicles) or _brakes_from_rest(stands, spec["ego"], vehicles)
     motion = _motion_unheld(vehicles) or _motion_unattached(scene_sents, vehicles)
     for v in vehicles:
         v.pop("_noun", None)
@@ -2530,6 +2536,8 @@ def _speed_change(s: str, own: str, ego: dict[str, Any]) -> Optional[bool]:
         before = _speeds(own[: m.start()])
         # or said in an earlier sentence of the ego's ("Ego at 50 km/h. ... The ego speeds up to 60 km/h")
         x = before[-1] if before else (ego.get("speed") if "_both" not in ego else None)
+        if x is None and ego.get("_standing"):
+            x = 0.0  # a change from the ego's standing start ("we are stopped at the red, 10 m back; on green we accelerate to 50 km/h")
     why = None
     if stop:
         why = (f"the ego's speed falls to {'a crawl' if stop == 'crawl' else 'zero'}: S holds the ego's initial speed and a cruise speed above "
@@ -2626,8 +2634,10 @@ def _others_speed_change(s: str, own: str, ego: dict[str, Any]) -> None:
                                                  "braking only as 'brakes at N m/s² at T s'); say the one speed it keeps"))
 
 
-def _ego(sents: list[str], app: str) -> dict[str, Any]:
+def _ego(sents: list[str], app: str, standing: bool = False) -> dict[str, Any]:
     ego: dict[str, Any] = {"maneuver": "left" if app == "lta" else "straight"}
+    if standing:
+        ego["_standing"] = True  # a change of speed starts from 0 (``_speed_change``); popped by ``_stand_still``
     for s in sents:
         low = s.lower()
         nps = [m for m in _NP.finditer(low)]
@@ -2933,6 +2943,44 @@ _WAITS_AT_LINE = re.compile(r"\b(?:waits?|waiting|stopped|standing|queued|stands
 _SIDE_ONLY = re.compile(r"\b(?:on|to) the (?:left|right)(?:[- ]hand(?: side)?| side)?\b")
 
 
+#: a crossing or oncoming vehicle placed at its stop line with no verb ("a car on the right at its stop line", "an oncoming bus at its line",
+#: "a van from the left, at the stop line"): only its role words, its equipage or a bracket between its noun and the place
+_AT_OWN_LINE_BARE = re.compile(r"(?:\s*,?\s*(?:(?:(?:crossing|coming|approaching|arriving|driving|heading)\s+)?(?:from|on|to) (?:the|our) (?:left|right)(?:[- ]hand(?: side)?| side)?"
+                               r"|(?:that is |which is )?(?:oncoming|opposing)|from the opposite (?:direction|side)|\([^()]*\)"
+                               r"|(?:not |un|non-)?(?:v2x[- ])?(?:equipped|connected)|with(?:out| no)? (?:v2x|an obu|obu|a radio|radio|connectivity)))*"
+                               r"\s*,?\s*(?:(?:is|'s|right|just|already|now|currently)\s+)*(?:at|on) (?:its|their|the) (?:own )?(?:stop[- ]?)?(?:line|bar)\b")
+#: what makes a vehicle at its stop line move on ("... at its stop line pulls away on green", "... at its stop line when we are 20 m out")
+_MOVES_ON = re.compile(r"(?<!\bto )\b(?:pulls?|pulling|moves?|moving|goes|going|drives?|driving|crosses|proceeds?|proceeding|leaves?|leaving|sets? off|starts?|starting"
+                       r"|accelerat\w*|turns?|turning|runs?|running|arriv\w*|reach\w*|rolls?|rolling|creeps?|creeping|edges?|enters?|entering"
+                       r"|when|once|as soon as|until|then)\b")
+
+
+def _placed_at_own_line(s: str, low: str, m: re.Match[str], noun: str, behaviour: dict[str, Any], dist: Optional[float],
+                        moving: Any) -> tuple[dict[str, Any], Optional[float]]:
+    """A crossing or oncoming vehicle placed at its stop line with no verb (``_AT_OWN_LINE_BARE`` right after its phrase): it stands there,
+    as one that "waits at its stop line" does (behaviour stop, 0 m; ``_WAITS_AT_LINE``). Why stand, not pass: a place with no motion says
+    where the vehicle is, and a vehicle that is at its line when the run starts and is said to do nothing else is one that waits there
+    (moving, it would be somewhere else a moment later, and S's moving vehicle is placed by its distance or timing, not by its line). Said
+    with a speed, a time to the conflict point, a distance, "the same speed as ..." or a verb of moving on after it ("... at its stop line
+    doing 30 km/h", "... when we are 20 m out"): stands there or passes it? refused, quoted. Else (behaviour, distance) as they were."""
+    at = _AT_OWN_LINE_BARE.match(low, m.end())
+    if not at:
+        return behaviour, dist
+    rest = re.split(r"[;|]|(?<!\d)\.(?!\d)", low[at.end():])[0]
+    rest = rest[: e.start()] if (e := _EGO_SUBJ.search(rest)) else rest  # its own words, not the ego's after them
+    rest = rest[: e.start()] if (e := re.search(r",\s*(?:and\s+)?(?:the|a|an|our|my|its|their|this|that)\b", rest)) else rest  # nor another subject's
+    moves_on = _MOVES_ON.search(rest)
+    if moving or any(d != 0 for d in _metres(rest)) or moves_on:  # a distance of its own (not the ego's said after it)
+        said = [x.start() for x in (moves_on, re.search(r"\d", rest)) if x]  # the clause that says it moves, quoted with the vehicle's
+        end = re.compile(r"[,;|]|(?<!\d)\.(?!\d)|$").search(low, at.end() + min(said)).start() if said else at.end()
+        i = s.lower().find(m.group(0))  # ``low`` is ``s`` lowered (a comparison blanked, its length kept)
+        are, its = ("are", "their") if _is_plural(noun) else ("is", "its")
+        raise not_understood(s[i: i + end - m.start()] if i >= 0 else s, f"the {noun} {are} placed at {its} stop line and given a speed, a "
+                             "distance, a time or a motion of its own as well: S holds a vehicle standing at its line ('waits at its stop line') "
+                             "or one approaching it ('N m before its stop line at X km/h'); say one")
+    return {"kind": "stop"}, 0.0
+
+
 def _beside(low: str) -> Optional[re.Match[str]]:
     """A place beside the ego said of a vehicle (``_BESIDE``) with no word that makes it traffic crossing or coming towards us."""
     low = re.sub(_NUM + r" ?m (?:further |farther )?to (?:the|our) (?:left|right)\b", " ", low)  # a position offset's size, never a place
@@ -3206,7 +3254,8 @@ def _unheld(v: dict[str, Any], said: tuple[str, str, str, str]) -> Optional[Offl
 
 
 #: the ego as a clause's subject: its names (``_EGO_NAMES``, also "the ego car / vehicle") and its driver ("our driver", "the test driver")
-_EGO_WHO = r"(?:" + _EGO_NAMES + r")(?: (?:car|vehicle))?|(?:our|my|the ego's|the host vehicle's|the hv's|the test|the safety) driver"
+#: (after held-out 21, fifth round: also "the HV", which ``_EGO_NAMES`` reads only bare: "The HV stops." ran as if unsaid)
+_EGO_WHO = r"(?:the hv|" + _EGO_NAMES + r")(?: (?:car|vehicle))?|(?:our|my|the ego's|the host vehicle's|the hv's|the test|the safety) driver"
 #: what may stand between the ego and its verb ("we then brake", "the ego is braking", "we want to turn right", "HV must turn right")
 _EGO_AUX = (r"(?:(?:then|also|suddenly|now|abruptly|quickly|immediately|soon|later|again|eventually|finally|gently|gradually|just|first|is|are|am|was"
             r"|were|has|have|had|starts? to|begins? to|started to|began to|wants? to|intends? to|plans? to|(?:is |are )?about to|(?:is |are )?going to"
@@ -3240,6 +3289,39 @@ _EGO_MODAL = re.compile(r"\b(?:will|would|shall|should|must|has to|have to|needs
 #: what makes a clause about the ego's motion an expected outcome or a condition, not the scene (its own words after the subject, or the
 #: sentence before it): "the ego should stop", "expected, we stop", "pass if the ego stops", "check that we brake"
 _EGO_NOT_SCENE = re.compile(r"\b(?:if|unless|whether|in case|so that|in order to|make sure|ensure|verify|check|confirm|see)\b")
+
+
+#: a hedge on the ego's own motion (after held-out 21, fifth round: "Ideally we brake.", "Maybe the ego stops.", "We probably brake." ran as if
+#: unsaid): a hedging adverb before the ego or before its verb, or a modal of possibility ("the ego might / may / could brake")
+_HEDGE = r"(?:ideally|hopefully|maybe|perhaps|probably|likely|presumably|possibly|preferably)"
+_HEDGED_EGO = re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but|so|then)\b)\s*(?P<c>(?:" + _HEDGE + r",?\s+(?:" + _EGO_WHO + r")\b(?!['’])\s+"
+                         r"|(?:" + _EGO_WHO + r")\b(?!['’])\s+(?:(?:is|are|am|was|were|will|would|should|'d)\s+)?(?:" + _HEDGE
+                         + r"|might|may|could)(?:\s+(?:well|also|even))?\s+)" + _EGO_AUX + r"(?P<verb>" + re.sub(r"\(\?P<\w+>", "(?:", _EGO_MOTION_VERB)
+                         + r")\b[^,;.!?]*)", re.I)
+
+
+def _hedged_ego(piece: str, notes: list[str]) -> str:
+    """``piece`` (one sentence of ``document_layer``) without its hedged statements of the ego's motion (``_HEDGED_EGO``), each set aside
+    with a note as an expected outcome is ("Expected: we stop"): the ego's motion is the application's under test, so a hedged one is what
+    the author expects it to do, not the scene ("the ego should stop" is the same reading, ``_ego_motion``). Refused, quoted: one that
+    states a number (neither set aside nor read), and a hedged turn or going straight (S's movement of the ego is the scene: which one?)."""
+    out, at = [], 0
+    for m in _HEDGED_EGO.finditer(piece):
+        clause = m.group("c").strip()
+        if _is_fault(clause) or re.match(r"\s+(?:the|a|an|its|their|our|all|every|this|that|these|those|\w+ing)\b", piece[m.end("verb"):], re.I):
+            continue  # a fault clause, or a verb with an object ("we may stop the recording"): the other rules read (or refuse) it
+        if _QTY_WITH_UNIT.search(normalise(clause)):
+            raise not_understood(clause, "it reads as the ego's expected motion (hedged), yet it states a number: neither set aside nor read as the "
+                                 "test; say the test's numbers in a clause of their own")
+        if re.match(r"(?:(?:turn\w*|(?:make|makes|made|making|take|takes|took|taking) a) (?:left|right)|(?:left|right)[- ]turn|\w* ?straight)", m.group("verb"), re.I):
+            raise not_understood(clause, "a hedged movement of the ego: S holds the one movement it makes (straight / left / right); say which")
+        notes.append(f'not a test instruction: ignored: "{clause}" (a hedged expectation of the ego\'s motion, read as the expected outcome)')
+        out.append(piece[at: m.start("c")])
+        at = m.end("c")
+    if not out:
+        return piece
+    rest = "".join(out) + piece[at:]
+    return "" if re.fullmatch(r"[\s,;:.!?]*(?:and|but|so|then)?[\s,;:.!?]*", rest, re.I) else re.sub(r"[\s,;:]*(?:\b(?:and|but|so|then)\s*)?([.!?]?)\s*$", r"\1", rest)
 
 
 def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str) -> Optional[OfflineParseError]:
@@ -3301,6 +3383,83 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str) -> Op
                                   "the application the scene is for")
         ego["maneuver"] = d
     return refusal
+
+
+#: the ego's standing start, its state when the run starts (after held-out 21, fifth round: "GLOSA: we are stopped at the red light, 10 m from
+#: the line", "we wait at the red light", "the ego stands at the stop line", "HV is stationary at the line" ran as a moving ego): a state word
+#: after the ego as a clause's subject; "wait / stand / sit / idle / queue" only with where, how far or what for ("we wait at the red", "we
+#: wait behind the bus", "we wait 6 m before the line", "we wait for the green"; never "we wait for the warning", "HV waiting to turn left,
+#: rolling at 10 mph" (an intention), "we sit behind the truck at 18 m" (a following, ``_EGO_FOLLOWS``)); a bare "stopped" only after
+#: "is / are" (``_ego_motion``'s skip)
+_EGO_STANDS = re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but)\b)\s*(?P<where>(?:at|by) the \w+(?: \w+)?,?\s+)?(?P<who>" + _EGO_WHO + r")\b(?!['’])(?:\s*:)?\s+"
+                         r"(?P<aux>(?:(?:is|are|am|was|were|still|already|just|currently|initially|first|then|now|all)\s+)*)"
+                         r"(?P<verb>stopped|stationary|standing(?: still)?|at (?:a )?(?:standstill|rest|full stop)|not moving"
+                         r"|(?:stands?|waits?|waiting|sits?|sitting|idles?|idling|queued|queues?|queuing|queueing|held)"
+                         r"(?(where)(?! for (?!(?:the |a )?(?:green|light|lights|signal|red)\b))"
+                         r"|(?= (?:still\b|at\b|(?<!sit )(?<!sits )(?<!sitting )behind\b|in (?:the )?(?:queue|line)\b"
+                         r"|for (?:the |a )?(?:green|light|lights|signal|red)\b|\d+(?:\.\d+)? ?(?:m|metres?|meters?)\b(?!/))))"
+                         r"|(?:(?:starts?|starting|sets? off|setting off|pulls? away|pulling away|moves? off|moving off)\s+)?from (?:a )?(?:standstill|rest|standing start|stop\b))"
+                         # with no subject, at the start of a sentence or after its heading ("GLOSA: from standstill, 10 m from the line", "Standing start, ...")
+                         r"|(?:^|(?<=:))\s*(?P<who2>)(?P<verb2>(?:(?:start|starting)\s+)?from (?:a )?(?:standstill|rest|standing start)\b|(?:a )?standing start\b)", re.I)
+#: a place at the signal said with the standing start ("at the red light", "at the line", "at the lights", "at the junction"): the ego stands
+#: at its stop line, which S's ego distance (5 m or more) holds only as a stated number
+_AT_SIGNAL = re.compile(r"\b(?:at|by) (?:the |a |our |its )?(?:red(?: light| signal)?|(?:traffic |stop |signal )?lights?|signal|(?:stop[- ]?)?line|stop bar"
+                        r"|junction|intersection|crossroads)\b")
+
+
+def _standing_start(scene_sents: Sequence[str]) -> Optional[tuple[str, bool]]:
+    """(the clause, whether it places the ego at its signal) of the ego's standing start said in the scene (``_EGO_STANDS``), or ``None``.
+    An outcome or a condition ("the ego should wait at the red", "check that we are stopped", "once we are stopped at the red": no clause
+    subject the pattern takes) and a negation ("we are not stopped") are no start state."""
+    for s in scene_sents:
+        low = s.lower()
+        for m in _EGO_STANDS.finditer(low):
+            if m.group("verb2") is not None:
+                end = re.compile(r"[,;:(]|$").search(low, m.end("verb2")).start()
+                return _clause_at(s, m.start("verb2")), bool(_AT_SIGNAL.search(low[m.start("verb2"): end]))
+            if m.group("verb") == "stopped" and not (re.search(r"\b(?:is|are|am|was|were)\s", m.group("aux")) or m.group("who") in ("we're", "i'm")):
+                continue  # "we stopped at the red": the ego's stop (``_ego_motion``), not its state
+            before = low[max(low.rfind(c, 0, m.start("who")) for c in ",;:(") + 1 : m.start("who")]
+            if _EGO_NOT_SCENE.search(before) or _OUTCOME_WORDS.search(before):
+                continue
+            end = re.compile(r"[,;:(]|$").search(low, m.end("verb")).start()
+            where = (m.group("where") or "") + low[m.start("verb"): end]  # "at the red light we wait": its place said first
+            return _clause_at(s, m.start("where") if m.group("where") else m.start("who")), bool(_AT_SIGNAL.search(where))
+    return None
+
+
+def _stand_still(said: Optional[tuple[str, bool]], ego: dict[str, Any]) -> Optional[OfflineParseError]:
+    """The ego's standing start (``_standing_start``) as S holds it: initial speed 0 (``EgoIntent.speed``; grounding accelerates it to the
+    desired speed, stated or its default, and the application decides when it goes), a stated distance staying its distance to the stop line.
+    Refused, quoted: a speed of its own stated as well ("stopped ... at 50 km/h": which? a change from 0 is "accelerates to 50 km/h"), and a
+    place at the signal ("at the red light", "at the line") with no distance (S places the ego 5 m or more before its stop line, and
+    grounding's default is 80-200 m back: the place would be lost). In every application: S's initial speed is the application's own."""
+    ego.pop("_standing", None)
+    if said is None:
+        return None
+    quote, at_signal = said
+    sp = ego.get("speed")
+    if sp is not None and sp != 0:
+        return not_understood(quote, f"the ego is said to stand still and to drive at {_fmt(sp)} m/s: say one (a start from standstill that "
+                              "then drives is 'accelerates from 0 km/h to 50 km/h')")
+    if at_signal and ego.get("distance") is None:
+        return not_understood(quote, "the ego stands at its stop line, and S places it 5 m or more before the line: say how far back it stands "
+                              "('10 m from the line')")
+    ego["speed"] = 0.0
+    return None
+
+
+def _brakes_from_rest(said: Optional[tuple[str, bool]], ego: dict[str, Any], vehicles: Sequence[dict[str, Any]]) -> Optional[OfflineParseError]:
+    """A standing ego behind a vehicle that brakes with no speed of its own stated ("EEBL: we wait behind a truck 30 m ahead, which brakes
+    hard"): grounding starts a vehicle of our lane with no speed at the ego's initial speed, 0 here, so its braking would be from standstill
+    (no braking at all); refused, quoted (after held-out 21, fifth round, with the standing start)."""
+    if said is None or ego.get("speed") != 0:
+        return None
+    for v in vehicles:
+        if v["role"] in ("lead", "occluder", "follower") and (v.get("behaviour") or {}).get("kind") == "brake_at" and v.get("speed") is None:
+            return not_understood(said[0], f"the ego stands, and the {v['cls']} that brakes has no speed of its own: it would start at the ego's "
+                                  "speed (0) and brake from standstill; say its speed")
+    return None
 
 
 #: a lead that stands in our lane ("a stopped car", "a car that is stopped in our lane", "a stationary truck", "a broken-down van at a standstill")
@@ -3400,6 +3559,9 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 if speed is not None:
                     raise not_understood(s, f"the {noun} is said to stand still and to move: say one")
             motion = [x for x in (_motion_said(s, noun, adjs, clause),) if x] + _motion_again(low, m.end(), s, noun, role)
+            if role in ("opposing", "crossing_left", "crossing_right") and behaviour["kind"] == "cruise" and all(x[0] == "stand" for x in motion):
+                # "IMA: a car on the right at its stop line, BSMs 20% lost" (after held-out 21, fifth round: a moving car, the place lost)
+                behaviour, dist = _placed_at_own_line(s, low, m, noun, behaviour, dist, speed if speed is not None else (ttc or compared or _OWN_SAME_SPEED.search(mine)))
             equipped = not (_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]))
             same = speed is None and behaviour["kind"] != "stop" and _OWN_SAME_SPEED.search(mine)
             if role == "follower":
@@ -3594,6 +3756,38 @@ _RELATIVE_GAP = re.compile(_NUM + r" ?m\b(?!/) (?:(?:further|farther) (?:ahead|o
                            + _OTHER_REF + r")"
                            r"|\b(?:follows?|following|trails?|trailing|tails?|tailing|(?:is |sits |drives )?behind|(?:is |sits |drives )?ahead of|(?:is |sits |drives )?in front of) "
                            + _OTHER_REF + r",? (?:at |by |with a gap of |at a gap of |at a distance of )?" + _NUM + r" ?m\b(?!/)(?! (?:from|before|short of) (?:the |its |our )?(?:stop|line|bar))")
+
+
+#: a vehicle placed from another vehicle with no number ("the car in front of it", "a truck ahead of the van", "the car behind the lead"; before
+#: it: "in front of it a car", "beyond it, a car", "further ahead a car"): its distance from us is not said (``_placed_from_other``)
+_FROM_OTHER = r"(?:(?:right|just|directly|immediately|close(?:ly)?)\s+)?(?:in front of|ahead of|beyond|behind|past)\s+" + _OTHER_REF + r"(?! (?:stop|lane|station|shelter|bay)s?\b)"
+_PLACED_FROM_OTHER = re.compile(r"\b(?P<np>(?:a|an|one|another|the|that|this)\s+(?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")|(?<!\w )(?:the )?one)\b(?!['’])\s*,?\s+(?P<rel>" + _FROM_OTHER + r")"
+                                r"|(?P<rel2>" + _FROM_OTHER + r"|\b(?:further|farther) (?:ahead|on|up|down)(?: the road)?)\s*,?\s*(?:(?:there (?:is|'s)|is|sits|drives|comes)\s+)?"
+                                r"(?P<np2>(?:a|an|one|another)\s+(?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r"))\b(?!['’])", re.I)
+
+
+def _placed_from_other(scene_sents: Sequence[str], said: str) -> None:
+    """A vehicle placed from another vehicle and not from us, with no distance of its own ("EEBL: a van 30 m ahead at 40 km/h; the car in
+    front of it brakes hard", "... and a car in front of it that brakes hard", "further ahead a car brakes hard"): refused, quoted (after
+    held-out 21, fifth round: a second lead at grounding's default 25 m, nearer than the van it is in front of, or no vehicle at all and its
+    braking given to the van). S places every vehicle from us (or from its own stop line); as "a second car 20 m ahead of it" is refused
+    (``_RELATIVE_GAP``). A number in the vehicle's own clause is left to the rules that read it (its distance from us, or that refusal).
+    Quoted as ``said`` (the prepared intent) words it: "the car in front of it", not the "a car" ``_first_mention`` reads."""
+    for s in scene_sents:
+        low = s.lower()
+        for m in _PLACED_FROM_OTHER.finditer(low):
+            np_end = m.end("np") if m.group("np") else m.end("np2")
+            own = re.split(r"[;|]|(?<!\d)\.(?!\d)", low[np_end:])[0]
+            nxt = _NP.search(own, m.end() - np_end)
+            own = own[: nxt.start()] if nxt else own
+            if _metres(own):
+                continue
+            noun = re.sub(r"^one$", "vehicle", (m.group("np") or m.group("np2")).split()[-1])
+            rel = m.group("rel") or m.group("rel2")
+            quote = _clause_at(s, m.start())
+            words = re.search(r"\b(?:a|an|the|that|this)\b".join(re.escape(p) for p in re.split(r"\b(?:a|an)\b", quote, flags=re.I)), " ".join(said.split()), re.I)
+            raise not_understood(words.group(0) if words else quote, f'"{rel}" places the {noun} from another vehicle, not from us, and no distance of '
+                                 f"it is said: S places a vehicle by its own distance; say the {noun}'s (N m ahead of us, or N m from its stop line)")
 
 
 #: a vehicle phrase that announces one more vehicle ("another truck", "one more bus", "a second van", "an extra car")
