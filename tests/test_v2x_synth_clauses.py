@@ -4497,3 +4497,73 @@ def test_a_hedged_ego_motion_inside_a_sentence_is_noted_too() -> None:
 def test_a_hedged_ego_movement_or_number_and_the_hvs_own_stop_are_refused_quoted(intent: str, clause: str, why: str) -> None:
     err = _refusal(intent)
     assert f'not understood: "{clause}"' in err and why in err, err
+
+
+# fix 38: notes appended while the scene is read reach the attempt; inline expected outcomes are noted; a fault window tied to the ego's
+# stop or standing is refused, quoted (S anchors windows on the start, a light's change or a vehicle near the conflict point)
+
+def test_a_symptom_noted_while_the_scene_is_read_reaches_the_attempts_notes() -> None:
+    a = OfflineParser().parse("Bug: GLOSA speed advice flickers when MAP reception is poor. Steps: lose 40% of MAP messages.")
+    assert a.ok, a.error
+    assert [f.op for f in a.spec.faults] == ["drop"] and a.spec.faults[0].probability == 0.4
+    assert a.notes.count('a symptom, not a fault of its own: "GLOSA speed advice flickers when MAP reception is poor"') == 1, a.notes
+    assert len(a.notes) == len(set(a.notes)), a.notes  # prepared's notes are not repeated
+
+
+def test_read_prompt_hands_back_every_note_of_its_reading() -> None:
+    got: list[str] = []
+    read_prompt("[V2X-77] Bug: GLOSA speed advice flickers when MAP reception is poor. Steps: lose 40% of MAP messages.", got)
+    assert got[0].startswith("not a test instruction: ignored: the id") and got[-1].startswith("a symptom, not a fault of its own"), got
+
+
+_FCW_VAN = "FCW: a van 30 m ahead at 40 km/h brakes hard"
+
+
+@pytest.mark.parametrize("intent, clause", [
+    (f"{_FCW_VAN}. The ego should stop.", "The ego should stop"),
+    (f"{_FCW_VAN}. The FCW should warn.", "The FCW should warn"),
+    (f"{_FCW_VAN}; expected: we stop.", "expected: we stop"),
+    (f"{_FCW_VAN}, and the ego must stop before the line.", "the ego must stop before the line"),
+    (f"{_FCW_VAN}; the warning should make us brake.", "the warning should make us brake"),
+    (f"{_FCW_VAN}; its BSMs are delayed by 500 ms, expected: we stop.", "expected: we stop"),
+    (f"{_FCW_VAN}. The driver must be warned.", "The driver must be warned"),
+    (f"{_FCW_VAN}. We expect the ego to stop.", "We expect the ego to stop"),
+])
+def test_an_inline_expected_outcome_is_set_aside_with_a_note_and_the_spec_unchanged(intent: str, clause: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert a.ok, a.error
+    base = OfflineParser().parse(intent.split(clause)[0].rstrip(" ,;.") + ".")
+    assert base.ok and a.spec.model_dump(exclude={"provenance"}) == base.spec.model_dump(exclude={"provenance"})  # no outcome field: S unchanged
+    assert f'not a test instruction: ignored: "{clause}" (an expected outcome)' in a.notes, a.notes
+
+
+@pytest.mark.parametrize("intent, clause", [
+    ("GLOSA: we approach at 50 km/h from 200 m; the light turns green at 15 s. Once we are stopped at the red, the SPaT freezes.", "Once we are stopped at the red"),
+    ("RLVW: we approach at 50 km/h from 60 m; the light turns red 3 s before we arrive. While we wait at the red, SPaT is delayed by 2 s.", "While we wait at the red"),
+    ("RLVW: we approach at 50 km/h from 60 m; the light turns red 3 s before we arrive. Once we stop, the SPaT freezes.", "Once we stop"),
+    ("RLVW: we approach at 50 km/h from 60 m; the light turns red 3 s before we arrive. Drop all SPaT until the ego comes to a stop.", "Drop all SPaT until the ego comes to a stop"),
+])
+def test_a_fault_window_tied_to_the_egos_stop_is_refused_naming_the_anchors_s_holds(intent: str, clause: str) -> None:
+    err = _refusal(intent)
+    assert f'not understood: "{clause}"' in err and "tied to the ego's stop or standing" in err, err
+    assert "when the light turns red" in err and "within 30 m of the conflict point" in err and "from 2 s" in err, err
+
+
+@pytest.mark.parametrize("intent, anchor", [
+    ("RLVW: we approach at 50 km/h from 60 m; the light turns red 3 s before we arrive. When the light turns red, the SPaT freezes.", "phase_change"),
+    ("IMA: we go straight at 40 km/h from 50 m; a connected truck crosses from the left at 10 m/s, 45 m out. Once the truck is within 30 m of the "
+     "conflict point, its BSMs freeze.", "zone_entry"),
+    ("45% packet loss on the oncoming car's BSMs while we wait to go left. LTA, our speed 18 km/h with 20 m remaining to the stop line; the oncoming "
+     "car does 50 km/h and is 85 m from its stop line.", "start"),  # waiting to turn: an intention, no standing
+])
+def test_windows_s_holds_and_a_wait_to_turn_stay_read(intent: str, anchor: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert a.ok and a.spec.faults[0].window.anchor == anchor, a.error
+
+
+def test_the_egos_state_said_beside_a_window_s_holds_is_noted_and_the_window_kept() -> None:
+    a = OfflineParser().parse("RLVW: we approach a signalised junction at 50 km/h, 60 m out. Freeze the SPaT 12 s after the light turns red, after we have already stopped.")
+    assert a.ok, a.error
+    w = a.spec.faults[0].window
+    assert (w.anchor, w.colour, w.start) == ("phase_change", "red", 12.0)
+    assert 'not a test instruction: ignored: "after we have already stopped" (the ego\'s state when the stated window opens)' in a.notes, a.notes

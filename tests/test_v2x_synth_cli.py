@@ -50,6 +50,20 @@ def test_synthesize_prints_what_the_parser_set_aside(capsys: pytest.CaptureFixtu
     assert '"delay": 0.5' in out
 
 
+@pytest.mark.parametrize(("prompt", "note"), [
+    # a note appended while the scene is read (fix 38: it never reached the attempt): said on screen once
+    ("Bug: GLOSA speed advice flickers when MAP reception is poor. Steps: we approach at 50 km/h from 200 m; the light turns green at 15 s; "
+     "lose 40% of MAP messages.", 'note: a symptom, not a fault of its own: "GLOSA speed advice flickers when MAP reception is poor"'),
+    # an inline expected outcome: not part of S, said so
+    ("FCW: we follow a connected car 30 m ahead at 60 km/h; it drives at 40 km/h. Its BSMs are delayed by 500 ms. The FCW should warn.",
+     'note: not a test instruction: ignored: "The FCW should warn" (an expected outcome)'),
+])
+def test_synthesize_prints_the_notes_made_while_the_scene_is_read(prompt: str, note: str, capsys: pytest.CaptureFixture[str]) -> None:
+    v2x_main(["synthesize", prompt])
+    out = capsys.readouterr().out
+    assert out.count(note) == 1, out
+
+
 @pytest.mark.parametrize(("prompt", "verdict", "words"), [
     # a clause no operator reads is quoted, never dropped
     ("RLVW: 60 m at 50 km/h; the light turns yellow 3 s before we arrive. Corrupt the SPaT with quantum noise.", "Not understood",

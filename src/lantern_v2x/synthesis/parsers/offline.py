@@ -52,6 +52,7 @@ magnitude once the window phrases are taken out, window).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from typing import Any, Optional, Sequence
@@ -800,10 +801,11 @@ class OfflineParser:
         edits = [e for err in errors for e in getattr(err, "suggestion", ())]
         data: Optional[dict[str, Any]] = None
         try:
-            data = apply_edits(previous.model_dump(mode="json", exclude={"provenance"}), edits) if previous is not None and edits else read_prompt(prompt)
+            read: list[str] = []  # the notes of the reading: ``prepared``'s, and those appended while the scene is read (a symptom, an outcome)
+            data = apply_edits(previous.model_dump(mode="json", exclude={"provenance"}), edits) if previous is not None and edits else read_prompt(prompt, read)
             spec: Optional[ScenarioSpec] = parse_spec(data, "offline parse")
             raw, error = dump_spec(spec), None
-            notes = tuple(prepared(prompt)[1]) if not edits else ()
+            notes = tuple(dict.fromkeys(read)) if not edits else ()  # each once, in the order read
         except OfflineParseError as e:
             spec, raw, error, notes = None, "", str(e), ()
         except SpecError as e:  # a reading the schema rejects (e.g. a number out of range in the prompt): quote the clause that holds it
@@ -1841,9 +1843,17 @@ def _article_for(text: str, at: int, noun: str) -> str:
     return "an" if noun[0].lower() in "aeiou" else "a"
 
 
-def read_prompt(prompt: str) -> dict[str, Any]:
-    """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood."""
+def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str, Any]:
+    """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood.
+
+    ``notes_out``, when given, receives every note of the reading: those ``prepared`` made, and those appended while the scene is read
+    (a symptom said before its fault, an inline expected outcome). Why: ``parse`` took ``prepared``'s notes alone, so a note appended
+    here ("a symptom, not a fault of its own: ...") never reached ``ParseAttempt.notes`` nor the CLI's output."""
     text, notes = prepared(prompt)
+    if notes_out is not None:
+        notes_out[:] = notes
+        notes = notes_out  # the same list: every later append lands in the caller's notes too
+    outcome_notes: list[str] = []  # notes of what the scene's reading sets aside (an outcome, the ego's state): added last, read by no rule
     said = text  # the intent as worded, before the rewrites below (a refusal may quote it)
     if not text:
         raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
@@ -1948,6 +1958,9 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     fault_clauses, unknown = _symptoms_dropped(fault_clauses, unknown, notes)
     if unknown:
         raise not_understood(unknown[0], "no fault operator matches it; known: drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset")
+    tied = _ego_state_window(sents, outcome_notes)  # "once we are stopped at the red, the SPaT freezes": no window of S (refused, quoted)
+    if tied is not None:
+        raise tied
     for s in sents:
         m = _VAGUE.search(s.lower())
         if m:
@@ -1981,7 +1994,8 @@ def read_prompt(prompt: str) -> dict[str, Any]:
     spec["ego"] = _ego(scene_sents, app, stands is not None)
     standing = _stand_still(stands, spec["ego"])  # initial speed 0, or refused, quoted (a speed of its own, or "at the line" with no distance)
     # a change of speed S cannot hold (in the scene, or inside a fault clause): refused once every other clause is read
-    own_motion = _ego_motion(scene_sents, spec["ego"], app)  # the ego's turn is its movement, its braking or stopping is refused, quoted
+    outcomes: list[str] = []  # the expected outcomes (and conditions) set aside in the scene: noted once the reading holds (``_outcome_notes``)
+    own_motion = _ego_motion(scene_sents, spec["ego"], app, outcomes)  # the ego's turn is its movement, its braking or stopping is refused, quoted
     changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion or standing
     _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
@@ -2024,7 +2038,56 @@ def read_prompt(prompt: str) -> dict[str, Any]:
         raise changed
     if whose is not None:  # after every other clause: a refusal of what the intent asks for comes first
         raise whose
+    notes.extend(n for n in [*outcome_notes, *_outcome_notes(text, scene_sents, outcomes)] if n not in notes)  # last: no rule above reads them (``commentary_problems``, the app)
     return spec
+
+
+#: an inline expected outcome, its heading after a clause of the scene ("...; expected: we stop", "..., expected result: the FCW warns")
+_OUTCOME_HEAD_INLINE = re.compile(r"(?:^|(?<=[,;(]))\s*(?P<c>" + _OUTCOME_HEAD.pattern.removeprefix(r"^\s*") + r".*)$", re.I)
+#: (``_outcome_clause``) a clause that states what the application or the driver does, the expected outcome (after fix 38: "The FCW should warn.", "the warning
+#: should make us brake", "the driver must be warned", "we expect the ego to stop" ran with no note): its subject the application, its output
+#: or the driver, then a modal or an output verb; or the ego with a modal and a verb of being warned
+_APP_SUBJECT = (r"(?:the |our |its |an? )?(?:(?:" + "|".join(a for a, _ in NAMED_APPS) + r"|fcw|eebl|ima|lta|rlvw|glosa)(?: (?:app|application|function|feature|system))?"
+                r"|(?:\w+ )?(?:warning|alert|advice|advisory|recommendation)s?|(?:the )?(?:application|app|system|function|feature|hmi|display)"
+                r"|(?:our |the |my |the test |the safety )?driver)")
+@functools.lru_cache(maxsize=1)
+def _outcome_clause() -> re.Pattern[str]:
+    """``_OUTCOME_CLAUSE``, built on first use (``_EGO_WHO`` is defined further down)."""
+    return re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but|so|then)\b)\s*(?P<c>(?:" + _APP_SUBJECT + r")\s+(?:(?:should|must|shall|will|would|has to|have to"
+                             r"|needs? to|ought to|is expected to|are expected to|is supposed to)\b|(?P<pres>warns|alerts|fires|triggers|goes off|stays (?:silent|quiet)"
+                             r"|advises)\b)[^,;:()]*|(?:" + _EGO_WHO + r")\s+(?:(?:should|must|shall|will|would|ought to)\s+)?(?:be (?:warned|alerted|advised)|get (?:a |the )?"
+                             r"(?:warning|alert|advice)|receive (?:a |the )?(?:warning|alert|advice))\b[^,;:()]*|(?:we|i) (?:expect|want to see|should see)\b[^,;:()]*)", re.I)
+
+
+def _outcome_notes(text: str, scene_sents: Sequence[str], outcomes: Sequence[str]) -> list[str]:
+    """The notes of the expected outcomes said inline in the scene, each quoted (after fix 38: "FCW: a van 30 m ahead at 40 km/h brakes hard.
+    The ego should stop.", "... The FCW should warn.", "...; expected: we stop.", "the warning should make us brake" were read as no part of
+    S, rightly, with no word on screen; the heading form "Expected: we stop." at a sentence's start was already noted by ``document_layer``).
+    ``outcomes``: the ego's motions ``_ego_motion`` set aside ("o" an outcome, "c" a condition, then the clause); the others are found here:
+    an outcome heading after a clause (``_OUTCOME_HEAD_INLINE``) and a clause that says what the application or the driver does
+    (``_outcome_clause``). Only notes: S is what the other rules read, unchanged; a clause quoted once (the longest that holds it)."""
+    found: list[tuple[str, str]] = [(o[1:].strip(), "a condition on the ego's motion, not the scene" if o[0] == "c" else "an expected outcome") for o in outcomes]
+    for piece in re.split(r"(?<!\d)\.(?!\d)|[;!?|]", " ".join(text.split())):  # the heading may follow a fault clause ("..., expected: we stop")
+        m = _OUTCOME_HEAD_INLINE.search(piece.strip())
+        if m:
+            found.append((m.group("c").strip(), "an expected outcome"))
+    for s in scene_sents:
+        t = " ".join(s.split())
+        for m in _outcome_clause().finditer(t):
+            if not _is_fault(m.group("c")):  # said with no modal ("EEBL fires", "IMA fires too late"): a "Then:" step, or a bug's symptom
+                found.append((m.group("c").strip(), "what the application does: an expected outcome or a symptom" if m.group("pres") else "an expected outcome"))
+    out: list[str] = []
+    quotes: list[str] = []
+    for q, why in sorted(found, key=lambda f: -len(f[0])):  # the longest first: a clause inside a quoted one is that one
+        q = re.sub(r"^(?:and|but|so|then)\s+", "", q.strip(" ,;:."), flags=re.I)
+        if q and not any(q.lower() in k.lower() for k in quotes):
+            quotes.append(q)
+    for q, why in found:  # in the order read
+        q = re.sub(r"^(?:and|but|so|then)\s+", "", q.strip(" ,;:."), flags=re.I)
+        if q in quotes:
+            quotes.remove(q)
+            out.append(f'not a test instruction: ignored: "{q}" ({why})')
+    return out
 
 
 def _dropped_vehicle(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
@@ -3324,14 +3387,15 @@ def _hedged_ego(piece: str, notes: list[str]) -> str:
     return "" if re.fullmatch(r"[\s,;:.!?]*(?:and|but|so|then)?[\s,;:.!?]*", rest, re.I) else re.sub(r"[\s,;:]*(?:\b(?:and|but|so|then)\s*)?([.!?]?)\s*$", r"\1", rest)
 
 
-def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str) -> Optional[OfflineParseError]:
+def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outcomes: Optional[list[str]] = None) -> Optional[OfflineParseError]:
     """The ego's own motion said in the scene (after held-out 21, fourth round: "FCW ... We brake.", "The ego stops at the line.", "We turn left."
     in an IMA, "Our car slows down." with no speed in the intent ran as if unsaid). What S holds is mapped: a turn or going straight is the
     ego's movement (``maneuver``; LTA's ego turns left, so another movement there is refused). What S cannot hold (a braking, a stop, a
     slowing or speeding up with no numbers, a lane change, an overtaking, a reversing) is refused, quoted: the ego is driven by the
     application under test, not scripted. A change of speed with its numbers is ``_speed_change``'s, a bare one next to a speed
     ``_bare_change``'s (both read first); an expected outcome ("the ego should stop", "pass if the ego stops", "Expected: we stop", set aside
-    by ``document_layer``), a condition ("if we brake") and a change before the test starts are no motion of the scene."""
+    by ``document_layer``), a condition ("if we brake") and a change before the test starts are no motion of the scene; ``outcomes``, when
+    given, receives each such outcome or condition clause, quoted, for its note (``_outcome_notes``; after fix 38 they were set aside silently)."""
     moves: list[tuple[str, str]] = []
     refusal: Optional[OfflineParseError] = None
     verbs = re.compile(_EGO_MOTION_VERB, re.I)
@@ -3355,6 +3419,10 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str) -> Op
             aux = m.group("aux") or ""
             if kind not in ("turn", "straight") and (_EGO_MODAL.search(aux) or _OUTCOME_WORDS.search(after) or m.group("so") == "so"
                                                      or _OUTCOME_WORDS.search(low[: m.start()]) or _EGO_NOT_SCENE.search(low[: m.start()])):
+                if outcomes is not None:  # said on screen, never silent: a condition ("if we stop") apart from an outcome
+                    cond = not (_EGO_MODAL.search(aux) or _OUTCOME_WORDS.search(after) or m.group("so") == "so") and _EGO_NOT_SCENE.search(low[: m.start()]) \
+                        and not _OUTCOME_WORDS.search(low[: m.start()])
+                    outcomes.append(("c" if cond else "o") + _clause_at(s, m.start(verb)))
                 continue  # an expected outcome or a condition ("the ego should stop", "the FCW warns, and we brake", "so we stop", "if we stop")
             if kind != "turn" and not re.match(r"overt|dodg|evad", w.group(0)) and re.match(r"\s+(?:the|a|an|its|their|our|all|every|this|that|these|those|\w+ing)\b", low[m.end(verb):]):
                 continue  # a verb with an object is no motion of ours ("we stop the recording at 20 s", "we slow down the SPaT rate", "we stop sending")
@@ -3405,6 +3473,38 @@ _EGO_STANDS = re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but)\b)\s*(?P<where>(?:at|b
 #: at its stop line, which S's ego distance (5 m or more) holds only as a stated number
 _AT_SIGNAL = re.compile(r"\b(?:at|by) (?:the |a |our |its )?(?:red(?: light| signal)?|(?:traffic |stop |signal )?lights?|signal|(?:stop[- ]?)?line|stop bar"
                         r"|junction|intersection|crossroads)\b")
+
+
+#: a fault's window tied to the ego's stop or standing ("Once we are stopped at the red, the SPaT freezes.", "While we wait at the red, SPaT is
+#: delayed by 2 s", "after the ego comes to a stop", "until we stop"): a subordinator, the ego as its subject, a stop or standing verb
+_EGO_STATE_WINDOW = re.compile(r"\b(?:once|while|whilst|when|whenever|as soon as|after|until|till|as long as|so long as|the moment)\s+(?:" + _EGO_WHO + r")\b(?!['’])\s+"
+                               r"(?:(?:is|are|am|was|were|have|has|had|been|still|already|just|first|finally|then|come|comes|came|get|gets|got)\s+)*"
+                               r"(?:stopped|stop|stops|halt|halts|halted|stationary|standing(?: still)?|stands?|(?:waits?|waiting)(?! to\b)|sits?|sitting|idles?|idling"
+                               r"|queued|queuing|queueing|at (?:a )?(?:standstill|rest|full stop)|not moving|to (?:a )?(?:complete |full |dead )?(?:stop|halt|standstill|rest))\b",
+                               re.I)
+
+
+def _ego_state_window(sents: Sequence[str], notes: list[str]) -> Optional[OfflineParseError]:
+    """A fault whose window is tied to the ego's stop or standing (``_EGO_STATE_WINDOW``): refused, quoted (after fix 38: "Once we are
+    stopped at the red, the SPaT freezes." ran the freeze from the start, the window lost without a word). S anchors a fault's window only on
+    the run's start, a signal's change of colour ("when the light turns red": ``phase_change``) or the fault's vehicle coming within a radius
+    of the conflict point ("once the truck is within 30 m of the conflict point": ``zone_entry``); the ego's stop is decided by the
+    application under test, so no time from the start stands for it. Only in a sentence that states a fault; where that sentence states a
+    window S holds as well ("Freeze the SPaT 12 s after the light turns red, after we have already stopped"), the ego's clause says its state
+    when that window opens: set aside with a note, the stated window kept."""
+    for s in sents:
+        m = _EGO_STATE_WINDOW.search(s)
+        if m and _is_fault(s):
+            low = s.lower()
+            w = _window(low[: m.start()] + low[m.end():], "v", [])  # the window the rest of the sentence states, as the fault reads it
+            if w["anchor"] != "start" or w.get("start"):
+                notes.append(f'not a test instruction: ignored: "{_clause_at(s, m.start())}" (the ego\'s state when the stated window opens)')
+                continue
+            return not_understood(_clause_at(s, m.start()), "a fault window tied to the ego's stop or standing: S anchors a fault's window only on "
+                                  "the run's start ('from 2 s'), a change of the light ('when the light turns red') or the fault's vehicle coming "
+                                  "near the conflict point ('once the truck is within 30 m of the conflict point'); say one of those, or leave "
+                                  "the window out (the fault then runs from the start)")
+    return None
 
 
 def _standing_start(scene_sents: Sequence[str]) -> Optional[tuple[str, bool]]:
