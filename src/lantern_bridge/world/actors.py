@@ -11,6 +11,7 @@ Everything random comes from one seeded generator, consumed in a fixed order.
 from __future__ import annotations
 
 import math
+import struct
 import zlib
 from dataclasses import dataclass, field
 
@@ -35,6 +36,7 @@ SIZES: dict[str, tuple[float, float, float]] = {
     "box": (0.5, 0.5, 0.5),
 }
 
+_pack7 = struct.Struct("<7d").pack
 _WALKER_PALETTE = [(200, 60, 40), (40, 120, 200), (230, 190, 40), (60, 160, 80), (200, 200, 200)]
 _PALETTE = [(170, 30, 35), (30, 60, 150), (200, 200, 205), (35, 35, 40), (140, 140, 150), (20, 110, 60), (220, 170, 40), (110, 70, 40)]
 
@@ -93,7 +95,22 @@ class Actor:
         return [(b, shade) for b, shade, _ in self.painted_parts()]
 
     def painted_parts(self) -> list[tuple[Box, float, tuple[int, int, int]]]:
-        """``parts()`` with the colour of each part (the same boxes, in drawing order)."""
+        """``parts()`` with the colour of each part (the same boxes, in drawing order).
+
+        A frame asks for them several times (visibility, camera, perception) and a standing actor every
+        frame: the parts are kept with the exact inputs they were made from (the pose and extent as bit
+        patterns, class, colour, id) and made anew when any differs."""
+        hl, hw, hh = self.half_extent
+        vals = (self.x, self.y, self.yaw, hl, hw, hh, self.z)
+        if all(type(v) is float for v in vals) and (self.color is None or type(self.color) is tuple):
+            key = (_pack7(*vals), self.cls, self.color, self.id)
+            memo = self.__dict__.get("_parts_memo")
+            if memo is None or memo[0] != key:
+                memo = self.__dict__["_parts_memo"] = (key, self._make_painted_parts())
+            return list(memo[1])
+        return self._make_painted_parts()
+
+    def _make_painted_parts(self) -> list[tuple[Box, float, tuple[int, int, int]]]:
         b = self.box
         hl, hw, hh = self.half_extent
         base = self.base_color()
@@ -150,6 +167,7 @@ class Traffic:
         self.suppressed: set[str] = set()
         self._next_id = 0
         self.entry_lanes = sorted(lid for lid, ln in road.lanes.items() if ln.kind == "in")
+        self._footprints: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def new_id(self) -> str:
         self._next_id += 1
@@ -237,6 +255,40 @@ class Traffic:
         v_along = others[k, 5] * math.cos(others[k, 2] - me.yaw)
         return float(max(gap[k], 0.0)), float(v_along)
 
+    def _obstacle_gaps(self, mes: list[Actor], others: np.ndarray, other_ids: list[str]) -> list[tuple[float, float]]:
+        """``_obstacle_gap`` of several vehicles against the same boxes, as one (vehicles, boxes) block.
+
+        Row i holds exactly vehicle i's values of ``_obstacle_gap`` (the same element-wise operations
+        on the same doubles, its cos and sin from ``math`` as there), so every answer is bit-identical."""
+        if others.shape[0] == 0 or not mes:
+            return [(math.inf, 0.0)] * len(mes)
+        yaw = np.array([me.yaw for me in mes], float)[:, None]
+        c = np.array([math.cos(me.yaw) for me in mes], float)[:, None]
+        s = np.array([math.sin(me.yaw) for me in mes], float)[:, None]
+        dx = others[None, :, 0] - np.array([me.x for me in mes], float)[:, None]
+        dy = others[None, :, 1] - np.array([me.y for me in mes], float)[:, None]
+        fwd = c * dx + s * dy
+        lat = -s * dx + c * dy
+        ohl, ohw = others[:, 3], others[:, 4]
+        rel = others[None, :, 2] - yaw
+        cr, sr = np.abs(np.cos(rel)), np.abs(np.sin(rel))
+        ext_f = cr * ohl + sr * ohw
+        ext_l = sr * ohl + cr * ohw
+        gap = fwd - np.array([me.half_extent[0] for me in mes], float)[:, None] - ext_f
+        mask = (fwd > 0) & (gap < self.idm.look_ahead) & (np.abs(lat) < self.idm.corridor + ext_l)
+        mask &= np.array([[oid != me.id for oid in other_ids] for me in mes], bool).reshape(mask.shape)
+        found = mask.any(axis=1).tolist()
+        ks = np.argmin(np.where(mask, gap, np.inf), axis=1).tolist()
+        out: list[tuple[float, float]] = []
+        for i, me in enumerate(mes):
+            if not found[i]:
+                out.append((math.inf, 0.0))
+                continue
+            k = ks[i]
+            v_along = others[k, 5] * math.cos(others[k, 2] - me.yaw)
+            out.append((float(max(gap[i, k], 0.0)), float(v_along)))
+        return out
+
     def _path_pose(self, me: Actor, lane: Lane, s: float) -> tuple[float, float, float]:
         """My pose ``s`` metres along my lane, continued on my chosen successor (straight on if none chosen yet)."""
         if s <= lane.length:
@@ -247,6 +299,30 @@ class Traffic:
         x, y, yaw = lane.line.point_at(lane.length)
         d = s - lane.length
         return x + d * math.cos(yaw), y + d * math.sin(yaw), yaw
+
+    def _path_poses(self, me: Actor, lane: Lane, s: np.ndarray) -> np.ndarray:
+        """``_path_pose`` of every element of ``s`` as a (len(s), 3) array, element-wise bit-identical."""
+        out = np.empty((s.shape[0], 3))
+        on = s <= lane.length
+        if on.all():
+            out[:, 0], out[:, 1], out[:, 2] = lane.line.points_at(s)
+            return out
+        if on.any():
+            out[on, 0], out[on, 1], out[on, 2] = lane.line.points_at(s[on])
+        beyond = s[~on] - lane.length
+        rest = np.ones(beyond.shape[0], bool)
+        nxt = me.meta.get("next", {}).get(lane.id)
+        if nxt is not None:
+            nl = self.road.lanes[nxt]
+            rest = ~(beyond <= nl.length)  # (not <=, as _path_pose tests it: a NaN goes straight on there too)
+            sel = np.flatnonzero(~on)[~rest]
+            out[sel, 0], out[sel, 1], out[sel, 2] = nl.line.points_at(beyond[~rest])
+        if rest.any():
+            x, y, yaw = lane.line.point_at(lane.length)
+            d = beyond[rest]
+            sel = np.flatnonzero(~on)[rest]
+            out[sel, 0], out[sel, 1], out[sel, 2] = x + d * math.cos(yaw), y + d * math.sin(yaw), yaw
+        return out
 
     def _swept_gap(self, me: Actor, lane: Lane, others: np.ndarray) -> float:
         """How far I can drive along my own path before my footprint comes within ``swept_margin`` of a
@@ -260,12 +336,8 @@ class Traffic:
         others = others[near]
         if others.shape[0] == 0:
             return math.inf
-        hl, hw = me.half_extent[0], me.half_extent[1]
-        # my footprint's perimeter: 5 points along each side, the middle of the front and the back
-        lx = np.concatenate([np.linspace(-hl, hl, 5), np.linspace(-hl, hl, 5), [-hl, hl]])
-        ly = np.concatenate([np.full(5, -hw), np.full(5, hw), [0.0, 0.0]])
-        us = np.arange(0.0, p.swept_range + 1e-9, p.swept_step)
-        poses = np.array([self._path_pose(me, lane, me.s + u) for u in us])  # (U, 3)
+        lx, ly, us = self._footprint(me.half_extent[0], me.half_extent[1])
+        poses = self._path_poses(me, lane, me.s + us)  # (U, 3): _path_pose(me, lane, me.s + u) for each u
         c, sn = np.cos(poses[:, 2])[:, None], np.sin(poses[:, 2])[:, None]
         px = poses[:, 0:1] + c * lx[None] - sn * ly[None]  # (U, P)
         py = poses[:, 1:2] + sn * lx[None] + c * ly[None]
@@ -283,6 +355,19 @@ class Traffic:
         if not hit.any():
             return math.inf
         return float(max(us[int(np.argmax(hit))] - p.swept_step, 0.0))
+
+    def _footprint(self, hl: float, hw: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """My footprint's perimeter (5 points along each side, the middle of the front and the back) and the
+        path offsets checked by ``_swept_gap``: constants of (hl, hw) and the parameters, made once each."""
+        p = self.idm
+        key = (hl, hw, p.swept_range, p.swept_step)
+        hit = self._footprints.get(key)
+        if hit is None:
+            lx = np.concatenate([np.linspace(-hl, hl, 5), np.linspace(-hl, hl, 5), [-hl, hl]])
+            ly = np.concatenate([np.full(5, -hw), np.full(5, hw), [0.0, 0.0]])
+            us = np.arange(0.0, p.swept_range + 1e-9, p.swept_step)
+            hit = self._footprints[key] = (lx, ly, us)
+        return hit
 
     def _junction_occupied(self, me: Actor, actors: list[Actor], ego_claims: bool = True) -> bool:
         """Another vehicle (not one ahead of me from my own approach) is inside the junction box,
@@ -319,6 +404,10 @@ class Traffic:
         ids = [a.id for a in all_actors if a.collidable]
         gone: list[Actor] = []
         p = self.idm
+        # the look-ahead gaps outside the junction box, all at once: they read only the packed boxes and
+        # each vehicle's own pose from before its update, both fixed until its turn in the loop below
+        plain = [me for me in traffic if not (self.road.lanes[me.lane].kind == "conn" and packed.shape[0])]  # type: ignore[index]
+        plain_gaps = dict(zip(map(id, plain), self._obstacle_gaps(plain, packed, ids)))
         for me in traffic:
             lane = self.road.lanes[me.lane]  # type: ignore[index]
             if lane.kind == "conn" and packed.shape[0]:
@@ -331,7 +420,7 @@ class Traffic:
                 if gap_s < gap:
                     gap, v_lead = gap_s, 0.0
             else:
-                gap, v_lead = self._obstacle_gap(me, packed, ids)
+                gap, v_lead = plain_gaps[id(me)]  # = self._obstacle_gap(me, packed, ids)
             to_end = lane.length - me.s - me.half_extent[0]
             # signals: treat the stop line as a standing obstacle on red (and on yellow when stopping is possible)
             green = True

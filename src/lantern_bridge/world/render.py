@@ -4,31 +4,38 @@ Per frame the ground costs a handful of vectorised numpy operations: the
 camera-frame ground point of every pixel below the horizon is precomputed
 once (pitch 0, flat ground), so a frame only rotates/translates those points,
 turns them into integer texel indices and gathers the texture (the mip level
-is fixed per row). Haze and wet-road sheen are per-row constants: for the
-full-resolution level (most rows) they are baked into a per-row colour table
-of the texture's few paint colours, so a pixel is two gathers (palette index,
-then the row's blended colour as one packed RGBX word) and no float math;
-the coarse far rows are gathered as packed words and blended. The frame is
-assembled as RGBX words, the layout Pillow keeps RGB images in, so handing it
-to Pillow is a plain copy. Boxes are drawn with Pillow as flat-shaded
-polygons, farthest first, back faces culled and clipped at the near plane, so
-an actor behind a bus is really hidden by the bus's pixels; culling,
-projection, shading and the polygon coordinates are computed for all boxes
-at once and Pillow's polygon fill is called directly.
+is fixed per row). Haze and wet-road sheen are per-row constants: every map
+level is kept as one-byte indices into one palette (the full-resolution level
+has the six paint colours, the coarse ones a few dozen box-filtered mixes), so
+a pixel is two gathers (palette index, then the row's blended colour as one
+packed RGBX word) and no float math. A camera that has not moved gets the
+ground rows of the frame before. The frame is assembled as RGBX words, the
+layout Pillow keeps RGB images in, and Pillow draws into those words directly
+(a mapped image). Boxes are drawn with Pillow as flat-shaded polygons,
+farthest first, back faces culled and clipped at the near plane, so an actor
+behind a bus is really hidden by the bus's pixels; what does not depend on the
+camera (corners, normals, shaded colours) is computed once for the static
+boxes, culling, projection and the polygon coordinates for all boxes at once,
+and Pillow's polygon fill is called directly.
 
 Every step reproduces the earlier per-pixel float pipeline bit for bit (same
 float32 operations in the same order, only hoisted or precomputed):
 tests/test_world_render_golden.py compares frames against hashes of the
-reference renderer.
+reference renderer, tests/test_world_step_cache.py the cached paths against
+the plain ones.
 """
 
 from __future__ import annotations
 
 import math
+import struct
+import sys
+from collections import deque
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from lantern_bridge.world.geometry import Box
 from lantern_bridge.world.texture import MapTexture
@@ -91,6 +98,23 @@ _FACES = (
 
 Drawable = tuple[Box, tuple[int, int, int], float]  # box, base colour, shade factor
 
+# Box.corners3d's corner signs, face normals in the box frame and the first corner of each face
+_SX = np.array([1, -1, -1, 1, 1, -1, -1, 1], float)
+_SY = np.array([1, 1, -1, -1, 1, 1, -1, -1], float)
+_TOP = np.array([0, 0, 0, 0, 1, 1, 1, 1], float)
+_FN = np.array([n for _, n in _FACES])  # (5, 3)
+_NZ = _FN[None, :, 2]  # (1, 5): the map z of the face normals (boxes only yaw)
+_I0 = np.array([ids[0] for ids, _ in _FACES])
+_FIDS = np.array([ids for ids, _ in _FACES])  # (5, 4)
+# columns of Renderer.box_rows
+_C_XY = slice(0, 2)
+_C_RAD = 2
+_C_WX, _C_WY, _C_WZ = slice(3, 11), slice(11, 19), slice(19, 27)
+_C_NX, _C_NY = slice(27, 32), slice(32, 37)
+_C_COL = slice(37, 52)
+_NCOLS = 52
+_ALPHA_INK = -(1 << 24)  # 0xFF000000 as a signed int32: Pillow's ink of an RGB colour has alpha 255
+
 
 class Renderer:
     def __init__(self, texture: MapTexture, weather: WeatherProfile, camera: CameraSpec) -> None:
@@ -139,27 +163,56 @@ class Renderer:
         sky = (top[None] * (1 - t) + hor[None] * t) * max(weather.light, 0.55)
         self.sky = np.repeat(sky[:, None, :], W, axis=1).clip(0, 255).astype(np.uint8)
         self.sky32 = _pack_rgbx(self.sky)
-        # level 0 through its palette: per ground row, the row's paint colours after haze and sheen
-        self.index0 = texture.index0.reshape(-1) if texture.index0 is not None else None
-        # packed RGBX copies of the levels gathered directly (one 4-byte gather per pixel instead of a
-        # 3-byte row gather); level 0 goes through its palette when it has one, so no copy of it is made
-        self.flat32 = [None if k == 0 and texture.palette0 is not None and self.index0 is not None else _pack_rgbx(lv).reshape(-1)
-                       for k, lv in enumerate(texture.levels)]
+        # Every level through one palette when there is one: level 0 is painted as palette indices, and the
+        # coarse levels (2x2 box filters of it) hold a few dozen colours each, so each level is kept as
+        # one-byte indices into the palette of all their colours (level 0's paint colours first, so its
+        # indices are its own). A ground pixel is then an index gather and a gather from its row's table of
+        # the palette after that row's haze and wet sheen: the float32 multiply-add and uint8 cast the
+        # per-pixel blend did, evaluated once per row and colour.
+        n_rows = len(d)
+        nb = self.blend_rows
+        shared = _shared_palette(texture)
+        self.index_levels: list[np.ndarray] | None = None
+        self.flat32: list[np.ndarray] | None = None
         self.row_table: np.ndarray | None = None
-        if texture.palette0 is not None and self.index0 is not None:
-            pal = texture.palette0  # (P, 3) uint8
-            n_rows = len(d)
+        if shared is not None:
+            pal, self.index_levels = shared  # (P, 3) uint8, flat uint8 indices per level
             table = np.repeat(pal[None], n_rows, axis=0)  # (rows, P, 3)
-            nb = self.blend_rows
-            if nb:  # exactly the per-pixel blend of ground(): uint8 * float32 + float32, truncated to uint8
+            if nb:  # exactly the per-pixel blend: uint8 * float32 + float32, truncated to uint8
                 table[:nb] = (pal[None] * self.k_row[:nb] + self.c_row[:nb]).astype(np.uint8)
             self.row_table = _pack_rgbx(table).reshape(-1)
             self.row_base = (np.arange(n_rows, dtype=np.int32) * np.int32(pal.shape[0]))[:, None]
-        self._frame = np.empty((H, W), np.uint32)  # reused by render(): Pillow copies it, nothing keeps a view
-        self._frame[: self.ground_row0] = self.sky32
-        # per row group: float32 scratch, int32 column / row (then flat) indices, palette indices, table indices
-        self._bufs = [(np.empty((e - a0, W), np.float32), np.empty((e - a0, W), np.int32), np.empty((e - a0, W), np.int32),
-                       np.empty((e - a0, W), np.uint8), np.empty((e - a0, W), np.int32)) for a0, e, _ in self.row_groups]
+        else:
+            # no palette (or too many colours for one byte): packed RGBX copies of the levels gathered
+            # directly, the blend as a per-row table of 256 entries per byte: blend_lut[(r * 4 + ch) * 256 + v]
+            # is exactly uint8(v * k_row[r] + c_row[r, ch]), the X byte maps to itself
+            self.flat32 = [_pack_rgbx(lv).reshape(-1) for lv in texture.levels]
+            lut = np.empty((nb, 256, 4), np.uint8)
+            lut[...] = np.arange(256, dtype=np.uint8)[None, :, None]
+            rgb = lut[..., :3]
+            rgb[...] = rgb * self.k_row[:nb] + self.c_row[:nb]
+            self.blend_lut = np.ascontiguousarray(lut.transpose(0, 2, 1)).reshape(-1)
+            self.blend_base = ((np.arange(nb, dtype=np.int32)[:, None, None] * 4 + np.arange(4, dtype=np.int32)[None, None, :]) * 256).astype(np.int32)
+        self._frame = np.empty((H, W), np.uint32)  # reused by render(): Pillow draws into it, the image is copied out
+        self._rain_ink: int | None = None
+        self._ground_key: bytes | None = None  # the camera (x, y, yaw) the ground rows were last made for
+        self._ground_copy: np.ndarray | None = None  # those rows, once the camera stood still for a frame
+        self._img: Image.Image | None = None
+        self._one_encode: bool | None = None  # whether _rgb_bytes may encode the frame in one call (None: not checked yet)
+        self._core = None
+        self._static_cache: tuple[list[Drawable], np.ndarray] | None = None
+        self._tint = np.array(weather.tint)
+        # the inks are packed in numpy when this Pillow packs an RGB colour as the words above
+        probe = Image.core.draw(Image.new("RGBX", (1, 1)).im, 0)
+        self._ink_rgb = all(probe.draw_ink(cl) == cl[0] + (cl[1] << 8) + (cl[2] << 16) + _ALPHA_INK
+                            for cl in ((0, 0, 0), (255, 255, 255), (1, 2, 3), (200, 17, 255), (255, 0, 128)))
+        # per row group: float32 scratch, int32 column / row (then flat) indices; for all ground rows: palette
+        # indices and table indices (palette mode), or per row group the int32 byte indices into blend_lut
+        self._bufs = [(np.empty((e - a0, W), np.float32), np.empty((e - a0, W), np.int32), np.empty((e - a0, W), np.int32))
+                      for a0, e, _ in self.row_groups]
+        self._pidx = np.empty((n_rows, W), np.uint8)
+        self._comb = np.empty((n_rows, W), np.int32)
+        self._blend_bufs = [np.empty((max(0, min(e, nb) - a0) if self.flat32 is not None else 0, W, 4), np.int32) for a0, e, _ in self.row_groups]
         # lighting of box faces
         alt = math.radians(max(weather.sun_altitude, 5.0))
         az = math.radians(225.0)  # sun from the south-west
@@ -179,7 +232,7 @@ class Renderer:
             X, Y = self.Xf[a:b, :1], self.Yl[a:b]
             inv = self.inv_res[k]
             h, w = self.shape[k]
-            fbuf, ix, iy, pidx, comb = self._bufs[g]
+            fbuf, ix, iy = self._bufs[g]
             row_x = (cam_x - self.tex.x0) * inv + (c * inv) * X
             row_y = (cam_y - self.tex.y0) * inv + (s * inv) * X
             np.multiply(Y, s * inv, out=fbuf)
@@ -190,58 +243,101 @@ class Renderer:
             np.copyto(iy, fbuf, casting="unsafe")
             # along a row both indices are monotonic in the column (Yl is, float rounding is monotonic),
             # so the row's two end columns bound it: clip only groups that leave the texture
-            ends = ix[:, :: max(1, ix.shape[1] - 1)]  # first and last column
-            if ends.min() < 0 or ends.max() > w - 1:
+            # (one reduction per array: a negative int32 read as uint32 is above any valid index)
+            if ix[:, :: max(1, ix.shape[1] - 1)].view(np.uint32).max() > w - 1:  # first and last column
                 np.clip(ix, 0, w - 1, out=ix)
-            ends = iy[:, :: max(1, iy.shape[1] - 1)]
-            if ends.min() < 0 or ends.max() > h - 1:
+            if iy[:, :: max(1, iy.shape[1] - 1)].view(np.uint32).max() > h - 1:
                 np.clip(iy, 0, h - 1, out=iy)
             iy *= w
             iy += ix
-            dst = out[r0 + a : r0 + b]
-            if k == 0 and self.row_table is not None:
-                self.index0.take(iy, out=pidx, mode="clip")
-                np.add(pidx, self.row_base[a:b], out=comb)
-                self.row_table.take(comb, out=dst, mode="clip")
+            if self.index_levels is not None:
+                self.index_levels[k].take(iy, out=self._pidx[a:b], mode="clip")
                 continue
-            flat = self.flat32[k]
-            assert flat is not None
-            flat.take(iy, out=dst, mode="clip")
+            assert self.flat32 is not None
+            dst = out[r0 + a : r0 + b]
+            self.flat32[k].take(iy, out=dst, mode="clip")
             if a < nb:  # haze grows with distance: the rows to blend are the first (farthest) ones
                 e = min(b, nb)
-                far = dst[: e - a].view(np.uint8).reshape(e - a, -1, 4)[..., :3]
-                far[...] = far * self.k_row[a:e] + self.c_row[a:e]
+                far = dst[: e - a].view(np.uint8).reshape(e - a, -1, 4)
+                lut_idx = self._blend_bufs[g]
+                np.add(far, self.blend_base[a:e], out=lut_idx)
+                self.blend_lut.take(lut_idx, out=far, mode="clip")
+        if self.index_levels is not None:  # every ground row through its row's table at once
+            np.add(self._pidx, self.row_base, out=self._comb)
+            self.row_table.take(self._comb, out=out[r0:], mode="clip")
 
     # -- boxes --------------------------------------------------------------------------
-    def boxes(self, img: Image.Image, cam: tuple[float, float, float, float], items: list[Drawable]) -> None:
-        """Flat-shaded boxes, farthest first; culling, projection and shading vectorised over all boxes."""
-        if not items:
+    def box_rows(self, items: list[Drawable]) -> np.ndarray:
+        """What ``boxes`` needs of each drawable that does not depend on the camera, one row per item.
+
+        Columns (see the ``_C_*`` slices): the box's bounding radius, its 8 corners in the map (x, y, z,
+        as ``Box.corners3d``), the map normals (x, y) of its 5 faces, and each face's colour after sun
+        shading, the shade factor and the tint, before haze (5 x 3). The same element-wise operations
+        on the same doubles as when they were computed per frame for the kept boxes only.
+        """
+        n = len(items)
+        out = np.empty((n, _NCOLS))
+        if n == 0:
+            return out
+        arr = np.array([(b.x, b.y, b.yaw, b.hl, b.hw, b.hh, b.z, *col, sh) for b, col, sh in items], float)
+        bx, by, byaw, hl, hw, hh, bz = arr[:, :7].T
+        base = arr[:, 7:10]  # (n, 3) base colour
+        shade = arr[:, 10]
+        out[:, _C_XY] = arr[:, :2]
+        out[:, _C_RAD] = np.hypot(hl, hw)
+        bc, bs = np.cos(byaw), np.sin(byaw)
+        # corners (n, 8) in the map, as in Box.corners3d
+        lx, ly = _SX[None] * hl[:, None], _SY[None] * hw[:, None]
+        wx = out[:, _C_WX] = bx[:, None] + bc[:, None] * lx - bs[:, None] * ly
+        wy = out[:, _C_WY] = by[:, None] + bs[:, None] * lx + bc[:, None] * ly
+        out[:, _C_WZ] = bz[:, None] + _TOP[None] * (2.0 * hh[:, None])
+        del wx, wy
+        # face normals in the map (n, 5, 3) (nz is the box frame's, yaw only)
+        nx = out[:, _C_NX] = bc[:, None] * _FN[None, :, 0] - bs[:, None] * _FN[None, :, 1]
+        ny = out[:, _C_NY] = bs[:, None] * _FN[None, :, 0] + bc[:, None] * _FN[None, :, 1]
+        nz = _NZ  # (1, 5), broadcast: the same values per element as a (n, 5) copy
+        # shading (n, 5) and the colour before haze (n, 5, 3)
+        wp = self.weather
+        lam = np.maximum(0.0, nx * self.sun[0] + ny * self.sun[1] + nz * self.sun[2])
+        k = wp.light * ((1.0 - wp.direct_fraction) * (0.75 + 0.25 * nz) + wp.direct_fraction * (0.45 + 0.55 * lam))
+        col = np.minimum(255.0, base[:, None, :] * (k * shade[:, None])[:, :, None] * self._tint[None, None, :])
+        out[:, _C_COL] = col.reshape(n, 15)
+        return out
+
+    def _static_rows(self, static: list[Drawable]) -> np.ndarray:
+        """``box_rows(static)``, computed once per list object (the caller passes the same, unchanged list
+        while it holds; the renderer keeps a reference to it, so its identity cannot be reused)."""
+        hit = self._static_cache
+        if hit is None or hit[0] is not static:
+            hit = self._static_cache = (static, self.box_rows(static))
+        return hit[1]
+
+    def boxes(self, core, cam: tuple[float, float, float, float], items: list[Drawable], static: list[Drawable] | None = None) -> None:  # noqa: ANN001
+        """Flat-shaded boxes (``items``, then ``static``), farthest first; culling, projection and shading
+        vectorised over all boxes; ``core`` is Pillow's C drawing object of the image."""
+        if static:
+            rows = self._static_rows(static)
+            if items:
+                rows = np.concatenate([self.box_rows(items), rows])
+        elif items:
+            rows = self.box_rows(items)
+        else:
             return
         cx_w, cy_w, cz_w, yaw = cam
         c, s = math.cos(yaw), math.sin(yaw)
         f, pcx, pcy, near = self.f, self.cx, self.cy, self.cam.near
-        arr = np.array([(b.x, b.y, b.yaw, b.hl, b.hw, b.hh, b.z) for b, _, _ in items])
-        bx, by, byaw, hl, hw, hh, bz = arr.T
-        dx, dy = bx - cx_w, by - cy_w
+        dx, dy = rows[:, 0] - cx_w, rows[:, 1] - cy_w
         fwd = c * dx + s * dy
         lat = -s * dx + c * dy
-        rad = np.hypot(hl, hw)
+        rad = rows[:, _C_RAD]
         d2 = dx * dx + dy * dy
         keep = (fwd >= -rad) & (d2 <= 250.0**2) & (np.abs(lat) - rad <= (fwd + rad) * 1.5 + 2.0)
         idx = np.nonzero(keep)[0]
         if idx.size == 0:
             return
         idx = idx[np.argsort(-d2[idx], kind="stable")]
-        bx, by, byaw, hl, hw, hh, bz = (v[idx] for v in (bx, by, byaw, hl, hw, hh, bz))
-        bc, bs = np.cos(byaw), np.sin(byaw)
-        # corners (K, 8) in the map, as in Box.corners3d
-        sx = np.array([1, -1, -1, 1, 1, -1, -1, 1], float)
-        sy = np.array([1, 1, -1, -1, 1, 1, -1, -1], float)
-        top = np.array([0, 0, 0, 0, 1, 1, 1, 1], float)
-        lx, ly = sx[None] * hl[:, None], sy[None] * hw[:, None]
-        wx = bx[:, None] + bc[:, None] * lx - bs[:, None] * ly
-        wy = by[:, None] + bs[:, None] * lx + bc[:, None] * ly
-        wz = bz[:, None] + top[None] * (2.0 * hh[:, None])
+        kept = rows[idx]
+        wx, wy, wz = kept[:, _C_WX], kept[:, _C_WY], kept[:, _C_WZ]
         ex, ey = wx - cx_w, wy - cy_w
         X = c * ex + s * ey
         Y = -s * ex + c * ey
@@ -249,48 +345,49 @@ class Renderer:
         with np.errstate(divide="ignore", invalid="ignore"):
             U = pcx - f * Y / X
             V = pcy - f * Z / X
-        # face normals in the map (K, 5, 3) and back-face culling against the first corner of each face
-        fn = np.array([n for _, n in _FACES])  # (5, 3) box frame
-        nx = bc[:, None] * fn[None, :, 0] - bs[:, None] * fn[None, :, 1]
-        ny = bs[:, None] * fn[None, :, 0] + bc[:, None] * fn[None, :, 1]
-        nz = np.broadcast_to(fn[None, :, 2], nx.shape)
-        i0 = np.array([ids[0] for ids, _ in _FACES])
-        front = nx * (cx_w - wx[:, i0]) + ny * (cy_w - wy[:, i0]) + nz * (cz_w - wz[:, i0]) > 0.0
-        # shading (K, 5) and haze (K,)
+        # back-face culling against the first corner of each face
+        nx, ny = kept[:, _C_NX], kept[:, _C_NY]
+        front = nx * (cx_w - wx[:, _I0]) + ny * (cy_w - wy[:, _I0]) + _NZ * (cz_w - wz[:, _I0]) > 0.0
+        # haze (K,)
         wp = self.weather
-        lam = np.maximum(0.0, nx * self.sun[0] + ny * self.sun[1] + nz * self.sun[2])
-        k = wp.light * ((1.0 - wp.direct_fraction) * (0.75 + 0.25 * nz) + wp.direct_fraction * (0.45 + 0.55 * lam))
         haze = 1.0 - np.exp(-np.sqrt(d2[idx]) / wp.visibility)
-        base = np.array([items[i][1] for i in idx], float)  # (K, 3)
-        shade = np.array([items[i][2] for i in idx], float)
-        tint = np.array(wp.tint)
-        col = np.minimum(255.0, base[:, None, :] * (k * shade[:, None])[:, :, None] * tint[None, None, :])
+        col = kept[:, _C_COL].reshape(len(idx), len(_FACES), 3)
         col = col * (1.0 - haze)[:, None, None] + self.fog[None, None, :] * haze[:, None, None]
         col = col.astype(np.int64)
         # faces to fill, in drawing order (box far to near, then face order): front-facing faces of boxes
         # with some corner in front of the near plane; a face with a corner behind it is clipped first
-        fids = np.array([ids for ids, _ in _FACES])  # (5, 4)
-        fx = X[:, fids]  # (K, 5, 4)
+        fx = X[:, _FIDS]  # (K, 5, 4)
         draw_face = front & (X.max(axis=1) >= near)[:, None]
         clip_face = fx.min(axis=2) < near
         js, qs = np.nonzero(draw_face)
         if js.size == 0:
             return
         # flat polygon coordinates [u0, v0, u1, v1, ...] of every face (the same floats as per-corner tuples)
-        xy = np.stack([U[:, fids], V[:, fids]], axis=3).reshape(len(idx), len(_FACES), 8)
-        core = ImageDraw.Draw(img).draw  # Pillow's C drawing object: what ImageDraw.polygon(fill=...) calls
-        draw_polygon, draw_ink = core.draw_polygon, core.draw_ink
-        cols = list(map(tuple, col[js, qs].tolist()))
-        polys = xy[js, qs].tolist()
-        for j, q, c, pts, clip in zip(js.tolist(), qs.tolist(), cols, polys, clip_face[js, qs].tolist()):
-            if clip:
+        xy = np.stack([U[:, _FIDS], V[:, _FIDS]], axis=3).reshape(len(idx), len(_FACES), 8)
+        polys: list = xy[js, qs].tolist()
+        cols = col[js, qs]  # (F, 3)
+        if self._ink_rgb and 0 <= cols.min() and cols.max() <= 255:
+            # the ink Pillow's draw_ink makes of an (r, g, b) in 0..255: one int32 word, alpha 255
+            inks = (cols[:, 0] + (cols[:, 1] << 8) + (cols[:, 2] << 16) + _ALPHA_INK).tolist()
+        else:
+            draw_ink = core.draw_ink
+            inks = [draw_ink(tuple(cl)) for cl in cols.tolist()]
+        clip = clip_face[js, qs]
+        if clip.any():
+            gone = []
+            for n in np.flatnonzero(clip).tolist():
+                j, q = int(js[n]), int(qs[n])
                 poly = _clip_near([(X[j, i], Y[j, i], Z[j, i]) for i in _FACES[q][0]], near)
                 if len(poly) < 3:
+                    gone.append(n)
                     continue
-                pts = [(pcx - f * py / px, pcy - f * pz / px) for px, py, pz in poly]
-            draw_polygon(pts, draw_ink(c), 1)
+                polys[n] = [(pcx - f * py / px, pcy - f * pz / px) for px, py, pz in poly]
+            for n in reversed(gone):
+                del polys[n], inks[n]
+        # fill them in order (map: the calls without a Python loop around them)
+        deque(map(core.draw_polygon, polys, inks, repeat(1, len(polys))), maxlen=0)
 
-    def rain(self, img: Image.Image, frame: int) -> None:
+    def rain(self, core, frame: int) -> None:  # noqa: ANN001 (Pillow's C drawing object)
         n = int(self.weather.precipitation * 2.4 * self.cam.width / 640)
         if n <= 0:
             return
@@ -299,19 +396,90 @@ class Renderer:
         xs = rng.uniform(0, W, n)
         ys = rng.uniform(0, H, n)
         ln = rng.uniform(0.03, 0.07, n) * H
-        core = ImageDraw.Draw(img).draw
-        ink = core.draw_ink(tuple(int(v) for v in np.clip(np.array(self.weather.fog_color) * 1.1, 0, 255)))
-        for x, y, L in zip(xs.tolist(), ys.tolist(), ln.tolist()):
-            core.draw_lines((x, y, x - 0.15 * L, y + L), ink, 1)
+        if self._rain_ink is None:  # the streak colour: a constant of the weather (and the image mode)
+            self._rain_ink = core.draw_ink(tuple(int(v) for v in np.clip(np.array(self.weather.fog_color) * 1.1, 0, 255)))
+        # each streak (x, y) -> (x - 0.15 L, y + L), the same double arithmetic element-wise, drawn in order
+        segs = np.stack([xs, ys, xs - 0.15 * ln, ys + ln], axis=1).tolist()
+        deque(map(core.draw_lines, segs, repeat(self._rain_ink, n), repeat(1, n)), maxlen=0)
 
-    def render(self, cam: tuple[float, float, float, float], items: list[Drawable], frame: int = 0) -> np.ndarray:
+    def render(self, cam: tuple[float, float, float, float], items: list[Drawable], frame: int = 0, static: list[Drawable] | None = None) -> np.ndarray:
+        """HxWx3 uint8 image; ``items`` are drawn, then ``static`` after them (as if appended to ``items``).
+
+        ``static``, when given, is a list the caller passes again, unchanged, while it holds (e.g. the
+        scenery and the props of one light phase): its boxes' rows are packed once per list object."""
         W, H = self.cam.width, self.cam.height
-        out = self._frame  # packed RGBX words; the sky rows never change, the ground rows are all rewritten
-        self.ground(cam[0], cam[1], cam[3], out)
-        img = Image.frombytes("RGB", (W, H), out, "raw", "RGBX")
-        self.boxes(img, cam, items)
-        self.rain(img, frame)
-        return np.asarray(img)
+        out = self._frame  # packed RGBX words; the ground rows are all rewritten, the sky rows restored
+        r0 = self.ground_row0
+        out[:r0] = self.sky32  # (boxes and rain of the previous frame were drawn into it)
+        # The ground is a function of the camera's (x, y, yaw) alone: a camera that has not moved (an ego
+        # standing at a light, in a queue, after a crash) gets the ground of the frame before, kept as a
+        # copy from its first repeat on (bit patterns compared, so even -0.0 and 0.0 are different poses).
+        key = struct.pack("<3d", cam[0], cam[1], cam[3])
+        if key != self._ground_key:
+            self.ground(cam[0], cam[1], cam[3], out)
+            self._ground_key, self._ground_copy = key, None
+        elif self._ground_copy is None:
+            self.ground(cam[0], cam[1], cam[3], out)
+            self._ground_copy = out[r0:].copy()
+        else:
+            out[r0:] = self._ground_copy
+        # Pillow maps the words as its RGBX image (frombuffer of an "RGBX" buffer shares the memory: no
+        # copy) and its C drawing object paints into them; RGB and RGBX images both keep 4-byte pixels and
+        # the same ink, and the RGB bytes are read back through Pillow's own RGBX -> RGB packing.
+        if self._img is None:  # the mapping holds for the renderer's life (the frame buffer never moves)
+            self._img = Image.frombuffer("RGBX", (W, H), out, "raw", "RGBX", 0, 1)
+            self._core = Image.core.draw(self._img.im, 0)  # = ImageDraw.Draw(img).draw (without its copy of a mapped image)
+        img, core = self._img, self._core
+        self.boxes(core, cam, items, static)
+        self.rain(core, frame)
+        return np.frombuffer(self._rgb_bytes(img), np.uint8).reshape(H, W, 3)
+
+    def _rgb_bytes(self, img: Image.Image) -> bytes:
+        """``img.tobytes("raw", "RGB")``: the same raw RGBX -> RGB encoder, run once over a buffer that holds
+        the whole image (tobytes runs it in 64 kB pieces and joins them: one more copy of the frame). Checked
+        against tobytes on the first frame; any difference or failure keeps tobytes."""
+        if self._one_encode is not False:
+            W, H = img.size
+            try:
+                enc = Image._getencoder(img.mode, "raw", ("RGB",))
+                enc.setimage(img.im, (0, 0, W, H))
+                try:
+                    _, err, data = enc.encode(W * H * 3)
+                finally:
+                    enc.cleanup()
+                ok = err > 0 and len(data) == W * H * 3
+            except Exception:  # noqa: BLE001 (an internal Pillow API: anything but its success keeps tobytes)
+                ok = False
+            if ok and self._one_encode is None:
+                ok = data == img.tobytes("raw", "RGB")
+            self._one_encode = ok
+            if ok:
+                return data
+        return img.tobytes("raw", "RGB")
+
+
+def _shared_palette(texture: MapTexture) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """(palette (P, 3) uint8, per level its texels as flat uint8 indices into it) with ``palette[index_k]``
+    equal to ``levels[k]`` texel for texel; level 0's palette comes first (its indices are kept as they
+    are). None without a level-0 palette or when the levels hold more than 256 colours together."""
+    if texture.palette0 is None or texture.index0 is None or sys.byteorder != "little":  # (words < 2^24 below)
+        return None
+    pal0 = np.asarray(texture.palette0, np.uint8).reshape(-1, 3)
+    colours: set[tuple[int, int, int]] = set()
+    for lv in texture.levels[1:]:
+        got = Image.fromarray(np.ascontiguousarray(lv)).getcolors(256)  # every colour of the level, or None
+        if got is None:
+            return None
+        colours.update(tuple(c) for _, c in got)
+    colours.difference_update(map(tuple, pal0.tolist()))
+    if len(pal0) + len(colours) > 256:
+        return None
+    pal = np.concatenate([pal0, np.array(sorted(colours), np.uint8).reshape(-1, 3)])
+    words = _pack_rgbx(pal)
+    lookup = np.zeros(1 << 24, np.uint8)  # colour word -> palette index (only the palette's entries are touched)
+    lookup[words[::-1]] = np.arange(len(words) - 1, -1, -1, dtype=np.uint8)  # (a colour twice in pal0: either index)
+    index = [texture.index0.reshape(-1)] + [lookup.take(_pack_rgbx(lv).reshape(-1)) for lv in texture.levels[1:]]
+    return pal, index
 
 
 def _pack_rgbx(rgb: np.ndarray) -> np.ndarray:

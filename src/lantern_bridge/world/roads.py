@@ -13,6 +13,7 @@ lateral offsets are positive to the LEFT of the direction of travel.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -38,13 +39,33 @@ class Polyline:
         self.seg_dir = seg / self.seg_len[:, None]
         self.s = np.concatenate([[0.0], np.cumsum(self.seg_len)])
         self.length = float(self.s[-1])
+        # point_at's inputs as Python floats (the same doubles) and each segment's heading, computed once:
+        # a lookup is then a bisect and two multiply-adds in Python, no numpy call (~30 a step in traffic)
+        self._s_list: list[float] = self.s.tolist()
+        self._x_list: list[float] = pts[:, 0].tolist()
+        self._y_list: list[float] = pts[:, 1].tolist()
+        self._dx_list: list[float] = self.seg_dir[:, 0].tolist()
+        self._dy_list: list[float] = self.seg_dir[:, 1].tolist()
+        self._yaw_list: list[float] = [math.atan2(dy, dx) for dx, dy in zip(self._dx_list, self._dy_list)]
+        self._yaw = np.array(self._yaw_list)
 
     def point_at(self, s: float) -> tuple[float, float, float]:
-        """(x, y, yaw) at arc length s; beyond the ends the first/last segment is extended."""
-        i = min(max(int(np.searchsorted(self.s, s, side="right")) - 1, 0), len(self.seg_len) - 1)  # (np.clip on a scalar costs ~4 us)
-        d = self.seg_dir[i]
-        p = self.points[i] + d * (s - self.s[i])
-        return float(p[0]), float(p[1]), math.atan2(d[1], d[0])
+        """(x, y, yaw) at arc length s; beyond the ends the first/last segment is extended.
+
+        Bit-identical to the numpy form ``i = clip(searchsorted(self.s, s, "right") - 1)``,
+        ``points[i] + seg_dir[i] * (s - self.s[i])``, ``atan2(seg_dir[i])``: ``bisect_right`` is the
+        same search (a NaN goes to the end in both), and the arithmetic is the same double operations."""
+        s = float(s)  # as numpy promoted it: a float32 or an integer becomes the double it equals
+        i = min(max(bisect_right(self._s_list, s) - 1, 0), len(self._yaw_list) - 1)
+        t = s - self._s_list[i]
+        return self._x_list[i] + self._dx_list[i] * t, self._y_list[i] + self._dy_list[i] * t, self._yaw_list[i]
+
+    def points_at(self, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``point_at`` of every element of a float64 array: arrays x, y, yaw, element-wise bit-identical."""
+        i = np.searchsorted(self.s, s, side="right") - 1
+        np.clip(i, 0, len(self.seg_len) - 1, out=i)
+        t = s - self.s[i]
+        return self.points[i, 0] + self.seg_dir[i, 0] * t, self.points[i, 1] + self.seg_dir[i, 1] * t, self._yaw[i]
 
     def project(self, x: float, y: float, s_min: float = -math.inf, s_max: float = math.inf) -> tuple[float, float]:
         """(s, lateral) of the closest point, searching only segments overlapping [s_min, s_max]."""

@@ -16,7 +16,7 @@ import numpy as np
 from lantern_bridge.world.actors import CLASSES, ROLES, Actor, IdmParams, Traffic
 from lantern_bridge.world.errors import UnknownActorError, WorldError
 from lantern_bridge.world.events import EventMonitor, MonitorParams, StepResult
-from lantern_bridge.world.geometry import Box, boxes_array, overlap3d
+from lantern_bridge.world.geometry import Box, boxes_array, overlap2d
 from lantern_bridge.world.layout import LayoutSpec, build
 from lantern_bridge.world.render import CameraSpec, Drawable, Renderer
 from lantern_bridge.world.scenery import scenery as _scenery
@@ -67,6 +67,8 @@ class World:
         self.monitor = EventMonitor(self.route, self.bicycle.p.half_length, self.bicycle.p.half_width, monitor)
         self._renderer: Renderer | None = None
         self._props_cache: dict[tuple[str, ...], list[tuple[Box, tuple[int, int, int], float]]] = {}
+        self._static_cache: dict[tuple[str, ...], list[Drawable]] = {}
+        self._static_occ_cache: dict[tuple[str, ...], np.ndarray] = {}
         self._scenery = _scenery(self.road, layout.seed) if scenery else []
         self._scenery_arr = boxes_array([b for b, _, _ in self._scenery])
         self._visible_memo: tuple[tuple, tuple[str, ...]] | None = None  # (scene key, visible ids)
@@ -199,8 +201,22 @@ class World:
         return res
 
     def _contacts(self) -> dict[str, tuple[str, str]]:
+        """Actors whose box overlaps the ego's: ``overlap3d(ego_box, a.box)``, with its two cheap rejections
+        (height intervals, bounding circles) read from the actor's fields before its Box is made."""
         eb = self.ego_box()
-        return {a.id: (a.role, a.cls) for a in self._actors.values() if a.collidable and overlap3d(eb, a.box)}
+        etop, ra = eb.top, math.hypot(eb.hl, eb.hw)
+        out = {}
+        for a in self._actors.values():
+            if not a.collidable:
+                continue
+            hl, hw, hh = a.half_extent
+            if etop < a.z or a.z + 2.0 * hh < eb.z:
+                continue
+            if (eb.x - a.x) ** 2 + (eb.y - a.y) ** 2 > (ra + math.hypot(hl, hw)) ** 2:
+                continue
+            if overlap2d(eb, a.box):
+                out[a.id] = (a.role, a.cls)
+        return out
 
     def ego_at_red_light_or_queue(self) -> bool:
         """Stopped (or nearly) in front of a red/yellow signal or behind a stopped background vehicle."""
@@ -232,10 +248,24 @@ class World:
 
         Drawn and ray-tested every frame but changing only with the phases: built once per
         combination of light states (the boxes are immutable; callers never mutate the list)."""
-        states = tuple(lt.state(self.time) for lt in self.road.lights.values())
+        return self._props_for(self._light_states())
+
+    def _light_states(self) -> tuple[str, ...]:
+        return tuple(lt.state(self.time) for lt in self.road.lights.values())
+
+    def _props_for(self, states: tuple[str, ...]) -> list[tuple[Box, tuple[int, int, int], float]]:
         cached = self._props_cache.get(states)
         if cached is None:
             cached = self._props_cache[states] = self._build_props(states)
+        return cached
+
+    def _static_drawables(self) -> list[Drawable]:
+        """The drawables that are not actors (props, signs, scenery: the tail of ``drawables()``), one list
+        object per combination of light states (never mutated: the renderer packs its boxes once per list)."""
+        states = self._light_states()
+        cached = self._static_cache.get(states)
+        if cached is None:
+            cached = self._static_cache[states] = [*self._props_for(states), *self._sign_props(), *self._scenery]
         return cached
 
     def _build_props(self, states: tuple[str, ...]) -> list[tuple[Box, tuple[int, int, int], float]]:
@@ -268,13 +298,24 @@ class World:
         items.extend(self._scenery)
         return items
 
+    def _static_occluders(self) -> np.ndarray:
+        """The rows of the props, signs and scenery (the tail of ``occluder_boxes``), per light phase."""
+        states = self._light_states()
+        cached = self._static_occ_cache.get(states)
+        if cached is None:
+            props = boxes_array([b for b, _, _ in self._props_for(states) + self._sign_props()])
+            cached = self._static_occ_cache[states] = np.vstack([props, self._scenery_arr])
+            cached.flags.writeable = False
+        return cached
+
     def occluder_boxes(self, exclude: str | None = None) -> np.ndarray:
         boxes: list[Box] = []
         for a in self._actors.values():
             if a.id != exclude:
                 boxes.extend(b for b, _ in a.parts())
-        boxes.extend(b for b, _, _ in self._props() + self._sign_props())  # drawn props occlude too
-        return np.vstack([boxes_array(boxes), self._scenery_arr])
+        # drawn props occlude too (boxes_array packs each box into its own row: the rows are those of
+        # boxes_array over all the boxes, with the static ones packed once per light phase)
+        return np.vstack([boxes_array(boxes), self._static_occluders()])
 
     def visible(self, actor_id: str) -> bool:
         """Inside the front camera's frustum (110 deg) with at least one unobstructed ray.
@@ -292,17 +333,14 @@ class World:
         only the scene itself can tell whether it changed."""
         actors = list(self._actors.values())
         groups = [[b for b, _ in a.parts()] for a in actors]
-        boxes = [b for g in groups for b in g] + [b for b, _, _ in self._props() + self._sign_props()]
-        arr = np.vstack([boxes_array(boxes), self._scenery_arr])
+        arr = np.vstack([boxes_array([b for g in groups for b in g]), self._static_occluders()])
         cam = self.camera_pose()
         key = (tuple(a.id for a in actors), tuple(len(g) for g in groups), cam, arr.tobytes())
         if self._visible_memo is not None and self._visible_memo[0] == key:
             return list(self._visible_memo[1])
         owner = np.full(arr.shape[0], -1)
-        k = 0
-        for i, g in enumerate(groups):
-            owner[k : k + len(g)] = i
-            k += len(g)
+        k = sum(len(g) for g in groups)
+        owner[:k] = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
         flags = _visible_many(groups, arr, owner, cam, self.camera.hfov_deg, self.camera.vfov_deg, self.camera.near)
         ids = [a.id for a, f in zip(actors, flags) if f]
         self._visible_memo = (key, tuple(ids))
@@ -318,4 +356,6 @@ class World:
 
     def render(self) -> np.ndarray:
         """HxWx3 uint8 front camera image of the current state."""
-        return self.renderer.render(self.camera_pose(), self.drawables(), self.frame)
+        items: list[Drawable] = [(box, color, shade) for a in self._actors.values() for box, shade, color in a.painted_parts()]
+        # = drawables(): the actors' parts, then the static tail as one list the renderer packs once
+        return self.renderer.render(self.camera_pose(), items, self.frame, static=self._static_drawables())
