@@ -168,3 +168,48 @@ def test_a_head_trained_without_the_speed_input_never_reads_it_and_old_manifests
     with pytest.raises(SystemExit) as e:
         train_main(["--backbone", "vlm", "--vlm-dir", str(turns), "--data", str(turns), "--out", str(turns / "o"), "--no-speed-input"])
     assert e.value.code == 2
+
+
+def test_the_frame_history_rule_is_the_same_in_training_and_driving():
+    """`history.py`: the earliest frame at least as recent as frame - horizon, over the frames that have features; the
+    driving buffer gives what the training index gives for the same frames (a gap like Sec. 4.1's dropped rows included)."""
+    from lantern_agent.learned.history import FeatureHistory, history_indices
+
+    frames = [0, 5, 10, 15, 20, 25, 45, 50, 55, 60]  # 30..40 missing: rows dropped before a warning's onset
+    idx = history_indices(["s"] * len(frames), frames, 20)
+    assert [frames[i] for i in idx] == [0, 0, 0, 0, 0, 5, 25, 45, 45, 45]
+    shuffled = [3, 9, 0, 6, 1, 8, 2, 7, 4, 5]
+    again = history_indices(["s"] * len(frames), [frames[i] for i in shuffled], 20)
+    assert [frames[shuffled[i]] for i in again] == [frames[idx[i]] for i in shuffled]
+    assert list(history_indices(["a", "b", "a", "b"], [0, 0, 25, 5], 20)) == [0, 1, 2, 1]  # never another sequence's row
+    h = FeatureHistory(20)
+    assert [h.past(f, f) for f in frames] == [frames[i] for i in idx]
+    assert h.past(60, "again") == 45 and h.past(0, "new run") == "new run"  # a repeated frame replaces itself; frames restarting = a new run
+
+
+def test_a_history_head_trains_records_its_horizon_and_reads_the_past_frame_while_driving(turns, rows):
+    """`lantern train --history-frames N` (layout 2): the manifest carries it, and the driving head's plan depends on the
+    image of N frames back: a run that saw another image then plans otherwise than one that saw this one all along."""
+    import dataclasses
+
+    ckpt = turns / "ckpt_history"
+    train(turns / "data", ckpt, dataclasses.replace(CFG, epochs=2, history_frames=20), cache_base=turns / "cache", quiet=True, log=lambda s: None)
+    man = json.loads((ckpt / "manifest.json").read_text())
+    assert man["policy"]["history_frames"] == 20 and man["config"]["history_frames"] == 20
+    be = load_backend("learned", model_dir=str(ckpt))
+    i, other = 2, next(j for j in range(len(rows["image_png"])) if rows["sequence_id"][j] != rows["sequence_id"][2])
+
+    def plan_at_20(first: int) -> np.ndarray:
+        be.reset()
+        be.infer_path_speed(dataclasses.replace(_obs(rows, first), frame=0))
+        path, speeds = be.infer_path_speed(dataclasses.replace(_obs(rows, i), frame=20))
+        return np.concatenate([path.ravel(), speeds])
+
+    still = plan_at_20(i)
+    be.reset()
+    path, speeds = be.infer_path_speed(_obs(rows, i))  # frame 0, nothing earlier: the same as a standing camera
+    assert np.array_equal(np.concatenate([path.ravel(), speeds]), still)
+    assert not np.array_equal(plan_at_20(other), still)
+    with pytest.raises(SystemExit) as e:
+        train_main(["--data", str(turns), "--out", str(turns / "o"), "--history-frames", "20"])  # layout 1
+    assert e.value.code == 2

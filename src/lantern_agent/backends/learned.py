@@ -147,6 +147,9 @@ class LearnedBackend(Backend):
         #: path_speed: the last model step's (path, speeds, pose, t)
         self._last_ps: tuple[np.ndarray, np.ndarray, tuple[float, float, float], float] | None = None
         self._speed_rule = ControllerConfig()  # the node's defaults (config/agent.yaml): waypoint dt and speed preview
+        from lantern_agent.learned.history import FeatureHistory
+
+        self._history = FeatureHistory(self.policy.cfg.history_frames)  # the model steps' image features (a history head reads one)
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
 
     @staticmethod
@@ -176,6 +179,7 @@ class LearnedBackend(Backend):
         self._last = None
         self._last_ps = None
         self.stats = LearnedStats()
+        self._history.reset()
 
     def encode_text(self, text: str) -> np.ndarray:
         """(1, 384) embedding of the model's text input (the stored one for the empty text)."""
@@ -238,7 +242,8 @@ class LearnedBackend(Backend):
         with torch.inference_mode():
             if self.inputs_version == 2:
                 tok, mask = self.encode_tokens(text)
-                return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask))
+                past = self._history.past(obs.frame, feats) if self.policy.cfg.history_frames > 0 else None
+                return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask), past)
             return self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])
 
     def _plan_path_speed(self, obs: Observation) -> Plan:

@@ -155,6 +155,19 @@ def trainable_rows(info: ds.DatasetInfo, batch_size: int = 32, progress: Callabl
             yield b, keep
 
 
+def cached_frames(info: ds.DatasetInfo) -> tuple[list[str], list[int]]:
+    """(sequence id, frame) of each cached row of ``info``, in the cache's row order (``trainable_rows``' filter,
+    without decoding an image): what ``history.history_indices`` needs, for caches built before it existed too."""
+    seqs: list[str] = []
+    frames: list[int] = []
+    for b in ds.iter_batches(info, ("sequence_id", "frame", "crosses_boundary", "warning_active"), batch_size=4096):
+        for s, f, c, w in zip(b["sequence_id"], b["frame"], b["crosses_boundary"], b["warning_active"]):
+            if in_cache(bool(c), bool(w)):
+                seqs.append(str(s))
+                frames.append(int(f))
+    return seqs, frames
+
+
 def load_rows(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """(``TrainableRows`` fields, the whole ``meta.json``) of a cache directory."""
     meta = json.loads((path / "meta.json").read_text())

@@ -54,6 +54,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--no-speed-input", action="store_true",
                     help="--backbone learned: the head never reads the ego speed (zeroed in training and driving), against "
                          "behaviour cloning's inertia: standing still because the car stands")
+    ap.add_argument("--history-frames", type=number(int, ge=0), default=0, metavar="N",
+                    help="--inputs 2: the head also reads how the image features changed since N frames back (20 = 1 s at 20 Hz; "
+                         "the same frame rule in training and driving, docs/learned_agent.md); default 0: one frame")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -92,13 +95,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--inputs applies to --backbone learned only")
     if a.backbone == "vlm" and a.outputs != "waypoints":
         ap.error("--outputs applies to --backbone learned only")
+    if a.history_frames and (a.backbone == "vlm" or a.inputs != 2):
+        ap.error("--history-frames needs --inputs 2 (--backbone learned)")
     if a.backbone == "vlm" and a.no_speed_input:
         ap.error("--no-speed-input applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
-                      keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input)
+                      keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames)
     try:
         source = None
         if a.backbone == "vlm":

@@ -76,6 +76,10 @@ class PolicyConfig:
     #: that reads its own speed learns "standing still -> keep standing" from the expert's stops (behaviour cloning's
     #: inertia problem, Codevilla et al. 2019), which issue 19 measured as standstills after a yield (Block-A)
     speed_input: bool = True
+    #: > 0: the head also reads the change of the image features since the frame ``history_frames`` back
+    #: (``history.py``: the same rule picks that frame in training and driving; 20 = 1 s at 20 Hz); 0: one frame
+    history_frames: int = 0
+    motion_dim: int = 64
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -131,20 +135,33 @@ class Policy(nn.Module):
             self.text = nn.Sequential(nn.Linear(TEXT_FEATURES, cfg.text_dim), nn.GELU())
             self.num = nn.Sequential(nn.Linear(NUM_NUMERIC, cfg.num_dim), nn.GELU())
         width = cfg.image_dim + cfg.text_dim + cfg.num_dim
+        if cfg.history_frames > 0:
+            self.motion = nn.Sequential(nn.Linear(cfg.image_dim, cfg.motion_dim), nn.GELU())
+            width += cfg.motion_dim
         self.fuse = nn.Sequential(
             nn.Linear(width, cfg.hidden), nn.GELU(), nn.Dropout(cfg.dropout),
             nn.Linear(cfg.hidden, cfg.hidden), nn.GELU(),
             nn.Linear(cfg.hidden, output_size(cfg.outputs, cfg.path_points)),
         )
 
-    def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
+    def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None,
+                img_past: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
         t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
         if not self.cfg.speed_input:  # column 0 is the speed in both layouts (inputs.py)
             num = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
-        h = torch.cat([self.image(img), t, self.num(num)], dim=-1)
+        parts = [self.image(img), t, self.num(num)]
+        if self.cfg.history_frames > 0:
+            parts.append(self.motion(self._projected(img) - self._projected(img if img_past is None else img_past)))
+        h = torch.cat(parts, dim=-1)
         if self.cfg.outputs == "path_speed":  # (B, 2P + 10): path in m, speeds in m/s (``path_speed.split``)
             return self.fuse(h) * self.cfg.waypoint_scale
         return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
+
+
+    def _projected(self, img: torch.Tensor) -> torch.Tensor:
+        """The image branch without its dropout: two frames' difference must not be dropout noise."""
+        norm, _, linear, act = self.image
+        return act(linear(norm(img)))
 
 
 #: files of a checkpoint the backend reads, hashed into the manifest's ``files`` when present

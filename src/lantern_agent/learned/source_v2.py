@@ -56,6 +56,7 @@ class FeatureCacheV2(TrainableRows):
     numeric: np.ndarray  # (N, NUM_NUMERIC_V2) float32
     counterexample: np.ndarray  # (N,) bool
     counterexample_kind: list[str]
+    past_index: np.ndarray | None = None  # (N,) row of ``image`` the frame history reads (``history.py``); None: no history
 
 
 def token_states(texts: list[str], encoder: TextEncoder, base: Path | None) -> tuple[np.ndarray, np.ndarray]:
@@ -113,6 +114,28 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
     return fields, all_texts
 
 
+def _image_rows(image: np.ndarray, idx: np.ndarray) -> torch.Tensor:
+    """Rows ``idx`` of the (memory-mapped) image features as float32, read in sorted order and put back in ``idx``'s."""
+    uniq, inv = np.unique(idx, return_inverse=True)
+    return torch.from_numpy(np.asarray(image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
+
+
+def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], horizon: int) -> np.ndarray:
+    """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads."""
+    from lantern_agent.learned.cache import cached_frames
+    from lantern_agent.learned.history import history_indices
+
+    seqs: list[str] = []
+    frames: list[int] = []
+    for k, info in enumerate(infos):  # a sequence id is unique within a dataset only: key it by the dataset too
+        s, f = cached_frames(info)
+        seqs += [f"{k}/{x}" for x in s]
+        frames += f
+    if [x.split("/", 1)[1] for x in seqs] != list(sequence_id):
+        raise ds.DatasetError("frame history: the datasets' rows no longer match their feature cache (rebuild it: delete the cache directory)")
+    return history_indices(seqs, frames, horizon)
+
+
 class TokenLookup(nn.Module):
     """The policy with the token table attached, so a batch carries text indices instead of (T, 384) per row."""
 
@@ -122,8 +145,8 @@ class TokenLookup(nn.Module):
         self.tokens = torch.from_numpy(np.ascontiguousarray(tokens))  # float16, converted per batch
         self.mask = torch.from_numpy(np.ascontiguousarray(mask, dtype=np.float32))
 
-    def forward(self, img: torch.Tensor, text_index: torch.Tensor, num: torch.Tensor) -> torch.Tensor:  # noqa: D102
-        return self.policy(img, self.tokens[text_index].float(), num, self.mask[text_index])
+    def forward(self, img: torch.Tensor, text_index: torch.Tensor, num: torch.Tensor, img_past: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
+        return self.policy(img, self.tokens[text_index].float(), num, self.mask[text_index], img_past)
 
     def state_dict(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: D102 (resume: the policy's weights only)
         return self.policy.state_dict(*args, **kwargs)
@@ -135,6 +158,8 @@ class TokenLookup(nn.Module):
 class LearnedSourceV2(LearnedSource):
     """Layout 2: the shared feature cache + counterexample rows + token states -> ``Policy(inputs=2)``."""
 
+    history_frames = 0
+
     def state_key(self) -> str:
         return "learned-v2"
 
@@ -142,18 +167,19 @@ class LearnedSourceV2(LearnedSource):
         cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
-        return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask), built
+        self.history_frames = int(cfg.history_frames)
+        past = past_rows(infos, cache.sequence_id, self.history_frames)[fields["base_index"]] if self.history_frames > 0 else None
+        return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-        base = cache.base_index[rows]
-        uniq, inv = np.unique(base, return_inverse=True)  # sorted reads of the memory map, then back to row order
-        img = torch.from_numpy(np.asarray(cache.image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
-        return img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows])
+        img = _image_rows(cache.image, cache.base_index[rows])
+        out = (img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows]))
+        return out if cache.past_index is None else (*out, _image_rows(cache.image, cache.past_index[rows]))
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
         assert self.size is not None, "build() first"
         return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs,
-                                        speed_input=self.speed_input)), cache.tokens, cache.token_mask)
+                                        speed_input=self.speed_input, history_frames=self.history_frames)), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         from lantern.file_integrity import atomic_write

@@ -77,6 +77,8 @@ class TrainConfig:
     keep_termination_rows: bool = False
     #: False: the head never reads the ego speed (``PolicyConfig.speed_input``)
     speed_input: bool = True
+    #: > 0 (layout 2): the head also reads the image features' change since this many frames back (``history.py``)
+    history_frames: int = 0
 
 
 @dataclass

@@ -1,0 +1,59 @@
+"""A short frame history for the learned policy: which earlier frame's image features a step sees (issue 19, lever 2).
+
+Why: a car standing at a junction looks the same in one frame before the crossing car has passed as after
+(docs/learned_agent.md, rounds 4 and 5); the change between two frames a second apart is what tells them
+apart. The policy reads the image features of the current frame and of an earlier one, ``horizon`` frames
+back. One rule picks that frame in training and in driving, so the two cannot drift apart: **the earliest
+frame at least as recent as ``frame - horizon``** among the frames that have features (the model's steps
+while driving; the cached rows of the same sequence in training). At a run's start that is the first
+frame (no motion seen yet), and where the dataset holds no row at exactly ``frame - horizon`` (Sec. 4.1's
+rule drops the rows whose horizon crosses warning onset) it is the nearest later one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def history_indices(sequence_id: Sequence[str], frame: Sequence[int], horizon: int) -> np.ndarray:
+    """(N,) int64: for each row, the row of its sequence whose frame is the smallest one >= ``frame - horizon``
+    (itself when none is earlier). Rows need not be sorted; frames are unique within a sequence."""
+    n = len(frame)
+    out = np.arange(n, dtype=np.int64)
+    by_seq: dict[str, list[int]] = {}
+    for i, s in enumerate(sequence_id):
+        by_seq.setdefault(s, []).append(i)
+    f = np.asarray(frame, dtype=np.int64)
+    for rows in by_seq.values():
+        idx = np.asarray(rows, dtype=np.int64)
+        order = idx[np.argsort(f[idx], kind="stable")]
+        fs = f[order]
+        pos = np.searchsorted(fs, fs - horizon, side="left")
+        out[order] = order[pos]
+    return out
+
+
+class FeatureHistory:
+    """The driving side of the rule: features of the model's recent steps, by frame."""
+
+    def __init__(self, horizon: int) -> None:
+        self.horizon = int(horizon)
+        self._steps: deque[tuple[int, Any]] = deque()
+
+    def reset(self) -> None:
+        self._steps.clear()
+
+    def past(self, frame: int, features: Any) -> Any:
+        """Record this step's features and return those of the history frame (``history_indices``' rule)."""
+        if self._steps and self._steps[-1][0] > frame:  # a new run: frames restart
+            self._steps.clear()
+        if self._steps and self._steps[-1][0] == frame:  # the same frame again: its features replace the old ones
+            self._steps.pop()
+        self._steps.append((int(frame), features))
+        while self._steps[0][0] < frame - self.horizon:
+            self._steps.popleft()
+        return self._steps[0][1]
