@@ -3402,7 +3402,7 @@ def test_a_red_onset_before_arrival_in_other_words_is_an_rlvw_scene(said: str) -
 
 
 @pytest.mark.parametrize("said, length", [("5 per burst", 5), ("6 messages lost per burst", 6), ("4 BSMs in each burst", 4)])
-def test_a_burst_length_said_per_burst(said: str, length: int) -> None:
+def test_a_burst_length_said_per_burst_gives_its_length(said: str, length: int) -> None:
     (f,) = parse(f"FCW: ego 25 m/s, a lead car 40 m ahead at 20 m/s. BSM burst loss p = 0.3, {said}.").faults
     assert (f.op, f.probability, f.length) == ("burst_drop", 0.3, length)
 
@@ -4567,3 +4567,189 @@ def test_the_egos_state_said_beside_a_window_s_holds_is_noted_and_the_window_kep
     w = a.spec.faults[0].window
     assert (w.anchor, w.colour, w.start) == ("phase_change", "red", 12.0)
     assert 'not a test instruction: ignored: "after we have already stopped" (the ego\'s state when the stated window opens)' in a.notes, a.notes
+
+
+# ---- after held-out 22: each family with wordings of its own, and a near miss that stays refused ----
+
+def _mapped_spec(intent: str) -> dict:
+    a = OfflineParser().parse(intent)
+    assert a.ok, a.error
+    return a.spec.model_dump(mode="json", exclude_defaults=True, exclude={"provenance"})
+
+
+@pytest.mark.parametrize("intent", [
+    # a mention with only a behaviour, then the same vehicle placed in another sentence: one vehicle (it ran as two crossing cars)
+    "IMA: the warning must cover a vehicle coming from the left that ignores its red. Setup: ego at 30 km/h, 40 m to its line; van from the left at 40 km/h, 50 m from its line.",
+    "IMA check for a car crossing from the right that runs its red, its BSMs delayed by 300 ms. We drive at 20 km/h, 25 m out; crossing car at 36 km/h, 45 m from its stop line.",
+])
+def test_a_behaviour_only_mention_and_the_placed_vehicle_are_one_vehicle(intent: str) -> None:
+    vs = _mapped_spec(intent)["vehicles"]
+    assert len(vs) == 1 and vs[0]["behaviour"]["kind"] == "run_red" and vs[0]["distance"] in (50.0, 45.0), vs
+
+
+def test_a_second_vehicle_announced_as_another_is_never_merged() -> None:
+    vs = _mapped_spec("IMA: a car crossing from the right runs its red. Another car crossing from the right at 36 km/h, 45 m from its stop line. "
+                "We drive at 20 km/h, 25 m out.")["vehicles"]
+    assert len(vs) == 2, vs
+
+
+@pytest.mark.parametrize("intent, colour", [
+    ("RLVW: ego at 50 km/h, 80 m from the line, red 3 s before arrival. The SPaT freezes the moment our light become amber.", "yellow"),
+    ("LTA: we turn left at 5 m/s, 30 m from the line; an oncoming car at 12 m/s, 90 m out. Once the lights switch to red the SPaT stops updating.", "red"),
+])
+def test_a_freeze_on_the_lights_change_is_a_phase_change_window(intent: str, colour: str) -> None:
+    w = _mapped_spec(intent)["faults"][0]["window"]
+    assert w["anchor"] == "phase_change" and w["colour"] == colour, w
+
+
+def test_a_lights_colour_as_a_faults_moment_in_unread_words_is_refused_never_run_from_the_start() -> None:
+    err = _refusal("RLVW: ego at 50 km/h, 80 m from the stop line, red 3 s before arrival. The SPaT freezes when our signal is red.")
+    assert 'not understood: "when our signal is red"' in err and "a fault window on the light's colour" in err, err
+
+
+@pytest.mark.parametrize("intent", [
+    "EEBL: ego and lead car both at 60 km/h, 30 m apart; the lead brakes at 6 m/s² at 4 s, and 1 in every 4 BSMs from it is lost.",
+    "EEBL: a lead car 30 m ahead, ego and lead both at 60 km/h; the lead brakes at 6 m/s² at 4 s. Delay the messages from it by 200 ms.",
+])
+def test_bsms_from_it_target_the_one_vehicle(intent: str) -> None:
+    assert _mapped_spec(intent)["faults"][0]["target"] == "lead1"
+
+
+@pytest.mark.parametrize("intent, want", [
+    ("um so GLOSA, uh, the ego's doing like 30 mph, 180 m back, green comes at, um, 14 seconds, and the SPaT, like, freezes from 3 s, yeah, that's it",
+     {"op": "freeze", "speed": 13.411}),
+    ("okay for the red light one what we want is the SPaT, uh, delayed by 400 ms, ego's at forty K P H and 90 m out, red 3 s before it gets there, that's all",
+     {"op": "delay", "speed": 11.111}),
+])
+def test_speech_fillers_around_clauses_are_dropped(intent: str, want: dict) -> None:
+    s = _mapped_spec(intent)
+    assert s["faults"][0]["op"] == want["op"] and s["ego"]["speed"] == want["speed"], s
+
+
+def test_speech_with_no_size_stays_refused() -> None:
+    err = _refusal("um so for RLVW we want the SPaT to, like, lag a bit, ego at forty K P H, 90 m out, red 3 s before arrival, yeah, that's it")
+    assert "not understood" in err, err
+
+
+@pytest.mark.parametrize("intent, want", [
+    ("id\tapp\tego_speed\tline_dist\tamber_before_arrival\tfault\tparams\nX-1\tRLVW\t15 m/s\t90 m\t3 s\tSPaT burst loss\tp=0.5, 6 msgs/burst",
+     {"op": "burst_drop", "length": 6, "probability": 0.5}),
+    ("case\tapplication\tego\toncoming vehicle\tfault\nL-2\tLTA\t5 m/s, 25 m to stop line\ttruck, 12 m/s, 80 m\tnone",
+     {"cls": "truck"}),
+])
+def test_a_tab_separated_row_with_its_header(intent: str, want: dict) -> None:
+    s = _mapped_spec(intent)
+    if "op" in want:
+        f = s["faults"][0]
+        assert (f["op"], f["length"], f["probability"]) == (want["op"], want["length"], want["probability"]), f
+        assert s["communication"]["signal"]["align"] == {"event": "yellow", "before_arrival": 3.0}
+    else:
+        assert s["vehicles"][0]["cls"] == want["cls"] and s["vehicles"][0]["role"] == "opposing", s
+
+
+def test_a_tab_separated_row_with_a_stream_s_lacks_stays_refused() -> None:
+    err = _refusal("case\tapp\tego\tfault\nR-9\tRLVW\t12 m/s, 80 m, red 2 s before arrival\tCPM messages delayed 300 ms")
+    assert "'CPM'" in err, err
+
+
+@pytest.mark.parametrize("intent, sigma", [
+    ("FCW: ego at 25 m/s, a lead car 40 m ahead at 15 m/s; the lead's BSM position carries a Gaussian error of 1.5 m.", 1.5),
+    ("FCW: ego at 25 m/s, a lead car 40 m ahead at 15 m/s; jitter the lead's BSM position by a Gaussian of 6 ft.", 1.829),
+    ("FCW: ego at 25 m/s, a lead car 40 m ahead at 15 m/s; the lead's BSM position gets normal noise of 2 m.", 2.0),
+])
+def test_a_gaussian_position_error_is_sigma(intent: str, sigma: float) -> None:
+    assert _mapped_spec(intent)["faults"][0]["sigma"] == pytest.approx(sigma, abs=1e-3)
+
+
+def test_a_position_error_with_no_spread_stays_refused() -> None:
+    assert "not understood" in _refusal("FCW: ego at 25 m/s, a lead car 40 m ahead at 15 m/s. The lead's BSM position has an error of 3 m.")
+
+
+@pytest.mark.parametrize("intent", [
+    "EEBL: the lead car is 40 m in front, ego and lead both 20 m/s. The lead brakes at 6 m/s² at 3 s.",
+    "EEBL: the lead vehicle (connected van) is 40 m in front, ego and lead both at 20 m/s; the lead performs an emergency braking with 6 m/s² at 3 s.",
+    "EEBL: a connected lead keeps a 40 m gap in front of us, both at 20 m/s; the lead brakes at 6 m/s² at 3 s.",
+])
+def test_a_lead_placed_by_the_or_by_a_kept_gap(intent: str) -> None:
+    vs = _mapped_spec(intent)["vehicles"]
+    assert len(vs) == 1 and vs[0]["distance"] == 40.0 and vs[0]["speed"] == 20.0 and vs[0]["behaviour"]["kind"] == "brake_at", vs
+
+
+def test_the_egos_own_gap_to_the_lead_is_not_read_as_the_leads_place() -> None:
+    assert "not understood" in _refusal("FCW: the ego keeps a 30 m gap to the lead, both at 20 m/s.")
+
+
+@pytest.mark.parametrize("intent, align", [
+    ("RLVW: ego at 40 km/h, 90 m before the line; the light turned red 3 s before the ego would have reached the line.", {"event": "red", "before_arrival": 3.0}),
+    ("RLVW: ego at 40 km/h, 90 m before the line; the amber is starting 2 s before we arrive.", {"event": "yellow", "before_arrival": 2.0}),
+    ("GLOSA: ego at 40 km/h, 250 m out; the light flips green 20 s after launch.", {"event": "green", "at": 20.0}),
+    ("GLOSA: ego at 40 km/h, 250 m out; the signal switched to green 18 s after the start.", {"event": "green", "at": 18.0}),
+])
+def test_signal_onsets_in_past_tense_and_after_launch(intent: str, align: dict) -> None:
+    assert _mapped_spec(intent)["communication"]["signal"]["align"] == align
+
+
+def test_a_green_after_an_unknown_event_stays_refused() -> None:
+    assert "not understood" in _refusal("GLOSA: ego at 40 km/h, 250 m out; the light flips green 20 s after the briefing.")
+
+
+def test_timestamps_in_advance_are_ahead_and_off_by_stays_refused() -> None:
+    s = _mapped_spec("RLVW: ego at 50 km/h, 100 m out, red 3 s before arrival. The SPaT timestamps are 1.5 s in advance.")
+    assert s["faults"][0]["offset"] == 1.5
+    assert "needs its direction" in _refusal("RLVW: ego at 50 km/h, 100 m out, red 3 s before arrival. SPaT timestamps are off by 2 s.")
+
+
+@pytest.mark.parametrize("intent", [
+    "IMA: a connected truck crossing from the right, 3.5 s until the conflict point, at 10 m/s. We drive at 8 m/s, 30 m before the line.",
+    "IMA: a connected truck crossing from the right, 3.5 s to the conflict point, at 10 m/s. We drive at 8 m/s, 30 m before the line.",
+])
+def test_time_until_the_conflict_point(intent: str) -> None:
+    assert _mapped_spec(intent)["vehicles"][0]["time_to_conflict"] == 3.5
+
+
+@pytest.mark.parametrize("intent", [
+    "LTA: we turn left from 15 m behind the stop line at 4 m/s; an oncoming car at 12 m/s, 80 m away.",
+    "LTA: the ego starts 15 m behind its stop line at 4 m/s and turns left; an oncoming car at 12 m/s, 80 m away.",
+])
+def test_metres_behind_the_stop_line_are_short_of_it(intent: str) -> None:
+    assert _mapped_spec(intent)["ego"]["distance"] == 15.0
+
+
+def test_a_vehicle_behind_us_stays_a_follower() -> None:
+    vs = _mapped_spec("FCW: ego at 20 m/s, a lead car 40 m ahead at 10 m/s, and a van 15 m behind us.")["vehicles"]
+    assert [v["role"] for v in vs] == ["lead", "follower"], vs
+
+
+def test_a_lone_car_in_a_request_from_we_is_the_ego() -> None:
+    s = _mapped_spec("Could we have an RLVW run where SPaT is delayed by 500 ms? Car at 45 km/h, 100 m from the stop line, red 3 s before it gets there.")
+    assert s["ego"]["distance"] == 100.0 and "vehicles" not in s, s
+
+
+def test_a_lone_car_beside_our_ego_stays_refused() -> None:
+    assert "not understood" in _refusal("RLVW: we drive at 45 km/h, 100 m out. Car at 30 km/h, 60 m from the line. Red 3 s before we arrive.")
+
+
+def test_a_questionnaires_question_is_set_aside_when_the_answer_states_the_test() -> None:
+    a = OfflineParser().parse("Q3. What shows that the warning survives delayed messages? Answer: RLVW with the ego at 50 km/h, 100 m out, "
+                              "red 3 s before arrival, and SPaT delayed by 400 ms.")
+    assert a.ok and a.spec.faults[0].op == "delay", a.error
+    assert any(n.startswith('not a test instruction: ignored: the question "Q3.') for n in a.notes), a.notes
+
+
+def test_a_fault_asked_about_and_never_answered_stays_refused() -> None:
+    assert "not understood" in _refusal("Q4. How is RLVW tested with delayed SPaT messages? Answer: ego at 50 km/h, 100 m out, red 3 s before arrival.")
+
+
+@pytest.mark.parametrize("intent, clause", [
+    ("Root cause: the lead van's BSMs arrived 800 ms late, so the FCW warned too late. Replay: ego 90 km/h, lead van 50 m ahead at 40 km/h.", "so the FCW warned too late"),
+    ("Incident: SPaT reached the car 1 s late, hence the driver was not warned. Replay: RLVW, ego 50 km/h, 100 m out, red 3 s before arrival.", "hence the driver was not warned"),
+])
+def test_a_post_mortems_consequence_is_an_outcome_set_aside(intent: str, clause: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert a.ok and a.spec.faults[0].op == "delay", a.error
+    assert f'not a test instruction: ignored: "{clause}" (what the application did: an outcome)' in a.notes, a.notes
+
+
+def test_a_consequence_with_a_number_is_never_set_aside() -> None:
+    assert "not understood" in _refusal("Root cause: the lead van's BSMs arrived 800 ms late, so the FCW warned 1.2 s too late. Replay: ego 90 km/h, "
+                                        "lead van 50 m ahead at 40 km/h.")

@@ -270,8 +270,11 @@ _EGO = re.compile(r"\b" + _EGO_NAMES + r"\b", re.I)
 _QTY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(km/h|kph|kmh|mph|m/s²|m/s\^2|m/s2|m/s|ms|milliseconds?|seconds?|secs?|s|metres?|meters?|m|%|percent|hz)?(?![\w/])")
 MPH = 0.44704
 #: a time measured from the start of the run ("4 s into the run", "3.5 s after the start", "5 s in")
+#: fix 39 also "N s after launch / after the go / after kick-off" (held-out 22: "the light flips green 25 s after launch")
 _INTO_RUN = r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:start|beginning)(?: of the (?:run|test|scenario))?"\
-            r"|after (?:the )?(?:test|run|scenario|simulation) (?:starts|begins|start|begin)|after we (?:start|begin|started|began|set off|go|get going|pull away|move off|launch)\b"\
+            r"|after (?:the )?(?:test|run|scenario|simulation) (?:starts|begins|start|begin)"\
+            r"|after (?:the )?(?:launch|go|kick-?off|release|t0)\b"\
+            r"|after we (?:start|begin|started|began|set off|go|get going|pull away|move off|launch)\b"\
             r"|from the start|in\b(?! (?:the (?:past|future)|advance))))"
 
 
@@ -424,6 +427,23 @@ _NAMING_ASIDE = re.compile(r"\s*\((?:yes,? )?(?:i know,? |we know,? )?(?:it is|i
 _STREAM_NAMES = {"bsm": "bsm", "bsms": "bsm", "cam": "bsm", "cams": "bsm", "spat": "spat", "spatem": "spat", "map": "map", "mapem": "map", "mapdata": "map"}
 
 
+#: fix 39 (after held-out 22: "Q7. How does the manufacturer demonstrate that the speed advisory is robust to stale signal data? Answer: ..."
+#: was refused on the question's "stale"): a questionnaire's question answered in the intent ("Answer:", "Reply:", "Response:", "A:") is
+#: no test instruction; set aside with a note, the application it names kept when the answer names none. Only a question that ends in "?"
+#: right before the answer label.
+_QUESTION_ANSWERED = re.compile(r"(?:^|(?<=[.!?]\s))(?P<q>(?:Q\s?\d+[.:)]?\s+)?(?:how|what|which|why|does|do|is|are|can|could|will|when|where)\b[^?]{5,300}\?)\s*"
+                                r"(?:answer|reply|response|a)\s*[:\-]\s*", re.I)
+#: fix 39 (after held-out 22: a post-mortem's "the lead vehicle's BSMs reached the host 1.5 s late with ±200 ms jitter, so FCW alerted too
+#: late" was refused: "late" read as a second, unsized fault): a consequence clause after "so" / "hence" / "as a result" whose subject is
+#: the application, its warning or the driver and whose verb is what the application did is an outcome, set aside with a note. Only without
+#: a number (a number in it stays for the ledger to refuse) and only to the end of its sentence.
+_CONSEQUENCE = re.compile(r",?\s+(?P<c>(?:and )?(?:so|so that|hence|therefore|as a result|which meant|meaning)\s+(?:the |our |its )?"
+                          r"(?:rlvw|glosa|ima|lta|fcw|eebl|warning|alert|advisory|advice|application|app|function|feature|system|hmi|driver)s?"
+                          r"\s+(?:(?:was|were|got|came|did|didn't|never|not|only|then)\s+){0,3}"
+                          r"(?:warned|alerted|advised|fired|triggered|reacted|responded|missed|failed|issued|showed|displayed|late|early|too|arrived|went off)\b[^.;!?\d]*)"
+                          r"(?P<end>[.;!?]|$)", re.I)
+
+
 def _naming_aside(m: re.Match[str], t: str, notes: list[str]) -> str:
     """The aside set aside (a note) when the stream it names is the one of the last message word before it in its sentence; else kept."""
     before = re.findall(r"\b(bsms?|cams?|spat|spatem|map|mapem|mapdata)\b", re.split(r"(?<!\d)\.(?!\d)", t[: m.start()])[-1], re.I)
@@ -558,6 +578,22 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return m.group("w")
 
     t = _CASE_NAME.sub(drop_case_name, t)
+
+    def drop_consequence(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: ignored: "{m.group("c").strip()}" (what the application did: an outcome)')
+        return m.group("end")
+
+    t = _CONSEQUENCE.sub(drop_consequence, t)  # "..., so FCW alerted too late." (after held-out 22)
+    q = _QUESTION_ANSWERED.search(t)
+    if q and (_is_fault(t[q.end():]) or not _is_fault(q.group("q"))):  # a fault asked about and none answered: left to be refused
+        # "Q7. How does the manufacturer demonstrate ... ? Answer: in the GLOSA test ...": the answer states the test (after held-out 22)
+        notes.append(f'not a test instruction: ignored: the question "{q.group("q").strip()}" (its answer states the test)')
+        answer = t[q.end():]
+        apps = [re.search(pat, q.group("q"), re.I) for a, pat in NAMED_APPS]
+        named = [a.group(0) for a in apps if a]
+        if named and not any(re.search(pat, answer, re.I) for a, pat in NAMED_APPS):
+            answer = f"{named[0]}: {answer}"  # the application named only in the question ("How is EEBL verified ...? Reply: ...")
+        t = t[: q.start()] + answer
     t = _HARD_BRAKING_DENM.sub(hard_braking_denm, t)
     t = _NAMING_ASIDE.sub(lambda m: _naming_aside(m, t, notes), t)
     t = re.sub(r"\[\s*\]|\(\s*\)", " ", t)
@@ -602,6 +638,28 @@ def normalise(text: str) -> str:
     (3 decimals), so the ledger checks the converted value like any other.
     """
     t = " ".join(text.split())
+    # fix 39 (after held-out 22, speech-to-text): a unit spelled letter by letter ("forty-five K P H", "30 M P H") is that unit; a spoken
+    # lead-in "what we want is" / "what I need is" before the clause it introduces says nothing of the test; ", like," between commas is a
+    # filler as ", uh," is (kept as a word where it compares: "like us", "like the lead"); "yeah, that's it" / "and that's it" / "that's all"
+    # ending the dictation is no clause
+    t = re.sub(r"\b([KM]) ?P ?H\b", lambda m: "kph" if m.group(1) in "Kk" else "mph", t)
+    t = re.sub(r"\b(?:what|all) (?:we|i) (?:want|need|would like)(?: to (?:see|test|have))? is\s+(?=the |an? |that |to |\w)", "", t, flags=re.I)
+    t = re.sub(r"(\w+)?,\s*like\s*,(?=\s)", lambda m: (m.group(1) or "") + " ", t, flags=re.I)
+    t = re.sub(r"(?:,\s*|\s+and\s+|^)(?:(?:yeah|yes|ok|okay|right),?\s+)?(?:that's|that is) (?:it|all)\s*[.!]?\s*$", ".", t, flags=re.I)
+    t = re.sub(r"\b(ego|host|subject vehicle)'s (?=at\b)", r"\1 is ", t, flags=re.I)
+    # fix 39 (held-out 22: "We turn left starting 12 m behind the stop line"): "N m behind the stop line / stop bar" is short of it, as
+    # "N m before the stop line" ("behind us" / "behind the lead" stay a follower's place; "past / beyond the line" is left as written)
+    t = re.sub(r"(\d+(?:\.\d+)? ?(?:m|metres?|meters?)) behind (the|its|our|their) (stop line|stop bar|stop-line|stopline)\b", r"\1 before \2 \3", t, flags=re.I)
+    # fix 39 (non-native English, held-out 22: "Lead make emergency braking with 9 m/s²"): "make(s) / perform(s) (an) emergency braking" is
+    # "does emergency braking" (read as the hard braking it names; its deceleration and time as said)
+    t = re.sub(r"\b(?:makes?|making|performs?|performing|executes?|executing) (?:an? )?((?:emergency|hard|full|panic) braking)\b", r"does \1", t, flags=re.I)
+    # fix 39 (after held-out 22, a spreadsheet pasted as tab-separated text: ``layout`` gives each column a clause): a "params" column after
+    # a fault column is that fault's sizes ("SPaT burst loss. params p=0.35, 4 msgs/burst"); "N msgs/burst" is "N messages per burst"; a
+    # column "red_before_arrival" with "2.5 s" is "red 2.5 s before arrival"; a column "opposing vehicle" with "van" is an opposing van
+    t = re.sub(r"\.\s+(?:fault )?(?:params|parameters|fault args)\b:?\s+", ", ", t, flags=re.I)
+    t = re.sub(r"(\d+) ?(messages?|msgs?|packets?|bsms?|spats?)\s?/\s?burst\b", r"\1 \2 per burst", t, flags=re.I)
+    t = re.sub(r"\b(red|amber|yellow|green) (?:onset )?before arrival:? (\d+(?:\.\d+)? ?(?:s|sec|secs|seconds))\b(?! before)", r"\1 \2 before arrival", t, flags=re.I)
+    t = re.sub(r"\b(opposing|oncoming|lead|crossing|following) vehicle:? (?=(?:car|van|truck|bus|lorry|pickup|suv|sedan|motorcycle)\b)", r"\1 ", t, flags=re.I)
     # a decimal comma (after held-out 12: German and French engineers' "0,8 s", "1,2 s delay", "probability 0,6"): a decimal point, only
     # where a unit follows or a share is said (1 or 2 digits after the comma, none after a space: "40,60 m" lists and "1,200" stay as written)
     t = re.sub(r"(?<![\d.,])(\d+),(\d{1,2})(?=\s?(?:s|sec|secs|seconds?|ms|m|km/h|kmh|kph|mph|m/s|m/s²|%|g)(?![\w/]))", r"\1.\2", t, flags=re.I)
@@ -617,6 +675,9 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(we|you|they|it|I|he|she)'d\b", r"\1 would", t, flags=re.I)  # "before I'd get there" (after held-out 15)
     t = re.sub(r"\bafter the (yellow|amber|red|green) (?:onset|phase starts|phase begins|starts|begins)\b", r"after the light turns \1", t, flags=re.I)
     t = re.sub(r"\b(?:(?<=[,;:.] )|(?<=^))(us|host)\b(?= (?:at|doing|going|drives?|driving|straight|turns?|turning|travels?|is|are)\b)", "the host vehicle", t, flags=re.I)
+    # fix 39: "1 in every 4 BSMs (from it) is lost" -> "25% of BSMs ..." (held-out 22 said it in words, "one in every four BSMs")
+    t = re.sub(r"\b1 in every (\d+) ((?:spat|map|bsm|cam|message|packet)s?)\b",
+               lambda m: f"{round(100.0 / int(m.group(1)), 1):g}% of {m.group(2)}" if int(m.group(1)) > 1 else m.group(0), t, flags=re.I)
     t = re.sub(r"\b(?:one|1) ((?:spat|map|bsm|cam)s? )?(message|packet)s? (?:in|out of) (two|three|four|five|ten|\d+)\b",
                lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
     # after held-out 16: a time in digits spelled "sec" / "msec" / "seconds" read as "s" / "ms" before the shorthand rows, so each row that reads
@@ -1700,6 +1761,10 @@ _OTHER_ROLE = re.compile(r"(?<!runs )(?<!running )(?<!\ds )(?<! s )\bahead\b|\b(
 #: "I" as the one who asks, not a driver in the scene ("I need the result by Thursday", "I'd like ...", "let me know"): no ego name
 _REQUESTER_I = re.compile(r"\bi(?:'d|'ll| would| will| need| want| think| guess| hope| expect| like| wonder| suppose| believe| assume| am not sure"
                           r"| don't| do not| have to| must| should| can't| cannot)\b", re.I)
+#: fix 39 (held-out 22: "can we get a GLOSA case where ... ? Car at 50 kph, 220 m from the stop line" kept the car no place): "we" as the
+#: ones who ask for the test ("can we get / could we have / we need a ... case / test / scenario"), not a driver in the scene
+_REQUESTER_WE = re.compile(r"\b(?:(?:can|could|would|shall|should) we (?:please )?(?:get|have|add|set up|run|make|build|create|do|write)\b"
+                           r"|we (?:need|want|would like|'d like) (?:a|an|one|another) (?=[^.?!]{0,30}\b(?:test|case|scenario|run)\b))", re.I)
 
 
 def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
@@ -1712,13 +1777,13 @@ def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
     low = text.lower()
     # after held-out 16 the application may be named only by an id set aside ("Sim-farm job glosa-burst-0917, ...: vehicle 55 km/hr, ...")
     named = low + " " + " ".join(notes).lower()
-    if _EGO.search(_REQUESTER_I.sub(" ", text)) or _OTHER_ROLE.search(text) or not any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa")):
+    if _EGO.search(_REQUESTER_WE.sub(" ", _REQUESTER_I.sub(" ", text))) or _OTHER_ROLE.search(text) or not any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa")):
         return text  # only in a signal test (RLVW, GLOSA), where the ego may be the one vehicle
     nouns = [m.group(0).lower() for m in re.finditer(r"\b(?:" + _NOUN + r")\b", text, re.I)]
     if not nouns or set(nouns) not in ({"car"}, {"vehicle"}):
         return text
     # after held-out 15 also "vehicle", and a report's "(the advice was) assessed / tested / evaluated for a vehicle at 35 mph, 170 m before the line"
-    return re.sub(r"(^|[:;.|]\s+|,\s+|\b(?:assessed|tested|evaluated|checked|validated|run|measured|verified) (?:for|with|on) )(?:the |a |one )?(car|vehicle)\b",
+    return re.sub(r"(^|[:;.?!|]\s+|,\s+|\b(?:assessed|tested|evaluated|checked|validated|run|measured|verified) (?:for|with|on) )(?:the |a |one )?(car|vehicle)\b",
                   r"\1our \2", text, count=1, flags=re.I)
 
 
@@ -1874,6 +1939,18 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
                   flags=re.I)  # "lead 35 m in front", "the equipped lead 32 m in front", after the held-out 19 round "..., with the lead 30 m in front"
     # a speed said before the lead, its vehicle in brackets (after held-out 11, numbers before nouns): "12 m/s lead (connected delivery van)"
     # -> "a connected lead delivery van at 12 m/s"; "lead (equipped SUV)" -> "an equipped lead SUV"
+    # fix 39 (after held-out 22: "the lead vehicle (equipped car) is 35 m in front, ego and lead both 25 m/s" kept no lead, "A connected lead
+    # keeps a 30 m headway in front of the ego" no distance): a lead's first mention said with "the" and placed in its own clause ("the lead
+    # car is 35 m in front") introduces it as "a lead car" does, unless a lead or a vehicle phrase is said before it; a gap kept "in front of
+    # the ego / us" is the distance ahead (the subject is the vehicle in front; "the ego keeps a 30 m gap to the lead" is left as written)
+    text = re.sub(r"\b(?:keeps|keeping|holds|holding|maintains|maintaining|runs|running|drives|driving) (?:at )?an? (\d+(?:\.\d+)? ?m)(?:[- ](?:headway|gap|following distance|distance|spacing))"
+                  r" (in front of|ahead of) (the ego|us|the host(?: vehicle)?|the subject vehicle|our car)\b", r"is \1 \2 \3", text, flags=re.I)
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)the (lead|leading) (?:vehicle )?\((?:an? |the )?((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\)(?= (?:is|sits|stays|keeps|drives|travels)\b[^.;:]*?\d+(?:\.\d+)? ?m\b(?!/))",
+                  lambda m: m.group(0) if re.search(r"\blead", m.string[: m.start()], re.I) or _NP.search(m.string[: m.start()].lower())
+                  else f"{m.group(1)}{'an' if (m.group(3) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(3)}lead {m.group(4)}", text, flags=re.I)
+    text = re.sub(r"(^|[:,;.]\s+|\|\s*)the (lead|leading) (" + _NOUN + r")\b(?= (?:is|sits|stays|keeps|drives|travels)\b[^.;:]*?\d+(?:\.\d+)? ?m\b(?!/))",
+                  lambda m: m.group(0) if re.search(r"\blead", m.string[: m.start()], re.I) or _NP.search(m.string[: m.start()].lower())
+                  else f"{m.group(1)}a {m.group(2)} {m.group(3)}", text, flags=re.I)
     text = re.sub(r"(?:(\d+(?:\.\d+)? ?(?:km/h|mph|m/s)) )?(?:the )?(?:lead|leader) \((?:an? |the )?((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\)",
                   lambda m: f"{'an' if (m.group(2) or 'l')[0].lower() in 'aeiou' else 'a'} {m.group(2)}lead {m.group(3)}" + (f" at {m.group(1)}" if m.group(1) else ""),
                   text, flags=re.I)
@@ -3712,7 +3789,24 @@ def _said_again(out: list[dict[str, Any]], whole: str) -> list[dict[str, Any]]:
     40 m ahead") or with a second one announced ("another truck", "a second van") nothing is merged."""
     drop: set[int] = set()
     for i, v in enumerate(out):
-        if not _bare(v) or re.search(r"\b(?:another|second|third|other|more|further|additional|extra)\s+(?:(?:" + _ADJ + r")\s+)*" + re.escape(v.get("_noun", "")), whole):
+        if re.search(r"\b(?:another|second|third|other|more|further|additional|extra)\s+(?:(?:" + _ADJ + r")\s+)*" + re.escape(v.get("_noun", "")), whole):
+            continue
+        if not _bare(v):
+            # fix 39 (after held-out 22: "shall warn ... of a vehicle crossing from the right that runs its red ... crossing car at 45 km/h,
+            # 55 m from its own stop line" ran as two crossing cars): a mention with only a behaviour (no place, speed or timing) beside one
+            # placed vehicle of its class, role and equipage, said in another sentence with no behaviour of its own, is that vehicle again:
+            # its behaviour goes to the placed one. Two such mentions, or a placed one with a behaviour of its own: nothing merged.
+            if any(k in v for k in ("distance", "speed", "time_to_conflict")) or "behaviour" not in v:
+                continue
+            same = [w for w in out if w is not v and w.get("_sent") != v.get("_sent") and w["role"] == v["role"]
+                    and (w["cls"] == v["cls"] or v.get("_noun") == "vehicle")]  # "a vehicle ... that runs its red" names no class: the van placed later
+            placed = [w for w in same if "behaviour" not in w and any(k in w for k in ("distance", "speed", "time_to_conflict"))
+                      and (w["equipped"] == v["equipped"] or not w.get("_eq_said"))]
+            if len(same) == 1 and len(placed) == 1 and i not in drop:
+                drop.add(i)
+                placed[0]["behaviour"] = v["behaviour"]
+                if v.get("_eq_said"):
+                    placed[0]["equipped"] = v["equipped"]
             continue
         same = [w for w in out if w is not v and not _bare(w) and w.get("_sent") != v.get("_sent") and (w["cls"], w["role"]) == (v["cls"], v["role"])
                 and (w["equipped"] == v["equipped"] or not w.get("_eq_said"))]
@@ -3785,7 +3879,8 @@ def _replayed(out: list[dict[str, Any]], at: int) -> list[dict[str, Any]]:
 
 #: a vehicle timed to the conflict point ("reaches the conflict point 4.5 s after the start", "4 s from the conflict point")
 _TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
-        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b)|" + _NUM + r" ?s (?:from|away from|short of|before) (?:reaching )?the (?:conflict point|conflict zone|crossing point)")
+        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b)|" + _NUM + r" ?s (?:from|away from|short of|before|until|till|to go to|left to|to) (?:reaching |it reaches )?the (?:conflict point|conflict zone|crossing point)")
+# (_TTC, fix 39, held-out 22: "4.5 seconds until the conflict point" was refused: also "until" / "till" / "to" / "left to" the conflict point)
 #: a lead's braking said with its deceleration or its time, in other verbs ("decelerates at 6 m/s^2", "brake with 6.5 m/s²", "at 4 s the lead car brakes")
 _BRAKE_SAID = (r"\b(?:brakes?|braking|decelerates?|decelerating|slows?(?: down)?|slowing(?: down)?)\b[^;|]*?\d ?m/s(?:²|\^2|2)|\bbrak(?:es|ing|e) hard\b|\bhard[- ]brak(?:es|ing|e)\b"
                r"|\bat \d+(?:\.\d+)? ?s\b[^;|]{0,40}?\b(?:brakes?|braking|decelerates?|decelerating)\b")
@@ -3985,6 +4080,9 @@ def _mk(counts: dict[str, int], noun: str, role: str, dist: Optional[float], spe
 
 _COLOUR = r"(yellow|amber|red|green)"
 _CHANGE = (r"(?:turns|turns to|turning|changes to|changes|changing to|goes|goes to|going|switches to|switches|switching to|will turn|is going to turn|about to turn|shows|showing|becomes|become|is becoming|becoming|flips to|comes|come"
+           # fix 39 (held-out 22: "the light went red 3.5 s before ...", "the light flips green 25 s after launch"): the past tense of a
+           # post-mortem's reconstruction and "flips" without "to"
+           r"|went|went to|turned|turned to|changed to|switched to|flipped to|flips|flipped|flipping"
            r"|(?:shall|should|will|must|is to) (?:turn|change|go|switch|become|flip)(?: to)?)")
 
 
@@ -4010,7 +4108,7 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
     if m:
         return {"event": _colour(m.group(3)), "at": float(m.group(1) or m.group(2))}
-    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:" + _ONSET + r" )?(?:(?:is |will be )?(?:placed|set|scheduled|timed|put) )?(?:at )?" + about
+    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:(?:is |was )?" + _ONSET + r" )?(?:(?:is |will be )?(?:placed|set|scheduled|timed|put) )?(?:at )?" + about
                   + _NUM + r" ?s " + _BEFORE_ARRIVAL, scene)  # "the yellow onset is placed 3 s before the ego would reach the stop line" (after held-out 11)
     if m:
         return {"event": _colour(m.group(1)), "before_arrival": float(m.group(2))}
@@ -4028,7 +4126,7 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
 _ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our) (?:stop )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
            r"(?: (?:at |to )?(?:the |its |our )?(?:stop )?(?:line|bar|junction|intersection|crossing|light|signal))?")
 #: after held-out 18: also "ahead of" / "prior to" ("switches to red 3.4 s ahead of it getting there", "2 s prior to our arrival")
-_BEFORE_ARRIVAL = (r"(?:before|ahead of|prior to) (?:(?:(?:the )?" + _EGO_NAMES + r"|(?:the )?host|it|he|she|they|you) (?:would |will |can |could |does |do )?" + _ARRIVE
+_BEFORE_ARRIVAL = (r"(?:before|ahead of|prior to) (?:(?:(?:the )?" + _EGO_NAMES + r"|(?:the )?host|it|he|she|they|you) (?:would have |would've |will have |would |will |can |could |does |do )?" + _ARRIVE
                    # (after held-out 20 also the host's and a driver's own: "2.4 s prior to the host's arrival", "before the HV's arrival")
                    + r"|(?:(?:our|its|their|the ego's|(?:the )?host's|(?:the )?hv's|(?:the )?" + _EGO_NAMES + r"(?:'s)?) )?(?:arrival|arriving|reaching (?:the |its |our )?(?:stop )?(?:line|bar))\b)")
 #: a colour's onset said as a noun or an intransitive verb ("red comes 3 s before arrival", "amber onset 2 s before ...")
@@ -4065,7 +4163,10 @@ _MAP_WORDS = re.compile(r"\bmap\b|\bmapdata\b|\bmapem\b|topology|intersection ge
 _BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
 #: "when / once / as soon as / from the moment / 2 s after the light turns red": a window anchored on the phase change
 _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
-                 r" (?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switches|becomes|flips|is switched|has turned)(?: to)? (?P<colour>yellow|amber|red|green)\b")
+                 r" (?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switch(?:es)?|becomes?|flips?|is switched|has turned|has become)(?: to)? (?P<colour>yellow|amber|red|green)\b")
+#: a light's change of colour named as a fault's moment that ``_PHASE_WINDOW`` does not read (fix 39): refused in ``_window``
+_PHASE_UNREAD = re.compile(r"\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\b[^,;.]{0,40}?\b(?:light|signal|lamp|signal head)s?\b"
+                           r"[^,;.]{0,25}?\b(?:yellow|amber|red|green)\b")
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
 _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when"
                 # after held-out 17: a window said as a restriction ("only within 40 m of the conflict point", "while it is within 30 m of ...")
@@ -4169,7 +4270,7 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             raise _Unsized(_nu_text(s, "a timestamp skew needs its size, e.g. '2 s in the past'"))
         if re.search(r"\b(past|behind|lag\w*|trail(?:s|ed|ing)? (?:behind|(?:the )?(?:(?:real|true|actual|reference|wall[- ]clock|gps|gnss|rsu) )?(?:time|clock))|earlier|older|old|ago|back|slow|stale)\b", low):  # "trail real time by 300 ms" (after held-out 16)
             sign = -1.0
-        elif re.search(r"\b(future|ahead|later|forward|fast)\b", low):
+        elif re.search(r"\b(future|ahead|later|forward|fast|in advance)\b", low):  # fix 39: "timestamp is in advance of 2 s" (held-out 22)
             sign = 1.0
         elif re.search(r"(?<![\w.])[-−]\s?" + _NUM + r" ?(?:ms|s)\b", low):
             sign = -1.0
@@ -4200,7 +4301,11 @@ def _fault(s: str, app: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
             f["shift"] = shifts[0]
             if len(shifts) > 1:  # the same offset said again in other words ("+5 m along its heading, i.e. it reports itself 5 m further ahead")
                 note_restated(f, *[abs(v) for x in shifts[1:] for v in x if v])
-        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:(?:gaussian|random|position|positional|gps|gnss|location|zero-mean|white) )*noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA, low)
+        m = re.search(r"noise of " + _NUM + r" ?m|" + _NUM + r" ?m (?:of )?(?:(?:gaussian|random|position|positional|gps|gnss|location|zero-mean|white) )*noise|" + _SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m " + _SIGMA
+                      # fix 39 (held-out 22: "a Gaussian error of 10 ft", "jittered by a Gaussian of 2 m"): a Gaussian / normal spread named with
+                      # its size is its sigma; a bare "error of 3 m" (no Gaussian, no noise) stays refused: it may be an offset
+                      + r"|\b(?:zero-mean )?(?:gaussian|normal(?:ly distributed)?)(?: (?:position|positional|location|gps|gnss|random))?(?: (?:error|noise|jitter|scatter|spread))?"
+                      r"(?: with (?:a )?(?:sigma|standard deviation|std))? (?:of|=) " + _NUM + r" ?m\b", low)
         if m:
             f["sigma"] = float(next(g for g in m.groups() if g))
         if "shift" not in f and "sigma" not in f:
@@ -4261,13 +4366,14 @@ def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
             return str(pick["id"])
         if same:
             return str(same[0]["id"])
-    if re.search(r"\bits\b|\btheir\b|\brv'?s?\b|remote vehicle|target vehicle|other (?:car|vehicle)", low):  # "its BSMs", "the RV's BSMs": the braking vehicle, else the one conflict party
+    # fix 39: "BSMs from it" (held-out 22: "one in every four BSMs from it is discarded" left the lead untargeted) is "its BSMs"
+    if re.search(r"\bits\b|\btheir\b|\b(?:from|of|by) (?:it|them)\b|\brv'?s?\b|remote vehicle|target vehicle|other (?:car|vehicle)", low):  # "its BSMs", "the RV's BSMs": the braking vehicle, else the one conflict party
         if braking:
             return str(braking[0]["id"])
         parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
         if len(parties) == 1:
             return str(parties[0]["id"])
-    if len(vehicles) == 1 and not re.search(r"\b(?:all|every|each|any)\b", low):  # "BSM latency 400 ms" with one other vehicle in the scene: its BSMs
+    if len(vehicles) == 1 and not re.search(r"\b(?:all|every(?! (?:other|second|third|fourth|fifth|tenth|one|two|three|four|five|six|seven|eight|nine|ten|\d))|each|any)\b", low):  # "one in every four": a rate  # "BSM latency 400 ms" with one other vehicle in the scene: its BSMs
         return str(vehicles[0]["id"])
     return ""
 
@@ -4277,6 +4383,12 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
     m = re.search(_PHASE_WINDOW, low)
     if m:
         w = {"anchor": "phase_change", "colour": _colour(m.group("colour")), "start": float(m.group("after") or 0.0)}
+    else:
+        # fix 39 (after held-out 22: "freezing in the moment when the ego's light become yellow" ran from the start): a light's colour
+        # named as the fault's moment in words the phase window does not read is refused, quoted, never run from the start
+        un = _PHASE_UNREAD.search(low)
+        if un:
+            raise not_understood(un.group(0), "a fault window on the light's colour: say e.g. 'when the light turns yellow' or '2 s after the light turns red'")
     m = re.search(_ZONE_WINDOW, low)
     if m and target:
         w = {"anchor": "zone_entry", "vehicle": target, "radius": float(m.group("radius"))}
