@@ -213,3 +213,31 @@ def test_a_history_head_trains_records_its_horizon_and_reads_the_past_frame_whil
     with pytest.raises(SystemExit) as e:
         train_main(["--data", str(turns), "--out", str(turns / "o"), "--history-frames", "20"])  # layout 1
     assert e.value.code == 2
+
+
+def test_a_history_read_only_while_standing_ignores_the_past_frame_at_speed():
+    """`--history-max-speed`: below it the past frame changes the plan, at or above it nothing of it reaches the head."""
+    import torch
+
+    from lantern_agent.learned.inputs import NUM_NUMERIC_V2, SPEED_SCALE
+    from lantern_agent.learned.model import Policy, PolicyConfig
+
+    torch.manual_seed(0)
+    policy = Policy(PolicyConfig(inputs=2, outputs="path_speed", history_frames=20, history_max_speed=0.5)).eval()
+    img, past = torch.rand(1, 3840), torch.rand(1, 3840)
+    tokens, mask = torch.rand(1, 4, 384), torch.ones(1, 4)
+
+    def out(speed: float, img_past: torch.Tensor) -> torch.Tensor:
+        num = torch.zeros(1, NUM_NUMERIC_V2)
+        num[0, 0] = speed / SPEED_SCALE
+        with torch.inference_mode():
+            return policy(img, tokens, num, mask, img_past)
+
+    assert not torch.equal(out(0.2, past), out(0.2, img))
+    assert torch.equal(out(0.5, past), out(0.5, img)) and torch.equal(out(8.0, past), out(8.0, img))
+
+
+def test_history_max_speed_needs_a_history(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        train_main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--inputs", "2", "--history-max-speed", "0.5"])
+    assert e.value.code == 2 and "--history-max-speed needs --history-frames" in capsys.readouterr().err

@@ -57,6 +57,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--history-frames", type=number(int, ge=0), default=0, metavar="N",
                     help="--inputs 2: the head also reads how the image features changed since N frames back (20 = 1 s at 20 Hz; "
                          "the same frame rule in training and driving, docs/learned_agent.md); default 0: one frame")
+    ap.add_argument("--history-max-speed", type=number(float, gt=0), default=None, metavar="M_PER_S",
+                    help="with --history-frames: read the history only while the ego is slower than this (standing, the change "
+                         "between frames is the world's, not the ego's own motion); default: at any speed")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -95,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--inputs applies to --backbone learned only")
     if a.backbone == "vlm" and a.outputs != "waypoints":
         ap.error("--outputs applies to --backbone learned only")
+    if a.history_max_speed is not None and not a.history_frames:
+        ap.error("--history-max-speed needs --history-frames")
     if a.history_frames and (a.backbone == "vlm" or a.inputs != 2):
         ap.error("--history-frames needs --inputs 2 (--backbone learned)")
     if a.backbone == "vlm" and a.no_speed_input:
@@ -103,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
-                      keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames)
+                      keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames,
+                      history_max_speed=a.history_max_speed or 0.0)
     try:
         source = None
         if a.backbone == "vlm":

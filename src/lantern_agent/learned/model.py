@@ -27,7 +27,7 @@ from torch import nn
 from lantern.file_integrity import atomic_write, atomic_write_text, file_entry, verify_files
 from lantern_agent.backends.base import NUM_WAYPOINTS
 from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS
-from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2
+from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2, SPEED_SCALE
 from lantern_agent.learned.manifest_file import read_manifest_file
 from lantern_agent.learned.path_speed import OUTPUTS, output_size
 
@@ -80,6 +80,10 @@ class PolicyConfig:
     #: (``history.py``: the same rule picks that frame in training and driving; 20 = 1 s at 20 Hz); 0: one frame
     history_frames: int = 0
     motion_dim: int = 64
+    #: > 0: the history is read only while the ego is slower than this (m/s). Why: while the ego moves, the change
+    #: between frames is mostly its own motion, a copy of its speed (round 6's copycat effect); standing, only the
+    #: world moves, which is what tells "the crossing car is still coming" from "it has passed"
+    history_max_speed: float = 0.0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -147,11 +151,15 @@ class Policy(nn.Module):
     def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None,
                 img_past: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
         t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
+        num_in = num
         if not self.cfg.speed_input:  # column 0 is the speed in both layouts (inputs.py)
-            num = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
-        parts = [self.image(img), t, self.num(num)]
+            num_in = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
+        parts = [self.image(img), t, self.num(num_in)]
         if self.cfg.history_frames > 0:
-            parts.append(self.motion(self._projected(img) - self._projected(img if img_past is None else img_past)))
+            change = self.motion(self._projected(img) - self._projected(img if img_past is None else img_past))
+            if self.cfg.history_max_speed > 0:  # column 0: the speed / SPEED_SCALE, as measured (before --no-speed-input's mask)
+                change = change * (num[..., :1] * SPEED_SCALE < self.cfg.history_max_speed).to(change.dtype)
+            parts.append(change)
         h = torch.cat(parts, dim=-1)
         if self.cfg.outputs == "path_speed":  # (B, 2P + 10): path in m, speeds in m/s (``path_speed.split``)
             return self.fuse(h) * self.cfg.waypoint_scale

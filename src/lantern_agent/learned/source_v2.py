@@ -159,6 +159,7 @@ class LearnedSourceV2(LearnedSource):
     """Layout 2: the shared feature cache + counterexample rows + token states -> ``Policy(inputs=2)``."""
 
     history_frames = 0
+    history_max_speed = 0.0
 
     def state_key(self) -> str:
         return "learned-v2"
@@ -168,6 +169,7 @@ class LearnedSourceV2(LearnedSource):
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
         self.history_frames = int(cfg.history_frames)
+        self.history_max_speed = float(cfg.history_max_speed)
         past = past_rows(infos, cache.sequence_id, self.history_frames)[fields["base_index"]] if self.history_frames > 0 else None
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
@@ -179,7 +181,8 @@ class LearnedSourceV2(LearnedSource):
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
         assert self.size is not None, "build() first"
         return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs,
-                                        speed_input=self.speed_input, history_frames=self.history_frames)), cache.tokens, cache.token_mask)
+                                        speed_input=self.speed_input, history_frames=self.history_frames,
+                                        history_max_speed=self.history_max_speed)), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         from lantern.file_integrity import atomic_write

@@ -79,6 +79,8 @@ class TrainConfig:
     speed_input: bool = True
     #: > 0 (layout 2): the head also reads the image features' change since this many frames back (``history.py``)
     history_frames: int = 0
+    #: > 0: the history is read only below this ego speed (m/s; ``PolicyConfig.history_max_speed``)
+    history_max_speed: float = 0.0
 
 
 @dataclass
