@@ -140,14 +140,17 @@ def boxes_array(boxes: list[Box]) -> np.ndarray:
 def segments_hit_boxes(p0: np.ndarray, p1: np.ndarray, boxes: list[Box] | np.ndarray) -> np.ndarray:
     """Vectorised slab test: (K, M) bool, segment k (p0[k] -> p1[k], 3D) crosses box m.
 
+    ``p0`` may be one point for every segment (rays from a camera): its terms in each box frame are then
+    computed once, as one row, and broadcast: the same doubles as K equal rows would give.
     A segment that merely starts or ends inside a box counts as a hit, so a
     sample point on the target itself must not be tested against the target.
     """
     arr = boxes if isinstance(boxes, np.ndarray) else boxes_array(boxes)
     p0 = np.asarray(p0, float).reshape(-1, 3)
     p1 = np.asarray(p1, float).reshape(-1, 3)
-    if arr.shape[0] == 0 or p0.shape[0] == 0:
-        return np.zeros((p0.shape[0], arr.shape[0]), bool)
+    k = p1.shape[0] if p0.shape[0] == 1 else p0.shape[0]
+    if arr.shape[0] == 0 or k == 0:
+        return np.zeros((k, arr.shape[0]), bool)
     bx, by, yaw, hl, hw, hh, bz = (arr[:, i] for i in range(7))
     c, s = np.cos(yaw), np.sin(yaw)
     # segment start and direction in every box frame: (K, M)
@@ -159,9 +162,9 @@ def segments_hit_boxes(p0: np.ndarray, p1: np.ndarray, boxes: list[Box] | np.nda
     d = p1 - p0
     vx = c * d[:, 0:1] + s * d[:, 1:2]
     vy = -s * d[:, 0:1] + c * d[:, 1:2]
-    vz = np.broadcast_to(d[:, 2:3], ox.shape)
-    tmin = np.zeros(ox.shape)
-    tmax = np.ones(ox.shape)
+    vz = d[:, 2:3]  # (K, 1): the same in every box frame (boxes only yaw)
+    tmin = np.zeros((k, arr.shape[0]))
+    tmax = np.ones((k, arr.shape[0]))
     for o, v, h in ((ox, vx, hl[None]), (oy, vy, hw[None]), (oz, vz, hh[None])):
         # a direction component of (almost) 0 becomes a tiny one: the slab times go to +-inf-like
         # values with the right signs, so "parallel and inside" passes and "parallel and outside" fails

@@ -142,40 +142,6 @@ def _in_wedge(occ: np.ndarray, owner: np.ndarray, cam: tuple[float, float, float
     return occ[keep], owner[keep]
 
 
-def rays_hit_boxes(origin: tuple[float, float, float], p1: np.ndarray, arr: np.ndarray) -> np.ndarray:
-    """``segments_hit_boxes`` for segments that all start at one point: (K, M) bool, bit-identical.
-
-    Every row of the general test's segment-start terms (the start in each box frame) is the same
-    computation on the same doubles when the starts are equal, so they are computed once, as one row,
-    and broadcast; the per-segment terms are exactly the general test's.
-    """
-    p1 = np.asarray(p1, float).reshape(-1, 3)
-    if arr.shape[0] == 0 or p1.shape[0] == 0:
-        return np.zeros((p1.shape[0], arr.shape[0]), bool)
-    p0 = np.array([origin], float)  # (1, 3)
-    bx, by, yaw, hl, hw, hh, bz = (arr[:, i] for i in range(7))
-    c, s = np.cos(yaw), np.sin(yaw)
-    dx0 = p0[:, 0:1] - bx[None]  # (1, M)
-    dy0 = p0[:, 1:2] - by[None]
-    ox = c * dx0 + s * dy0
-    oy = -s * dx0 + c * dy0
-    oz = p0[:, 2:3] - (bz + hh)[None]
-    d = p1 - p0  # (K, 3)
-    vx = c * d[:, 0:1] + s * d[:, 1:2]  # (K, M)
-    vy = -s * d[:, 0:1] + c * d[:, 1:2]
-    vz = d[:, 2:3]  # (K, 1): the same in every box frame (boxes only yaw)
-    shape = (p1.shape[0], arr.shape[0])
-    tmin = np.zeros(shape)
-    tmax = np.ones(shape)
-    for o, v, h in ((ox, vx, hl[None]), (oy, vy, hw[None]), (oz, vz, hh[None])):
-        v = np.where(np.abs(v) < 1e-12, 1e-12, v)
-        t1 = (-h - o) / v
-        t2 = (h - o) / v
-        np.maximum(tmin, np.minimum(t1, t2), out=tmin)
-        np.minimum(tmax, np.maximum(t1, t2), out=tmax)
-    return tmin <= tmax
-
-
 def visible_many(groups: list[list[Box]], occ: np.ndarray, col_owner: np.ndarray, cam: tuple[float, float, float, float], hfov_deg: float = 110.0, vfov_deg: float = 70.0, near: float = 0.3, max_range: float = 150.0) -> list[bool]:
     """``visible`` for many targets at once: group g's own boxes are the columns with ``col_owner == g``.
 
@@ -208,7 +174,7 @@ def visible_many(groups: list[list[Box]], occ: np.ndarray, col_owner: np.ndarray
     origin = cam[:3]
     first = np.vstack([p[:1] for p in samples])
     own = np.array(owners)
-    hit = rays_hit_boxes(origin, first, occ) & (col_owner[None, :] != own[:, None])
+    hit = segments_hit_boxes(origin, first, occ) & (col_owner[None, :] != own[:, None])
     clear = ~hit.any(axis=1)
     rest_pts, rest_own = [], []
     for k, g in enumerate(owners):
@@ -220,7 +186,7 @@ def visible_many(groups: list[list[Box]], occ: np.ndarray, col_owner: np.ndarray
     if rest_pts:
         pts = np.vstack(rest_pts)
         own = np.concatenate(rest_own)
-        hit = rays_hit_boxes(origin, pts, occ) & (col_owner[None, :] != own[:, None])
+        hit = segments_hit_boxes(origin, pts, occ) & (col_owner[None, :] != own[:, None])
         for g in set(own[~hit.any(axis=1)].tolist()):
             result[g] = True
     return result
