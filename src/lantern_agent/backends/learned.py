@@ -45,6 +45,7 @@ from lantern_agent.backends.options import bound_options
 from lantern_agent.controllers import ControllerConfig, desired_speed, path_since_plan
 from lantern_agent.errors import BackendLoadError, ConfigError
 from lantern_agent.geometry import ego_to_map, map_to_ego
+from lantern_agent.learned.history import FeatureHistory
 
 log = logging.getLogger(__name__)
 
@@ -147,8 +148,6 @@ class LearnedBackend(Backend):
         #: path_speed: the last model step's (path, speeds, pose, t)
         self._last_ps: tuple[np.ndarray, np.ndarray, tuple[float, float, float], float] | None = None
         self._speed_rule = ControllerConfig()  # the node's defaults (config/agent.yaml): waypoint dt and speed preview
-        from lantern_agent.learned.history import FeatureHistory
-
         self._history = FeatureHistory(self.policy.cfg.history_frames)  # the model steps' image features (a history head reads one)
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
 
