@@ -21,6 +21,12 @@ from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_im
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, Policy, PolicyConfig, save_policy
 
 
+def image_rows(image: np.ndarray, idx: np.ndarray) -> torch.Tensor:
+    """Rows ``idx`` of the (memory-mapped) image features as float32, read in sorted order and put back in ``idx``'s."""
+    uniq, inv = np.unique(idx, return_inverse=True)
+    return torch.from_numpy(np.asarray(image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
+
+
 class LearnedSource:
     """The learned agent: EfficientNet-Lite0 + MiniLM features (``cache.build_cache``) -> ``Policy``."""
 
@@ -29,8 +35,7 @@ class LearnedSource:
     def __init__(self) -> None:
         self.size: tuple[int, int] | None = None
         self.text_enc: Any = None
-        self.outputs = "waypoints"
-        self.speed_input = True
+        self.cfg: Any = None  # the run's TrainConfig (``build_many``): what the head's shape follows
         self.path_points = PolicyConfig.path_points
 
     def state_key(self) -> str:
@@ -43,23 +48,23 @@ class LearnedSource:
         """The caches of several datasets (each built when absent) as one, rows in the order given; the policy's
         input size is the first dataset's when the config names none."""
         self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(infos[0])
-        self.outputs = cfg.outputs
-        self.speed_input = cfg.speed_input
+        self.cfg = cfg
         image_net, self.text_enc = load_image_encoder(), TextEncoder()
         built = [build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress) for info in infos]
         return concat_caches([c for c, _ in built]), any(b for _, b in built)
 
     def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-        img = torch.from_numpy(np.asarray(cache.image[np.sort(rows)], dtype=np.float32))
-        order = np.argsort(np.argsort(rows))  # back to the order of ``rows``
-        img = img[torch.from_numpy(order)]
         txt = torch.from_numpy(cache.text[cache.text_index[rows]])
         num = torch.from_numpy(cache.numeric[rows])
-        return img, txt, num
+        return image_rows(cache.image, rows), txt, num
+
+    def head_config(self, **layout: Any) -> PolicyConfig:
+        """The head's shape: the input size and the run's output and speed-input choices, plus a layout's own fields."""
+        assert self.size is not None and self.cfg is not None, "build() first"
+        return PolicyConfig(image_width=self.size[0], image_height=self.size[1], outputs=self.cfg.outputs, speed_input=self.cfg.speed_input, **layout)
 
     def make_model(self, cache: FeatureCache) -> Policy:
-        assert self.size is not None, "build() first"
-        return Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], outputs=self.outputs, speed_input=self.speed_input))
+        return Policy(self.head_config())
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         out.mkdir(parents=True, exist_ok=True)

@@ -37,8 +37,8 @@ from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
 from lantern_agent.learned.inputs import V2_FROM_V1, position_features
-from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, PolicyConfig, save_policy
-from lantern_agent.learned.source import LearnedSource
+from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, save_policy
+from lantern_agent.learned.source import LearnedSource, image_rows
 
 #: distinct counterexample statements per training run (rows draw from them; more would only cost token states)
 COUNTEREXAMPLE_POOL = 600
@@ -114,12 +114,6 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
     return fields, all_texts
 
 
-def _image_rows(image: np.ndarray, idx: np.ndarray) -> torch.Tensor:
-    """Rows ``idx`` of the (memory-mapped) image features as float32, read in sorted order and put back in ``idx``'s."""
-    uniq, inv = np.unique(idx, return_inverse=True)
-    return torch.from_numpy(np.asarray(image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
-
-
 def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], horizon: int) -> np.ndarray:
     """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads."""
     from lantern_agent.learned.cache import cached_frames
@@ -158,9 +152,6 @@ class TokenLookup(nn.Module):
 class LearnedSourceV2(LearnedSource):
     """Layout 2: the shared feature cache + counterexample rows + token states -> ``Policy(inputs=2)``."""
 
-    history_frames = 0
-    history_max_speed = 0.0
-
     def state_key(self) -> str:
         return "learned-v2"
 
@@ -168,21 +159,17 @@ class LearnedSourceV2(LearnedSource):
         cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
-        self.history_frames = int(cfg.history_frames)
-        self.history_max_speed = float(cfg.history_max_speed)
-        past = past_rows(infos, cache.sequence_id, self.history_frames)[fields["base_index"]] if self.history_frames > 0 else None
+        past = past_rows(infos, cache.sequence_id, cfg.history_frames)[fields["base_index"]] if cfg.history_frames > 0 else None
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
-        img = _image_rows(cache.image, cache.base_index[rows])
+        img = image_rows(cache.image, cache.base_index[rows])
         out = (img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows]))
-        return out if cache.past_index is None else (*out, _image_rows(cache.image, cache.past_index[rows]))
+        return out if cache.past_index is None else (*out, image_rows(cache.image, cache.past_index[rows]))
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
-        assert self.size is not None, "build() first"
-        return TokenLookup(Policy(PolicyConfig(image_width=self.size[0], image_height=self.size[1], inputs=2, outputs=self.outputs,
-                                        speed_input=self.speed_input, history_frames=self.history_frames,
-                                        history_max_speed=self.history_max_speed)), cache.tokens, cache.token_mask)
+        head = self.head_config(inputs=2, history_frames=self.cfg.history_frames, history_max_speed=self.cfg.history_max_speed)
+        return TokenLookup(Policy(head), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:
         from lantern.file_integrity import atomic_write

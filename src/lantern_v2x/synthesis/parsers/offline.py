@@ -3416,6 +3416,7 @@ _EGO_MOTION_VERB = (r"(?P<hard>brak(?:e|es|ed|ing) hard|(?:hard|emergency|full|p
                     r"|(?P<turn>(?:turn(?:s|ed|ing)?|(?:make|makes|made|making|take|takes|took|taking) a) (?P<dir>left|right)|(?P<dir2>left|right)[- ]turn(?:ing)?)"
                     r"|(?P<straight>(?:(?:go|goes|going|went|drive|drives|driving|drove|head|heads|heading|continue|continues|continuing|cross|crosses|crossing"
                     r"|proceed|proceeds|proceeding|travel|travels|travelling|traveling) )?straight)")
+_EGO_MOTION_VERB_RE = re.compile(_EGO_MOTION_VERB, re.I)  # which kind a matched verb is (its named groups)
 #: a clause whose subject is the ego and whose verb is its motion ("We brake.", "The ego stops at the line.", "Then our car slows down.",
 #: "the host vehicle accelerates", "HV turning right"); ``_EGO_MOTION_AND``: a second verb after "and" or a comma ("we drive at 60 km/h and
 #: brake", "ego at 50 km/h, braking"), with no vehicle or pronoun between (``_ego_motion`` checks)
@@ -3475,7 +3476,6 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outco
     given, receives each such outcome or condition clause, quoted, for its note (``_outcome_notes``; after fix 38 they were set aside silently)."""
     moves: list[tuple[str, str]] = []
     refusal: Optional[OfflineParseError] = None
-    verbs = re.compile(_EGO_MOTION_VERB, re.I)
     for s in scene_sents:
         low = s.lower()
         if _BEFORE_TEST.search(low):
@@ -3483,7 +3483,7 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outco
         changes = [(m.start(), m.end()) for m in _SPEED_CHANGE.finditer(low)]
         for m in [*_EGO_MOTION.finditer(low), *_EGO_MOTION_AND.finditer(low)]:
             who, verb = m.group("who"), "verb"
-            w = verbs.fullmatch(m.group(verb))
+            w = _EGO_MOTION_VERB_RE.fullmatch(m.group(verb))
             kind = next(k for k in ("hard", "brake", "stop", "red", "slow", "up", "move", "turn", "straight") if w.group(k))
             if "mid" in m.groupdict():
                 # a second verb after "and" or a comma ("we drive at 60 km/h and brake", "ego at 50 km/h, braking", "HV 50 km/h, stops at the line"): the ego's
