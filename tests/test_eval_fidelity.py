@@ -448,6 +448,10 @@ def test_score_command_line_errors_are_one_line(tmp_path, capsys):
         score_main([])
     err = capsys.readouterr().err.splitlines()
     assert ei.value.code == 2 and err == ["lantern score: error: the following arguments are required: bags (see lantern score -h)"]
+    with pytest.raises(SystemExit) as ei:
+        score_main([str(tmp_path / "empty"), "--workers", "0"])
+    err = capsys.readouterr().err.splitlines()
+    assert ei.value.code == 2 and len(err) == 1 and err[0].startswith("lantern score: error: argument --workers:")
     assert not (tmp_path / "o").exists()  # nothing written on an input error
 
 

@@ -218,3 +218,25 @@ def test_score_bags_writes_results_schema_tables_and_plots(tmp_path):
     md = (out / "table3.md").read_text()
     assert "coop warning gain (paired)" in md and "| PE |" in md.replace("| Model | PE |", "| PE |")
     assert rep["summary"]["n_scored_pairs"] == 4
+
+
+def test_scoring_in_worker_processes_writes_the_same_files(tmp_path):
+    """`lantern suite` scores its bags with its --workers: the records, their order and every file must not depend on it."""
+    bags = tmp_path / "bags"
+    cfgs = [SyntheticConfig(family="vehicle_cut_in", route_id="vehicle_cut_in_1", agent="coop"),
+            SyntheticConfig(family="vehicle_cut_in", route_id="vehicle_cut_in_1", agent="coop", condition="no-warning", responds_at=None, collide=True),
+            SyntheticConfig(family="vehicle_cut_in", route_id="vehicle_cut_in_1", agent="coop", route_kind="B"),
+            SyntheticConfig(family="pedestrian_emergence", route_id="pedestrian_emergence_2", agent="coop", responds_at=None, collide=True)]
+    for c in cfgs:
+        write_bag(generate(c), bags / f"{c.route_id}_{c.route_kind}_{c.condition}", c.metadata())
+    (bags / "broken").mkdir()
+    (bags / "broken" / "metadata.yaml").write_text("not: [a bag")  # an unreadable bag keeps its place among the records
+    one = score_bags([bags], tmp_path / "one", TH)
+    two = score_bags([bags], tmp_path / "two", TH, workers=2)
+    assert [r.bag for r in one["records"]] == [r.bag for r in two["records"]] and len(one["records"]) == 5
+    assert [r.status for r in one["records"]].count(RunState.UNREADABLE) == 1
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file()) and len(files) > 4
+    for f in files:
+        a, b = (tmp_path / "one" / f).read_bytes(), (tmp_path / "two" / f).read_bytes()
+        assert a.replace(b"/one/", b"/two/") == b, f

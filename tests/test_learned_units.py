@@ -55,6 +55,35 @@ def test_image_encoder_loads_the_shipped_imagenet_weights():
     assert not any(p.requires_grad for p in net.parameters())
 
 
+def _feature_map_padding_first(net: E.EfficientNetLite0, x: torch.Tensor) -> torch.Tensor:
+    """The encoder's definition: every convolution pads its input to TF "SAME" first (F.pad), then convolves."""
+    import torch.nn.functional as F
+
+    def conv(c: torch.nn.Conv2d, h: torch.Tensor) -> torch.Tensor:
+        (ih, iw), (kh, kw), (sh, sw) = h.shape[-2:], c.weight.shape[-2:], c.stride
+        ph, pw = max((math.ceil(ih / sh) - 1) * sh + kh - ih, 0), max((math.ceil(iw / sw) - 1) * sw + kw - iw, 0)
+        return F.conv2d(F.pad(h, [pw // 2, pw - pw // 2, ph // 2, ph - ph // 2]), c.weight, c.bias, c.stride, 0, c.dilation, c.groups)
+
+    h = F.relu6(net._bn0(conv(net._conv_stem, x)))
+    for b in net._blocks:
+        y = F.relu6(b._bn0(conv(b._expand_conv, h))) if b.has_expand else h
+        y = b._bn2(conv(b._project_conv, F.relu6(b._bn1(conv(b._depthwise_conv, y)))))
+        h = y + h if b.skip else y
+    return F.relu6(net._bn1(conv(net._conv_head, h)))
+
+
+@pytest.mark.parametrize("size", [(256, 128), (320, 160), (96, 48), (97, 61)])
+def test_image_encoder_equals_its_pad_first_definition_bit_for_bit(size):
+    """The symmetric cases pad inside the convolution (faster): the features of the release (256x128), the
+    dataset's camera (320x160), the tests' size and an odd size must not move by one bit."""
+    net = E.image_encoder()
+    assert net is E.image_encoder() and not net.training and not any(p.is_meta or p.requires_grad for p in net.parameters())
+    img = np.random.default_rng(size[0]).integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+    with torch.inference_mode():
+        x = E.image_tensor([img])
+        assert torch.equal(net.feature_map(x), _feature_map_padding_first(net, x))
+
+
 def test_text_encoder_loads_minilm_and_embeds_meaning():
     te = E.TextEncoder()
     e = te.encode(["a pedestrian crosses the road", "a person walks across the street", "the stock market fell sharply", ""])

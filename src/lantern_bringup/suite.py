@@ -840,11 +840,11 @@ def suite_main(argv: Sequence[str] | None = None) -> int:
         print(f"lantern suite: stopped by {signal.Signals(stop.signum).name}: {done} of {len(outcomes)} runs finished, {counts['interrupted']} interrupted (not retried), {counts['not_started']} not started; status in {out / 'suite_status.json'}; rerun the same command to resume", file=sys.stderr)
         return 128 + int(stop.signum)  # type: ignore[arg-type]
     linked = [RunOutcome(j, read_result(out / "runs" / j.run_id)["status"], 0, skipped=True) for j in all_jobs if j not in jobs]  # type: ignore[index]
-    return report_suite(out, linked + list(outcomes), wall)
+    return report_suite(out, linked + list(outcomes), wall, workers=a.workers or 1)
 
 
-def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> int:
-    """Score every recorded bag offline, render the tables and plots, print Table 3."""
+def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float, workers: int = 1) -> int:
+    """Score every recorded bag offline (in ``workers`` processes), render the tables and plots, print Table 3."""
     from lantern_eval.report import render_report, score_bags
     from lantern_eval.telemetry import resolve_warning_key
 
@@ -855,7 +855,7 @@ def report_suite(out: Path, outcomes: Sequence[RunOutcome], wall_s: float) -> in
         print(f"suite: {b.parent.name}: finished but its bag {b} is missing; the scorer reports it as unreadable", file=sys.stderr)
     # infrastructure failures go in as their run folders: counted in n_total with the reason, never a route result
     # warnings are checked with the onboard key of the store the sessions used ($LANTERN_KEYS or the repo's)
-    score_bags(bags + [out / "runs" / o.job.run_id for o in outcomes if o.status == "infrastructure_failure"], scores, warning_key=resolve_warning_key())
+    score_bags(bags + [out / "runs" / o.job.run_id for o in outcomes if o.status == "infrastructure_failure"], scores, warning_key=resolve_warning_key(), workers=workers)
     truncated = [o.job.run_id for o in outcomes if o.status == "truncated"]
     if truncated:
         print(f"truncated runs (cut at --max-frames; not scored): {', '.join(truncated)}", file=sys.stderr)

@@ -87,13 +87,14 @@ TERM_GRACE_S = 12.0
 #: torch for the learned agent is ~1-2.5 s per cold run. Importing torch starts no thread pool (its
 #: intra-op pool starts on first use, in the child), so the fork stays safe. A ``module:function`` entry
 #: is called after the imports: the learned agent's MiniLM (transformers' import and the weights, ~3-5 s
-#: of every warning run otherwise); loading it runs no torch operator and starts no thread (checked).
+#: of every warning run otherwise) and its image encoder (~0.1 s of every run); loading them runs no torch
+#: compute and starts no thread (checked).
 AGENT_MODULES: dict[str, tuple[str, ...]] = {
     "learned": ("torch", "lantern_agent.learned.encoders", "lantern_agent.learned.model", "lantern_agent.learned.cache", "lantern_agent.learned.inputs",
                 "lantern_agent.backends.learned", "safetensors.torch", "torch.utils.serialization",
                 # zipfile decodes the release's empty_tokens.npz member names as cp437 (no UTF-8 flag): a codec import per run
                 "encodings.cp437",
-                "lantern_agent.learned.encoders:minilm"),
+                "lantern_agent.learned.encoders:minilm", "lantern_agent.learned.encoders:image_encoder"),
 }
 
 

@@ -117,7 +117,7 @@ class LearnedBackend(Backend):
         _check_values(torch_threads, model_period_frames)
         import torch
 
-        from lantern_agent.learned.encoders import load_image_encoder
+        from lantern_agent.learned.encoders import image_encoder
         from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, CheckpointError, load_policy
 
         torch.set_num_threads(int(torch_threads))
@@ -129,7 +129,7 @@ class LearnedBackend(Backend):
             raise BackendLoadError(str(e)) from None
         self.model_dir = d
         self.image_size = (self.policy.cfg.image_width, self.policy.cfg.image_height)
-        self.image_net = load_image_encoder()
+        self.image_net = image_encoder()  # shared, frozen: a warm worker loaded it before forking this run
         # MiniLM loads on the first warning text: the empty text (no warning) comes from the checkpoint, where
         # training stored the same encoder's output for it, so a run without a warning never pays for
         # importing transformers and loading MiniLM (about 2 s per run here).
