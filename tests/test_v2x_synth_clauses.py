@@ -4753,3 +4753,99 @@ def test_a_post_mortems_consequence_is_an_outcome_set_aside(intent: str, clause:
 def test_a_consequence_with_a_number_is_never_set_aside() -> None:
     assert "not understood" in _refusal("Root cause: the lead van's BSMs arrived 800 ms late, so the FCW warned 1.2 s too late. Replay: ego 90 km/h, "
                                         "lead van 50 m ahead at 40 km/h.")
+
+
+# seventh round: silent families closed. A refused intent keeps the notes of its reading (its set-aside outcome); an outcome joined to a
+# scene or fault sentence by "and" / "but" / "so" is set aside with a note; a past-tense outcome is noted; a fault's vehicle named by its
+# place from another vehicle is that vehicle's neighbour; a crossing vehicle "from standstill at its line" stands there; the ego's pull-away
+# is a standing start; a ticket's title that restates the fault is no symptom
+
+_EEBL_TWO = "FCW: we drive at 60 km/h; a connected van 50 m ahead at 40 km/h; a connected car 70 m ahead at 40 km/h"
+
+
+@pytest.mark.parametrize("intent, note", [
+    ("EEBL: a truck 40 m ahead at 50 km/h brakes hard. The driver must be warned. Its BSMs are jammed.", "The driver must be warned"),
+    ("RLVW: we come in at 50 km/h from 70 m, red 2 s before we arrive; expected: the ego stops. Delay the SPaT by a lot.", "expected: the ego stops"),
+    ("GLOSA: 150 m out at 40 km/h, green at 9 s. Hopefully we slow down. SPaT frozen somehow.", "Hopefully we slow down"),
+])
+def test_a_refused_intent_keeps_the_note_of_its_set_aside_outcome(intent: str, note: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert not a.ok and "not understood" in a.error, a.error
+    assert any(f'ignored: "{note}"' in n for n in a.notes), a.notes
+
+
+@pytest.mark.parametrize("intent, clause, op", [
+    ("RLVW: 80 m out at 45 km/h, the light turns red 2.5 s before we arrive. All SPaT is lost and the ego should still stop.", "the ego should still stop", "drop"),
+    ("FCW: ego at 70 km/h, a connected truck 45 m ahead at 30 km/h. Delay its BSMs by 600 ms, so the alert comes late.", "the alert comes late", "delay"),
+    ("IMA: we go straight at 40 km/h from 50 m; a connected car from the right at 30 km/h, 40 m from its line. Freeze its BSMs but the IMA must still warn.",
+     "the IMA must still warn", "freeze"),
+])
+def test_an_outcome_joined_to_a_fault_sentence_is_set_aside_with_a_note(intent: str, clause: str, op: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert a.ok, a.error
+    assert [f.op for f in a.spec.faults] == [op]
+    assert f'not a test instruction: ignored: "{clause}" (an expected outcome)' in a.notes, a.notes
+
+
+@pytest.mark.parametrize("intent, clause", [
+    ("EEBL ticket: a connected truck 35 m ahead at 60 km/h; we followed at 60 km/h; the truck braked hard at 3 s and our EEBL alerted late. Its BSMs were 0.4 s late.",
+     "our EEBL alerted late"),
+    ("Drive log: RLVW, ego 50 km/h, 90 m out, red 3 s before arrival; SPaT was 0.7 s late. The RLVW warned too late.", "The RLVW warned too late"),
+])
+def test_a_past_tense_outcome_is_noted_whether_or_not_the_intent_maps(intent: str, clause: str) -> None:
+    a = OfflineParser().parse(intent)
+    assert any(f'ignored: "{clause}"' in n and "outcome" in n for n in a.notes), (a.error, a.notes)
+
+
+@pytest.mark.parametrize("where, want", [
+    ("the car in front of the lead", "lead2"), ("the vehicle ahead of the van", "lead2"), ("the one in front of it", "lead2"),
+    ("the van behind the car", "lead1"),
+])
+def test_a_faults_vehicle_named_by_its_place_from_another_is_that_ones_neighbour(where: str, want: str) -> None:
+    s = parse(f"{_EEBL_TWO}. Drop the BSMs of {where}.")
+    assert [v.id for v in s.vehicles] == ["lead1", "lead2"] and s.vehicles[0].cls == "van"
+    assert s.faults[0].target == want, s.faults
+
+
+def test_a_faults_vehicle_placed_from_another_that_names_no_one_vehicle_is_refused() -> None:
+    err = _refusal(f"{_EEBL_TWO}. Drop the BSMs of the car in front of the car.")
+    assert 'not understood: "Drop the BSMs of the car in front of the car"' in err and "names no one vehicle" in err, err
+
+
+@pytest.mark.parametrize("said", ["from standstill at its line", "from rest at its stop line", "from a standstill at its own stop line"])
+def test_a_crossing_vehicle_from_standstill_at_its_line_stands_there(said: str) -> None:
+    s = parse(f"IMA: we go straight at 45 km/h from 60 m; a connected van from the right, {said}. Delay its BSMs by 0.3 s.")
+    (v,) = s.vehicles
+    assert (v.role, v.distance, v.behaviour.kind) == ("crossing_right", 0.0, "stop")
+
+
+def test_a_crossing_vehicle_that_moves_off_from_standstill_is_refused() -> None:
+    err = _refusal("IMA: we go straight at 45 km/h from 60 m; a connected van from the right sets off from standstill at its line. Delay its BSMs by 0.3 s.")
+    assert "starts from standstill and moves off" in err, err
+
+
+@pytest.mark.parametrize("said", ["we pull away and reach 50 km/h, 120 m from the light", "we move off, reaching 50 km/h, 120 m from the light",
+                                  "120 m from the light we pull away to 50 km/h"])
+def test_the_egos_pull_away_to_a_speed_is_a_standing_start(said: str) -> None:
+    s = parse(f"GLOSA: {said}; the light turns green in 6 s. Delay SPaT by 0.5 s.")
+    assert (s.ego.speed, s.ego.desired_speed, s.ego.distance) == (0.0, 13.889, 120.0)
+
+
+@pytest.mark.parametrize("said", ["we pull away at 50 km/h, 120 m from the light", "120 m from the light we pull away at 50 km/h"])
+def test_the_egos_pull_away_at_a_speed_is_refused_never_a_constant_speed(said: str) -> None:
+    err = _refusal(f"GLOSA: {said}; the light turns green in 6 s. Delay SPaT by 0.5 s.")
+    assert "said to stand still and to drive at 13.889 m/s" in err, err
+
+
+@pytest.mark.parametrize("title, kind", [
+    ("IMA late alert with stale crossing BSMs", "a title restating the fault"),
+    ("Cross-traffic warning with delayed BSMs", "a title restating the fault"),
+    ("IMA - warning under stale BSMs", "a title restating the fault"),
+    ("IMA alert flickers when the crossing BSMs are stale", "a symptom"),
+    ("warning comes late with stale crossing BSMs", "a symptom"),
+])
+def test_a_tickets_title_restating_the_fault_is_no_symptom(title: str, kind: str) -> None:
+    a = OfflineParser().parse(f"{title}. IMA: we go straight at 40 km/h from 50 m; a connected car from the left at 35 km/h, 45 m from its line. "
+                              "Delay its BSMs by 0.7 s.")
+    assert a.ok and [f.op for f in a.spec.faults] == ["delay"], a.error
+    assert f'{kind}, not a fault of its own: "{title}"' in a.notes, a.notes

@@ -443,6 +443,24 @@ _CONSEQUENCE = re.compile(r",?\s+(?P<c>(?:and )?(?:so|so that|hence|therefore|as
                           r"(?:warned|alerted|advised|fired|triggered|reacted|responded|missed|failed|issued|showed|displayed|late|early|too|arrived|went off)\b[^.;!?\d]*)"
                           r"(?P<end>[.;!?]|$)", re.I)
 
+#: seventh round: an outcome clause joined to a sentence of the scene or of a fault by "and" / "but" / "so" ("the SPaT is dropped and we
+#: should stop anyway", "drop 30% of the BSMs, so the warning comes late", a ticket's "the lead braked hard at 5 s and our FCW warned late"):
+#: ran with no note, or was refused as a second, unsized fault. Its subject the application, its warning or the driver, then what the
+#: application does or did (a modal, a verb of warning, "comes late"); or the ego with a modal ("and we should stop"). Set aside with a note, as
+#: ``_CONSEQUENCE`` does; only without a number (a number in it stays for the ledger) and only to the end of its sentence.
+_OUTCOME_APP = (r"(?:the |our |its |an? )?(?:(?:(?:rlvw|glosa|ima|lta|fcw|eebl)\s+)?(?:warnings?|alerts?|advisory|advice|speed advice|hmi|display)"
+                r"|(?:rlvw|glosa|ima|lta|fcw|eebl)(?: (?:app|application|function|feature|system))?|(?:the )?(?:application|app|function|feature|system)|(?:our |the )?driver)")
+_OUTCOME_TAIL = re.compile(r",?\s+(?P<c>(?:and|but|so|so that|and so|hence|therefore|as a result|meaning)\s+(?:then\s+)?(?:"
+                           + _OUTCOME_APP + r"\s+(?:(?:should|must|shall|will|would|may|might|can|could|is|are|was|were|does|did|doesn't|didn't|does not|did not"
+                           r"|never|not|only|still|also|then|just)\s+){0,3}"
+                           r"(?P<v>warns?|warned|warning|alerts?|alerted|advises?|advised|fires?|fired|triggers?|triggered|reacts?|reacted|responds?|responded"
+                           r"|miss(?:es|ed)?|fails?|failed|issues?|issued|shows?|showed|displays?|displayed|comes?|came|arrives?|arrived|goes off|went off|go off"
+                           r"|stays?|stayed|remains?|remained|flickers?|flickered|late|early|too|silent|quiet|be (?:late|early|issued|shown|given))\b"
+                           r"|(?:we|the ego|ego|the host vehicle|the hv|hv|our car|i)\s+(?:(?:should|must|shall|will|would|ought to|has to|have to|needs? to|is expected to"
+                           r"|are expected to)\s+)(?:still\s+|also\s+|then\s+)?(?:stop|brake|slow|wait|yield|go|proceed|react|be)\b)[^.;!?\d]*)(?P<end>[.;!?]|$)", re.I)
+_PAST_OUTCOME = re.compile(r"\b(?:warned|alerted|advised|fired|triggered|reacted|responded|missed|failed|issued|showed|displayed|came|arrived|went off|stayed"
+                           r"|remained|flickered|was|were|did|didn't)\b", re.I)
+
 
 def _naming_aside(m: re.Match[str], t: str, notes: list[str]) -> str:
     """The aside set aside (a note) when the stream it names is the one of the last message word before it in its sentence; else kept."""
@@ -584,6 +602,14 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return m.group("end")
 
     t = _CONSEQUENCE.sub(drop_consequence, t)  # "..., so FCW alerted too late." (after held-out 22)
+
+    def drop_outcome_tail(m: re.Match[str]) -> str:
+        c = re.sub(r"^(?:and so|and|but|so that|so|hence|therefore|as a result|meaning)\s+", "", m.group("c").strip(), flags=re.I).strip(" ,")
+        why = "what the application did: an outcome" if _PAST_OUTCOME.search(c) else "an expected outcome"
+        notes.append(f'not a test instruction: ignored: "{c}" ({why})')
+        return m.group("end")
+
+    t = _OUTCOME_TAIL.sub(drop_outcome_tail, t)  # "... dropped and we should stop anyway.", "..., so the warning comes late." (seventh round)
     q = _QUESTION_ANSWERED.search(t)
     if q and (_is_fault(t[q.end():]) or not _is_fault(q.group("q"))):  # a fault asked about and none answered: left to be refused
         # "Q7. How does the manufacturer demonstrate ... ? Answer: in the GLOSA test ...": the answer states the test (after held-out 22)
@@ -867,10 +893,12 @@ class OfflineParser:
             spec: Optional[ScenarioSpec] = parse_spec(data, "offline parse")
             raw, error = dump_spec(spec), None
             notes = tuple(dict.fromkeys(read)) if not edits else ()  # each once, in the order read
+        # seventh round: a refused attempt keeps the notes of its reading (what it set aside: an id, an expected outcome), as a mapped one does;
+        # they were dropped with the spec, so an outcome set aside before the refusal was never said
         except OfflineParseError as e:
-            spec, raw, error, notes = None, "", str(e), ()
+            spec, raw, error, notes = None, "", str(e), tuple(dict.fromkeys(read)) if not edits else ()
         except SpecError as e:  # a reading the schema rejects (e.g. a number out of range in the prompt): quote the clause that holds it
-            spec, raw, error, notes = None, "", _quote_rejected(prompt, data, str(e)) if not edits else str(e), ()
+            spec, raw, error, notes = None, "", _quote_rejected(prompt, data, str(e)) if not edits else str(e), tuple(dict.fromkeys(read)) if not edits else ()
         return ParseAttempt(raw=raw, spec=spec, error=error, parser=self.name, model="rules", temperature=None, seed=None, latency=time.perf_counter() - t0, feedback=tuple(errors),
                             notes=notes)
 
@@ -1909,6 +1937,26 @@ def _article_for(text: str, at: int, noun: str) -> str:
 
 
 def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str, Any]:
+    """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood (``_read_prompt``).
+
+    Seventh round: when the intent is refused, ``notes_out`` still receives the notes of the expected outcomes said in its scene
+    ("FCW: ... The ego should stop. Its BSMs are jammed." noted the outcome only when the parse succeeded): a refusal never leaves a clause
+    it set aside unsaid."""
+    seen: dict[str, Any] = {}
+    try:
+        return _read_prompt(prompt, notes_out, seen)
+    except OfflineParseError:
+        if notes_out is not None and "scene" in seen:
+            text, scene_sents = seen["scene"]
+            outcomes = seen.get("outcomes")
+            if outcomes is None:  # refused before the ego's motions were read: read them for their outcomes only
+                outcomes = []
+                _ego_motion(scene_sents, {}, "", outcomes)
+            notes_out.extend(n for n in [*seen.get("outcome_notes", ()), *_outcome_notes(text, scene_sents, outcomes)] if n not in notes_out)
+        raise
+
+
+def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, Any]) -> dict[str, Any]:
     """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood.
 
     ``notes_out``, when given, receives every note of the reading: those ``prepared`` made, and those appended while the scene is read
@@ -2032,6 +2080,7 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
     low = text.lower()
     sents = sentences(text)
     scene_sents, fault_clauses, unknown = split_faults(sents)
+    seen["scene"], seen["outcome_notes"] = (text, scene_sents), outcome_notes  # for the outcome notes of a refusal (``read_prompt``)
     fault_clauses, unknown = _symptoms_dropped(fault_clauses, unknown, notes)
     if unknown:
         raise not_understood(unknown[0], "no fault operator matches it; known: drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset")
@@ -2072,7 +2121,8 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
     standing = _stand_still(stands, spec["ego"])  # initial speed 0, or refused, quoted (a speed of its own, or "at the line" with no distance)
     # a change of speed S cannot hold (in the scene, or inside a fault clause): refused once every other clause is read
     outcomes: list[str] = []  # the expected outcomes (and conditions) set aside in the scene: noted once the reading holds (``_outcome_notes``)
-    own_motion = _ego_motion(scene_sents, spec["ego"], app, outcomes)  # the ego's turn is its movement, its braking or stopping is refused, quoted
+    own_motion = _ego_motion(scene_sents, spec["ego"], app, outcomes)
+    seen["outcomes"] = outcomes  # the ego's turn is its movement, its braking or stopping is refused, quoted
     changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion or standing
     _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
@@ -2132,7 +2182,7 @@ def _outcome_clause() -> re.Pattern[str]:
     """``_OUTCOME_CLAUSE``, built on first use (``_EGO_WHO`` is defined further down)."""
     return re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but|so|then)\b)\s*(?P<c>(?:" + _APP_SUBJECT + r")\s+(?:(?:should|must|shall|will|would|has to|have to"
                              r"|needs? to|ought to|is expected to|are expected to|is supposed to)\b|(?P<pres>warns|alerts|fires|triggers|goes off|stays (?:silent|quiet)"
-                             r"|advises)\b)[^,;:()]*|(?:" + _EGO_WHO + r")\s+(?:(?:should|must|shall|will|would|ought to)\s+)?(?:be (?:warned|alerted|advised)|get (?:a |the )?"
+                             r"|advises|warned|alerted|fired|triggered|went off|stayed (?:silent|quiet)|advised)\b)[^,;:()]*|(?:" + _EGO_WHO + r")\s+(?:(?:should|must|shall|will|would|ought to)\s+)?(?:be (?:warned|alerted|advised)|get (?:a |the )?"
                              r"(?:warning|alert|advice)|receive (?:a |the )?(?:warning|alert|advice))\b[^,;:()]*|(?:we|i) (?:expect|want to see|should see)\b[^,;:()]*)", re.I)
 
 
@@ -2229,6 +2279,12 @@ def _situation(scene: str) -> Optional[str]:
 #: what an application shows the driver, said of its symptom in a bug's title ("GLOSA speed advice flickers", "warning lost on ...")
 _APP_OUTPUT = re.compile(r"\b(?:warn(?:ing|ings|s)?|advice|advisory|advisories|alerts?|hmi|display(?:ed|s)?|recommendations?|speed advice|countdown shown)\b")
 
+#: (``_symptoms_dropped``) a ticket title's head: "[check / test the] <application> [- / :] [adjectives] [output]" then a preposition
+_TITLE_HEAD = re.compile(r"^(?:(?:check|test|verify|validate|evaluate|assess|exercise)\s+)?(?:(?:the|our|an?)\s+)?(?:the_app\s*)+(?:[-–:]\s*)?"
+                         r"(?:(?:[\w-]+\s+){0,2}?" + _APP_OUTPUT.pattern.removeprefix(r"\b") + r"\s*)?"
+                         r"(?:[-–:(]|(?:with|under|on|for|during|in|at|when|whenever|while|if|against|after|from|given|despite)\b)"
+                         r"|^(?:(?:the|our|an?)\s+)?(?:[\w-]+\s+){0,2}?" + _APP_OUTPUT.pattern.removeprefix(r"\b") + r"\s*(?:[-–:(]|(?:with|under|on|for|during|in|at|when|whenever|while|if|against|after|from|given|despite)\b)")
+
 
 def _symptoms_dropped(faults: Sequence[str], unknown: Sequence[str], notes: list[str]) -> tuple[list[str], list[str]]:
     """A symptom said before the fault ("Bug: GLOSA speed advice flickers when MAP reception is poor. Steps: lose 40% of MAP
@@ -2242,14 +2298,28 @@ def _symptoms_dropped(faults: Sequence[str], unknown: Sequence[str], notes: list
 
     sized = {stream(c) for c in faults if re.search(r"\d", c) and not _APP_OUTPUT.search(c.lower())} - {None}
 
-    def symptom(c: str) -> bool:
+    def said_of_output(c: str) -> bool:
         return bool(_APP_OUTPUT.search(c.lower())) and not re.search(r"\d", c) and not _has_scene(c) and stream(c) in sized
+
+    def title(c: str) -> bool:
+        # seventh round: a ticket's title that restates the fault ("FCW late warning with lossy BSMs", "Red-light violation warning with
+        # delayed SPaT", "RLVW - warning under bursty SPaT loss") was labelled a symptom: a symptom says what the output does ("warning fires
+        # too late", "advice flickers", "warning late when ...", "warning lost on ..."); a title names the application or its output and
+        # then the fault: its head a noun phrase (the application's name, its output with adjectives before it: "FCW late warning") followed by
+        # a preposition, never by a verb or an adjective of its own ("advice flickers", "warning late when ...": the symptom)
+        low = c.lower()
+        for _, pat in NAMED_APPS:
+            low = re.sub(pat, " the_app ", low)
+        return bool(_TITLE_HEAD.match(" ".join(low.split())))
+
+    def label(c: str) -> str:
+        return f'a title restating the fault, not a fault of its own: "{c}"' if title(c) else f'a symptom, not a fault of its own: "{c}"'
 
     kept_f, kept_u = [], []
     for c in faults:
-        (notes.append(f'a symptom, not a fault of its own: "{c}"') if symptom(c) else kept_f.append(c))
+        (notes.append(label(c)) if said_of_output(c) else kept_f.append(c))
     for c in unknown:
-        (notes.append(f'a symptom, not a fault of its own: "{c}"') if symptom(c) else kept_u.append(c))
+        (notes.append(label(c)) if said_of_output(c) else kept_u.append(c))
     return kept_f, kept_u
 
 
@@ -2774,10 +2844,17 @@ def _others_speed_change(s: str, own: str, ego: dict[str, Any]) -> None:
                                                  "braking only as 'brakes at N m/s² at T s'); say the one speed it keeps"))
 
 
+#: seventh round: the speed a standing start reaches ("we pull away and reach 40 km/h", "we move off, getting up to 30 km/h", "we pull away to
+#: 40 km/h"): said as the change of speed ``_speed_change`` reads ("accelerate to 40 km/h", from the standing start's 0)
+_REACHES = re.compile(r"(?:(?<=\baway)|(?<=\boff)|(?<=\bstandstill)|(?<=\brest))(?P<mid>[^,;.]*?)(?:,?\s+and|,)?\s+(?:then\s+)?(?:reach(?:es|ing)?|get(?:s|ting)? up to|build(?:s|ing)? up to"
+                      r"|com(?:es|ing) up to|(?:speed(?:s|ing)?|pick(?:s|ing)?) up to|to)\s+(?=\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)(?![\w/²^]))", re.I)
+
+
 def _ego(sents: list[str], app: str, standing: bool = False) -> dict[str, Any]:
     ego: dict[str, Any] = {"maneuver": "left" if app == "lta" else "straight"}
     if standing:
         ego["_standing"] = True  # a change of speed starts from 0 (``_speed_change``); popped by ``_stand_still``
+        sents = [_REACHES.sub(lambda m: f"{m.group('mid')} and accelerate to ", s) for s in sents]
     for s in sents:
         low = s.lower()
         nps = [m for m in _NP.finditer(low)]
@@ -3078,7 +3155,15 @@ _AT_OWN_LINE = re.compile(r"\b(?:at|on) (?:its|their) (?:own )?(?:stop[- ]?)?(?:
 #: a crossing or oncoming vehicle that stands at its stop line ("waits at the stop line", "waiting at its line", "stopped at its stop line",
 #: "sits at its own stop bar"): behaviour stop, 0 m from its line (after held-out 21, fourth round: "a car on the right waiting at its line" ran
 #: as a moving crossing car; only "... stop line" was read)
-_WAITS_AT_LINE = re.compile(r"\b(?:waits?|waiting|stopped|standing|queued|stands|sits|sitting|idles|idling|held)\b[^,;]*(?:stop line|" + _AT_OWN_LINE.pattern + r")")
+_WAITS_AT_LINE = re.compile(r"\b(?:waits?|waiting|stopped|standing|queued|stands|sits|sitting|idles|idling|held"
+                            r"|from (?:a )?(?:standstill|stand-still|rest|standing start|stationary))\b[^,;]*(?:stop line|" + _AT_OWN_LINE.pattern + r")")
+#: seventh round: a start from standstill said of a crossing or oncoming vehicle ("a car from the left from standstill at its line" ran as a
+#: moving car placed nowhere): it stands at its line, as "waiting at its line" does (``_WAITS_AT_LINE``); said with a motion away from it
+#: ("pulls away from standstill at its line", "starts from rest at its line and crosses") S cannot hold it (a vehicle that stands, or one
+#: that approaches its line at a speed): refused, quoted
+_FROM_STANDSTILL = re.compile(r"\bfrom (?:a )?(?:standstill|stand-still|rest|standing start|stationary)\b")
+_STANDSTILL_MOVES = re.compile(r"\b(?:pulls?|pulling|moves?|moving|goes|going|drives?|driving|crosses|crossing|proceeds?|sets? off|setting off|starts?|starting"
+                               r"|accelerat\w*|runs?|running|gets? going|takes? off|launch\w*)\b|\d ?(?:km/h|kph|kmh|mph|m/s)\b")
 #: a side said with no direction of travel ("on the right", "to the left", "on the left-hand side"): refused, quoted, when nothing else places it
 _SIDE_ONLY = re.compile(r"\b(?:on|to) the (?:left|right)(?:[- ]hand(?: side)?| side)?\b")
 
@@ -3543,7 +3628,10 @@ _EGO_STANDS = re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but)\b)\s*(?P<where>(?:at|b
                          r"(?(where)(?! for (?!(?:the |a )?(?:green|light|lights|signal|red)\b))"
                          r"|(?= (?:still\b|at\b|(?<!sit )(?<!sits )(?<!sitting )behind\b|in (?:the )?(?:queue|line)\b"
                          r"|for (?:the |a )?(?:green|light|lights|signal|red)\b|\d+(?:\.\d+)? ?(?:m|metres?|meters?)\b(?!/))))"
-                         r"|(?:(?:starts?|starting|sets? off|setting off|pulls? away|pulling away|moves? off|moving off)\s+)?from (?:a )?(?:standstill|rest|standing start|stop\b))"
+                         r"|(?:(?:starts?|starting|sets? off|setting off|pulls? away|pulling away|moves? off|moving off)\s+)?from (?:a )?(?:standstill|rest|standing start|stop\b)"
+                         # seventh round: a bare pull-away is a start from standstill ("we pull away at 40 km/h" ran at a constant 40 km/h)
+                         r"|(?:pull|pulls|pulling|pulled) away\b(?! from (?!(?:a )?(?:standstill|rest|standing start|stop\b|the (?:stop[- ]?)?line|the lights?|the signal)))"
+                         r"|(?:move|moves|moving|moved) off\b(?! (?:the|a|its|our)\b))"
                          # with no subject, at the start of a sentence or after its heading ("GLOSA: from standstill, 10 m from the line", "Standing start, ...")
                          r"|(?:^|(?<=:))\s*(?P<who2>)(?P<verb2>(?:(?:start|starting)\s+)?from (?:a )?(?:standstill|rest|standing start)\b|(?:a )?standing start\b)", re.I)
 #: a place at the signal said with the standing start ("at the red light", "at the line", "at the lights", "at the junction"): the ego stands
@@ -3602,7 +3690,18 @@ def _standing_start(scene_sents: Sequence[str]) -> Optional[tuple[str, bool]]:
             end = re.compile(r"[,;:(]|$").search(low, m.end("verb")).start()
             where = (m.group("where") or "") + low[m.start("verb"): end]  # "at the red light we wait": its place said first
             return _clause_at(s, m.start("where") if m.group("where") else m.start("who")), bool(_AT_SIGNAL.search(where))
+        # seventh round: the ego's pull-away after a place said first ("100 m from the light we pull away to 40 km/h"), not at a clause's start
+        m = _EGO_PULLS_AWAY.search(low)
+        if m and not (_EGO_NOT_SCENE.search(low[: m.start()]) or _OUTCOME_WORDS.search(low[: m.start()]) or _EGO_MODAL.search(m.group(0))
+                      or re.search(r"\b(?:after|once|when|whenever|before|until|till|since|as soon as|the moment|as)\s+$", low[: m.start()])):  # an anchor ("11 s after we pull away")
+            return _clause_at(s, m.start()), False
     return None
+
+
+#: the ego's pull-away anywhere in a clause (``_standing_start``; ``_EGO_STANDS`` takes it at a clause's start)
+_EGO_PULLS_AWAY = re.compile(r"\b(?:" + _EGO_WHO + r")\b(?!['’])\s+(?:(?:then|now|first|just|slowly|gently|will|would|should|must)\s+)*"
+                             r"(?:(?:pull|pulls|pulling|pulled) away\b(?! from (?!(?:a )?(?:standstill|rest|standing start|stop\b|the (?:stop[- ]?)?line|the lights?|the signal)))"
+                             r"|(?:move|moves|moving|moved) off\b(?! (?:the|a|its|our)\b))", re.I)
 
 
 def _stand_still(said: Optional[tuple[str, bool]], ego: dict[str, Any]) -> Optional[OfflineParseError]:
@@ -3708,6 +3807,13 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 at = s.lower().find(rel.group(0))
                 raise not_understood(_clause_at(s, at) if at >= 0 else s, f"{rel.group(1) or rel.group(2)} m from another vehicle, not from us: say the {noun}'s distance from us")
             if role in ("opposing", "crossing_left", "crossing_right") and _WAITS_AT_LINE.search(low):
+                still = _FROM_STANDSTILL.search(low)
+                if still:
+                    a = max(low.rfind(c, 0, still.start()) for c in ",;(") + 1
+                    own_words = re.split(r"[;,(]|(?<!\d)\.(?!\d)|\b(?:and|while|as|when|then)\b", low[m.end():])[0] + " " + low[a: still.start()]
+                    if _STANDSTILL_MOVES.search(own_words):
+                        raise not_understood(_clause_at(s, still.start()), f"the {noun} starts from standstill and moves off: S holds a vehicle standing at "
+                                             "its line ('waits at its stop line') or one approaching it ('N m before its stop line at X km/h'); say one")
                 behaviour: dict[str, Any] = {"kind": "stop"}
                 dist = 0.0
             elif role == "occluder":  # a distance stated with it is its place along our lane (after held-out 11: "blocks the sight line, 25 m ahead of the ego")
@@ -4332,9 +4438,53 @@ def bare_of_jitter(low: str) -> str:
 _SIGMA = r"(?:standard deviation|std\.? dev\.?|std|sigma|σ|spread)(?: of| is| =|=|:)?"
 
 
+#: seventh round: a fault's vehicle named by its place from another vehicle ("drop the BSMs of the car in front of it", "... of the vehicle
+#: ahead of the lead", "the one in front of the van"): the referent is the other vehicle's neighbour, never that vehicle itself
+_PLACED_TARGET = re.compile(r"\b(?:the|that|this) (?:(?:" + _ADJ + r")\s+)*(?P<n>" + _NOUN + r"|one)\s+(?:(?:right|just|directly|immediately)\s+)?"
+                            r"(?P<rel>in front of|ahead of|beyond|behind)\s+(?P<ref>it|them|(?:the|that|this) (?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r"|lead|leader|one))\b")
+
+
+def _placed_target(low: str, vehicles: list[dict[str, Any]], clause: str) -> Optional[str]:
+    """The vehicle a fault names by its place from another vehicle (``_PLACED_TARGET``), or ``None`` when it names none that way.
+
+    Why (seventh round): "drop the BSMs of the car in front of the lead" after a van 30 m ahead and a car 60 m ahead dropped the van's (the
+    word "lead" picked the first lead), and "... of the one in front of it" every sender's. The referent is among the vehicles ahead of us
+    (S's leads, ordered by their stated distances): the next one beyond the vehicle named after the place word ("in front of / ahead of /
+    beyond"), or the next one nearer ("behind"); "it" / "them" is the one vehicle of such a pair when two are ahead. A noun of a class
+    (not "car" / "vehicle" / "one") must be that vehicle's. Refused, quoted, when the place names no one vehicle of S."""
+    m = _PLACED_TARGET.search(low)
+    if not m or len(vehicles) < 2:
+        return None
+    leads = sorted((v for v in vehicles if v["role"] == "lead"), key=lambda v: v.get("distance") if v.get("distance") is not None else -1.0)
+    generic = m.group("n") in ("car", "vehicle", "one")
+    ref_noun = m.group("ref").split()[-1]
+    refs: list[dict[str, Any]]
+    if ref_noun in ("it", "them"):
+        refs = leads[:-1] if m.group("rel") != "behind" else leads[1:]
+    elif ref_noun in ("lead", "leader"):
+        refs = leads[:1]
+    else:
+        refs = [v for v in leads if v["cls"] == _class_of(ref_noun) and (ref_noun in ("car", "vehicle", "one") or v.get("_noun") in (None, ref_noun))]
+    known = all(v.get("distance") is not None for v in leads)
+    picks = []
+    for r in refs:
+        i = leads.index(r)
+        j = i + 1 if m.group("rel") != "behind" else i - 1
+        if known and 0 <= j < len(leads) and (generic or leads[j]["cls"] == _class_of(m.group("n"))):
+            picks.append(leads[j])
+    if len(picks) == 1 and len(refs) == 1:
+        return str(picks[0]["id"])
+    ahead = ", ".join(f"the {v['cls']} at {_fmt(v['distance'])} m" if v.get("distance") is not None else f"the {v['cls']}" for v in leads) or "none"
+    raise not_understood(clause or low, f'"{m.group(0)}" names a vehicle by its place from another one, and that place names no one vehicle of the '
+                         f"specification (ahead of us: {ahead}): name the vehicle itself ('the van's BSMs'), or place each vehicle by its distance from us")
+
+
 def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
     if re.search(r"\ball bsms\b(?! of)|\bevery vehicle|\ball vehicles", low) and not re.search(r"of the|'s|\bits\b", low):
         return ""
+    placed = _placed_target(low, vehicles, clause)
+    if placed is not None:
+        return placed
     for word, roles in _ROLE_WORDS:
         if word in low:
             for v in vehicles:
