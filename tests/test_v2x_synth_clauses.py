@@ -4849,3 +4849,104 @@ def test_a_tickets_title_restating_the_fault_is_no_symptom(title: str, kind: str
                               "Delay its BSMs by 0.7 s.")
     assert a.ok and [f.op for f in a.spec.faults] == ["delay"], a.error
     assert f'{kind}, not a fault of its own: "{title}"' in a.notes, a.notes
+
+
+# after held-out 23 (blind 16/36 mapped, 14 fully right): each family with sentences of its own, none a held-out one
+
+def test_a_vehicle_introduced_as_the_object_of_hides_is_a_vehicle_of_its_own() -> None:
+    s = parse("LTA: we turn left at 4 m/s, 12 m from the line. An unequipped bus standing on the far side hides the oncoming van, which does 14 m/s "
+              "at 90 m. Drop 20% of the van's BSMs.")
+    assert [(v.role, v.cls) for v in s.vehicles] == [("occluder", "bus"), ("opposing", "van")]
+    assert (s.vehicles[1].distance, s.vehicles[1].speed) == (90.0, 14.0) and s.faults[0].target == s.vehicles[1].id
+
+
+@pytest.mark.parametrize("label", ["Slide 4 - Review", "Deck p. 12, 3 Jun.", "Notebook page 7, 14 Feb 2026", "Milestone MS3 (WP2, Task 2.1)",
+                                   "See D3.4, Section 5.", "Worksheet row 8 |", "Subtask 6.2 scope", "Oct 9, bench 3."])
+def test_a_documents_own_numbering_and_a_dated_entry_are_labels(label: str) -> None:
+    a = OfflineParser().parse(f"{label} RLVW: ego 45 km/h, 95 m out, red 2.5 s before arrival. SPaT delayed by 400 ms.")
+    assert a.ok, a.error
+    assert (a.spec.ego.speed, a.spec.ego.distance, a.spec.faults[0].delay) == (12.5, 95.0, 0.4)
+    assert any("ignored: the label" in n for n in a.notes), a.notes
+
+
+def test_a_label_word_before_a_unit_keeps_its_number_for_the_ledger() -> None:
+    assert "not understood" in _refusal("RLVW: ego 45 km/h, 95 m out, red 2.5 s before arrival. SPaT delayed by 400 ms, see section 2 s later.")
+    assert parse("RLVW: ego 45 km/h, 95 m out, red 2.5 s before arrival. SPaT delayed by page 40 ms.").faults[0].delay == 0.04
+
+
+def test_a_change_requests_own_id_is_a_label() -> None:
+    a = OfflineParser().parse("Engineering change request ECR-77. Proposed: GLOSA, ego 40 km/h, 200 m out, green at 12 s; MAP binds our lane to signal group 6.")
+    assert a.ok, a.error
+    assert a.spec.faults[0].signal_group == 6 and 'not a test instruction: ignored: the id "ECR-77"' in a.notes, a.notes
+
+
+def test_a_markdown_table_with_named_columns_reads_each_value_with_its_column() -> None:
+    s = parse("| App | Ego speed | Distance to stop line | Red before arrival | Stream | Fault | Params |\n|---|---|---|---|---|---|---|\n"
+              "| RLVW | 40 km/h | 85 m | 2 s | SPaT | lost in bursts | p 0.25, 4 per burst |")
+    assert (s.application, s.ego.speed, s.ego.distance) == ("rlvw", 11.111, 85.0)
+    assert s.communication.signal.align.model_dump(exclude_none=True) == {"event": "red", "before_arrival": 2.0}
+    (f,) = s.faults
+    assert (f.op, f.stream, f.probability, f.length) == ("burst_drop", "spat", 0.25, 4)
+
+
+@pytest.mark.parametrize("said", ["one nominal run with nothing broken on the radio side", "a run with nothing faulty on the channel",
+                                  "no message faults of any kind"])
+def test_a_nominal_run_said_by_what_is_not_broken_is_healthy(said: str) -> None:
+    s = parse(f"RLVW reference: {said}; ego 35 km/h, 80 m out, red 2 s before arrival.")
+    assert s.faults == [] and s.application == "rlvw"
+
+
+def test_a_signal_group_in_brackets_is_that_group() -> None:
+    s = parse("GLOSA: the MAP ties our lane to the wrong signal group (4). Ego 40 km/h, 210 m out, green at 13 s.")
+    assert (s.faults[0].op, s.faults[0].signal_group) == ("rebind", 4)
+
+
+def test_an_abbreviations_stop_ends_no_sentence() -> None:
+    a = OfflineParser().parse("Rationale: the bench showed the SPaT repeated, i.e. frozen, from one second after the yellow. New case: RLVW, ego "
+                              "50 km/h, 90 m out, yellow 3 s before arrival; freeze the SPaT 1 s after the light turns yellow.")
+    assert a.ok, a.error
+    assert a.spec.faults[0].window.model_dump(exclude_none=True) == {"anchor": "phase_change", "colour": "yellow", "start": 1.0}
+
+
+@pytest.mark.parametrize("asker", ["How can I model this? I'm debugging GLOSA", "I noticed the RSU clock is ahead; I'm testing GLOSA"])
+def test_a_question_posts_asker_is_no_ego(asker: str) -> None:
+    s = parse(f"{asker}. Repro: vehicle at 11 m/s, 180 m from the stop line, green at 15 s; SPaT timestamps 1 s in the future.")
+    assert (s.ego.speed, s.ego.distance, s.vehicles) == (11.0, 180.0, [])
+    assert (s.faults[0].op, s.faults[0].offset) == ("skew", 1.0)
+
+
+def test_a_stale_mention_is_the_freeze_stated_with_its_window() -> None:
+    s = parse("Gap in coverage: stale BSMs in FCW. Case: ego 22 m/s, a connected van 35 m ahead at 12 m/s; the van's BSM freezes from 5 s for 3 s.")
+    (f,) = s.faults
+    assert (f.op, f.window.start, f.window.duration) == ("freeze", 5.0, 3.0)
+
+
+def test_a_stale_mention_with_no_stated_fault_stays_refused() -> None:
+    assert "a delay needs its size" in _refusal("Gap in coverage: stale BSMs in FCW. Case: ego 22 m/s, a connected van 35 m ahead at 12 m/s.")
+
+
+@pytest.mark.parametrize("said", ["Corrupted position in the lead's BSM (Gaussian, sigma 2 m)", "The lead's BSM (sigma 2 m) has a scrambled position"])
+def test_a_garbled_position_with_its_size_is_a_position_error(said: str) -> None:
+    s = parse(f"FCW: ego 25 m/s, a connected car 50 m ahead at 15 m/s. {said}. Cause: multipath near the tunnel.")
+    (f,) = s.faults
+    assert (f.op, f.stream, f.sigma) == ("pos_perturb", "bsm", 2.0)
+
+
+def test_a_garbled_position_with_no_size_stays_refused() -> None:
+    assert "not understood" in _refusal("FCW: ego 25 m/s, a connected car 50 m ahead at 15 m/s. Garbled position in the lead's BSM.")
+
+
+def test_vehicles_said_by_their_ordinals_after_a_count_are_each_read() -> None:
+    s = parse("LTA with two oncoming vans. The first is 70 m out at 12 m/s. The second is 110 m out at 14 m/s; its BSMs are delayed by 0.4 s. "
+              "We turn left at 4 m/s, 15 m from the line.")
+    assert [(v.role, v.cls, v.distance, v.speed) for v in s.vehicles] == [("opposing", "van", 70.0, 12.0), ("opposing", "van", 110.0, 14.0)]
+    assert s.faults[0].target == s.vehicles[1].id  # "its": the van its sentence places (110 m, 14 m/s)
+
+
+def test_its_messages_are_the_vehicle_its_sentence_describes_or_refused() -> None:
+    s = parse("IMA: ego 8 m/s, 30 m out. A connected car from the left, 50 m from its line at 11 m/s. A connected car from the right, 45 m from "
+              "its line at 12 m/s, runs its red; its BSMs are delayed by 0.6 s.")
+    assert s.faults[0].target == next(v.id for v in s.vehicles if v.role == "crossing_right")
+    err = _refusal("IMA: ego 8 m/s, 30 m out. A connected car from the left, 50 m from its line at 11 m/s, and a connected car from the right, "
+                   "45 m from its line at 12 m/s. Its BSMs are delayed by 0.6 s.")
+    assert '"its" names which vehicle? 2 could be meant' in err, err
