@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from lantern_bringup.session import SessionConfig, session_nodes
+from lantern_bringup.session import SessionConfig, resolve_route, session_nodes
 
 ROUTE = "closed_pedestrian_emergence_0001_A"
 
@@ -111,6 +111,16 @@ def test_composed_and_process_per_node_give_identical_bags_and_scores(tmp_path, 
         assert a[topic] == b[topic], topic
     assert _record(composed) == _record(nodes)  # the online eval node's verdict and every component
     assert _scores(composed_bag, tmp_path / "sa") == _scores(nodes_bag, tmp_path / "sb")
+    # bench_suite's same-frames peer: the run replayed without ROS from its route and its bag's controls ends on its frame
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from bench_suite import replay_peer
+
+    run = tmp_path / "suite" / "runs" / "r"
+    run.mkdir(parents=True)
+    (run / "result.json").write_text(json.dumps({**composed, "route": str(resolve_route(ROUTE))}))
+    (run / "bag").symlink_to(composed_bag)
+    busy, frames, diverged = replay_peer(tmp_path / "suite")
+    assert diverged == 0 and frames == len(a["/carla/hero/odometry"]) and busy > 0
 
 
 # -- warm vs cold workers -------------------------------------------------------------------------
