@@ -16,7 +16,7 @@ from builtin_interfaces.msg import Time
 from geometry_msgs.msg import TransformStamped
 from nav_msgs.msg import Odometry
 from rclpy.serialization import deserialize_message, serialize_message
-from sensor_msgs.msg import CameraInfo
+from sensor_msgs.msg import CameraInfo, Image
 from tf2_msgs.msg import TFMessage
 
 from lantern_bridge import frame_cdr
@@ -156,3 +156,16 @@ def test_live_decoders_read_big_endian_data_like_little_endian() -> None:
     odom = fastcdr.odometry_fields(fastcdr.OdometryDecoder(), le)
     assert odom == fastcdr.odometry_fields(fastcdr.OdometryDecoder(), be)
     assert (odom.stamp_ns, odom.pose[:2], odom.linear[0]) == (2_000_000_050, (3.25, -1.5), 4.0)
+
+
+@pytest.mark.parametrize("frame_id", ["", "a", "ab", "abc", "hero/rgb_front", "camera_é"])
+@pytest.mark.parametrize("encoding", ["rgb8", "bgr8x"])
+def test_image_matches_rclpy_for_every_string_alignment(frame_id: str, encoding: str) -> None:
+    rng = random.Random(len(frame_id))
+    h, w = 3, 5
+    data = bytes(rng.randrange(256) for _ in range(h * w * 3))
+    sec, nsec = _stamp(rng)
+    im = Image(height=h, width=w, encoding=encoding, is_bigendian=0, step=w * 3)
+    im.header.stamp, im.header.frame_id = Time(sec=sec, nanosec=nsec), frame_id
+    im.data = data
+    assert _same(frame_cdr.image(sec, nsec, frame_id, h, w, encoding, memoryview(data)), im)

@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from geometry_msgs.msg import PoseStamped, TransformStamped
 from nav_msgs.msg import Odometry, Path
 from rosgraph_msgs.msg import Clock
@@ -332,11 +333,8 @@ class BridgeNode(LanternNode):
         ego = w.ego
         rn = self.p.role_name
         if self.p.publish_camera and self.frame % self.p.camera_period_frames == 0:  # rendered only on frames a consumer reads
-            img = self.session.image(self.frame)
-            im = Image(height=img.shape[0], width=img.shape[1], encoding="rgb8", is_bigendian=0, step=img.shape[1] * 3)
-            im.header.stamp, im.header.frame_id = stamp, topics.camera_frame(rn)
-            im.data = img.tobytes()
-            self.pub_image.publish(im)
+            img = np.ascontiguousarray(self.session.image(self.frame))
+            self.pub_image.publish(frame_cdr.image(sec, nsec, topics.camera_frame(rn), img.shape[0], img.shape[1], "rgb8", memoryview(img).cast("B")))
         if self.p.publish_camera:
             if not self._camera_info_cdr:  # the camera's calibration is fixed for the session: serialised once
                 self._camera_info_cdr = serialize_message(self._camera_info(stamp))

@@ -184,3 +184,19 @@ class NavigationCommandWriter:
 def restamp(template: bytes, sec: int, nanosec: int) -> bytes:
     """A message whose only per-frame change is its header stamp (``CameraInfo``): the stamp patched in."""
     return template[:4] + struct.pack("<iI", sec, nanosec) + template[12:]
+
+
+def image(sec: int, nanosec: int, frame_id: str, height: int, width: int, encoding: str, data: bytes | memoryview) -> bytes:
+    """``sensor_msgs/Image`` (big-endian flag 0, ``step`` = width x 3): the camera frame copied once, into the message.
+
+    Why: a 640x320 frame through a rosidl ``Image`` is copied into the Python message, converted to C and then
+    serialised: ~1 ms of a published frame on this machine, the bridge's largest publish.
+    """
+    fid, enc = frame_id.encode(), encoding.encode()
+    head = bytearray(_ENCAPSULATION)
+    head += struct.pack("<iII", sec, nanosec, len(fid) + 1) + fid + b"\x00"
+    head += bytes((-(len(head) - 4)) % 4)
+    head += struct.pack("<III", height, width, len(enc) + 1) + enc + b"\x00\x00"  # encoding, then is_bigendian (uint8) 0
+    head += bytes((-(len(head) - 4)) % 4)
+    head += struct.pack("<II", width * 3, len(data))
+    return b"".join((head, data))
