@@ -4950,3 +4950,123 @@ def test_its_messages_are_the_vehicle_its_sentence_describes_or_refused() -> Non
     err = _refusal("IMA: ego 8 m/s, 30 m out. A connected car from the left, 50 m from its line at 11 m/s, and a connected car from the right, "
                    "45 m from its line at 12 m/s. Its BSMs are delayed by 0.6 s.")
     assert '"its" names which vehicle? 2 could be meant' in err, err
+
+
+# ---- after held-out 24: each family with wordings of its own (none is a held-out 24 prompt)
+
+@pytest.mark.parametrize(("head", "label"), [("Claim 4. The method of claim 2, wherein", "claim 2"), ("CI build job 7731 red:", "job 7731"),
+                                            ("[sev-1] pager:", "[sev-1]"), ("PO 4500-17, item 2:", "PO 4500-17"),
+                                            ("Take-home task (3 h):", "3 h"), ("Incident file 42-C.", "file 42-C"),
+                                            ("Respond within 20 min. Nightly on gpu-box-7 failed.", "gpu-box-7")])
+def test_a_documents_own_numbers_are_labels_each_noted(head: str, label: str) -> None:
+    a = OfflineParser().parse(f"{head} the ego at 20 m/s behind a connected van 40 m ahead doing 12 m/s; the van's BSMs arrive 0.3 s late.")
+    assert a.ok, a.error
+    assert (a.spec.application, a.spec.faults[0].delay) == ("fcw", 0.3)
+    assert any(label in n for n in a.notes), a.notes
+
+
+def test_a_duration_of_the_test_itself_in_minutes_stays_refused() -> None:
+    assert "not understood" in _refusal("FCW: ego 20 m/s, a connected van 40 m ahead at 12 m/s; drop 30 % of the van's BSMs for 2 min.")
+
+
+def test_a_voice_assistant_dialogue_reads_the_users_words_and_the_last_value() -> None:
+    a = OfflineParser().parse("User: Lantern, a forward collision warning run.\nAssistant: Sure. How fast are we?\nUser: Twenty metres per second. "
+                              "Hmm, no, make that twenty-two.\nAssistant: 22 m/s. And in front?\nUser: A connected truck 45 m ahead at 10 m/s.\n"
+                              "Assistant: Any faults?\nUser: Delay the truck's BSMs by 300 ms.")
+    assert a.ok, a.error
+    assert (a.spec.ego.speed, a.spec.vehicles[0].distance, a.spec.faults[0].delay) == (22.0, 45.0, 0.3)
+    assert any('"Any faults?"' in n for n in a.notes) and any("corrected" in n and "Twenty metres per second" in n for n in a.notes), a.notes
+
+
+def test_a_config_pasted_as_text_reads_its_keys() -> None:
+    s = parse("Old tool dump: 'app = RLVW; host.speed = 40 km/h; host.dist_to_stopline = 110 m; light.red_at = 6 s; "
+              "fault = SPaT delayed by 200 ms; fault.active = t 2 s .. t 9 s'")
+    assert (s.ego.speed, s.ego.distance, s.faults[0].delay) == (11.111, 110.0, 0.2)
+    assert (s.faults[0].window.start, s.faults[0].window.duration) == (2.0, 7.0)
+    s = parse("Script output: '{ app: eebl, ego_speed: 20 m/s, lead: { type: van, gap: 30 m, speed: 20 m/s, v2x: yes }, "
+              "bsm_loss: { mode: bursty, p: 0.4, burst_len: 5 } }'. The lead brakes hard at 6 m/s² at 3 s.")
+    ((v,), (f,)) = (s.vehicles, s.faults)
+    assert (v.cls, v.role, v.distance, f.op, f.probability, f.length) == ("van", "lead", 30.0, "burst_drop", 0.4, 5)
+    s = parse("Translate: 'IMA / ego { straight, v=6 m/s, d_stop=30 m } / other { pickup, from right, v=12 m/s, d_stop=50 m, violates red } "
+              "/ comms { pickup BSM late by 250 ms }'")
+    assert (s.vehicles[0].role, s.vehicles[0].distance, s.faults[0].delay) == ("crossing_right", 50.0, 0.25)
+
+
+def test_patent_claim_wording_reads_said_and_preceding() -> None:
+    s = parse("A method wherein the host vehicle and a preceding vehicle both travel at 18 m/s with a gap of 24 m, wherein said preceding vehicle "
+              "decelerates at 7 m/s² beginning at t = 4 s, and wherein the basic safety messages of said preceding vehicle cease to update at 3 s.")
+    ((v,), (f,)) = (s.vehicles, s.faults)
+    assert (v.role, v.distance, v.speed, f.op, f.window.start) == ("lead", 24.0, 18.0, "freeze", 3.0)
+    s = parse("IMA, wherein the test vehicle drives straight at 5 m/s from 20 m before its line and a crossing vehicle approaches from the left at "
+              "10 m/s from 40 m before its own line, and wherein the BSMs of said crossing vehicle cease to update once it is within 15 m of the "
+              "subject vehicle's conflict point.")
+    assert (s.faults[0].op, s.faults[0].window.anchor, s.faults[0].window.radius) == ("freeze", "zone_entry", 15.0)
+
+
+def test_a_consequence_such_that_the_application_is_evaluated_is_an_outcome() -> None:
+    a = OfflineParser().parse("RLVW: ego 12 m/s, 80 m out, red 3 s before arrival; the MAP ties our lane to signal group 6, such that the "
+                              "red-light violation warning is computed against the wrong group.")
+    assert a.ok, a.error
+    assert any("such that" in n and "an expected outcome" in n for n in a.notes), a.notes
+
+
+def test_each_message_lost_independently_and_the_share_restated_as_p() -> None:
+    s = parse("GLOSA: ego 12 m/s, 200 m out, green at 15 s; 30 % of the SPaT never arrive (every message lost at random, p = 0.3).")
+    assert [(f.op, f.probability) for f in s.faults] == [("drop", 0.3)]
+    assert "not understood" in _refusal("GLOSA: ego 12 m/s, 200 m out, green at 15 s; 30 % of the SPaT never arrive (p = 0.4).")
+
+
+def test_a_clock_error_said_twice_with_one_size_is_one_skew() -> None:
+    s = parse("FCW: ego 22 m/s, a connected car 40 m ahead at 12 m/s. The car's OBU clock runs 400 ms slow, its BSMs stamped 0.4 s in the past.")
+    assert [(f.op, f.offset) for f in s.faults] == [("skew", -0.4)]
+    assert "not understood" in _refusal("FCW: ego 22 m/s, a connected car 40 m ahead at 12 m/s. Its BSM clock runs 400 ms slow, stamped 0.5 s in the past.")
+
+
+def test_a_full_second_is_one_second_and_half_a_second_stays_half() -> None:
+    assert parse("RLVW: ego 13 m/s, 100 m out, red 3 s before arrival; the SPaT arrives a whole second late.").faults[0].delay == 1.0
+    assert parse("RLVW: ego 13 m/s, 100 m out, red 3 s before arrival; the SPaT arrives half a second late.").faults[0].delay == 0.5
+
+
+def test_a_garbled_position_said_as_a_predicate_with_its_size() -> None:
+    s = parse("FCW: ego 25 m/s, a connected car 50 m ahead at 15 m/s. The car's positions were corrupted, scattered with a Gaussian of 2 m sigma.")
+    assert (s.faults[0].op, s.faults[0].sigma) == ("pos_perturb", 2.0)
+    assert "not understood" in _refusal("FCW: ego 25 m/s, a connected car 50 m ahead at 15 m/s. The car's positions were corrupted.")
+
+
+def test_a_crossing_car_behind_the_occluder_placed_by_its_time_to_the_conflict() -> None:
+    s = parse("IMA: we go straight at 7 m/s, 30 m short of our line. A parked van on our left hides the view. Behind it a car comes from the left "
+              "at 12 m/s, 3 s from the conflict point, and runs its red.")
+    assert [(v.role, v.time_to_conflict) for v in s.vehicles if v.role != "occluder"] == [("crossing_left", 3.0)]
+    assert "not understood" in _refusal("IMA: we go straight at 7 m/s, 30 m short of our line. A parked van on our left hides the view. "
+                                        "Behind it a car comes from the left at 12 m/s and runs its red.")
+
+
+def test_an_occluder_that_hid_a_vehicle_from_its_lane_and_a_radio_that_placed_it() -> None:
+    s = parse("LTA: we turn left at 3 m/s, 12 m before the line; an oncoming connected van at 13 m/s, 90 m from its line. An unequipped truck "
+              "in the opposite turning lane concealed the van. The van's OBU placed it 5 m further ahead than it really was.")
+    assert sorted((v.role, v.cls) for v in s.vehicles) == [("occluder", "truck"), ("opposing", "van")]
+    assert (s.faults[0].stream, list(s.faults[0].shift)) == ("bsm", [5.0, 0.0])
+
+
+def test_a_vehicle_that_follows_the_host_is_a_follower_and_the_pair_gap_still_places_the_lead() -> None:
+    s = parse("EEBL: host and the equipped lead van both at 22 m/s, 35 m apart; the lead brakes at 8 m/s² at 4 s. A legacy car follows the host.")
+    assert sorted((v.role, v.distance) for v in s.vehicles) == [("follower", None), ("lead", 35.0)]
+
+
+def test_a_boxed_vehicle_and_a_colour_with_a_colon_on_a_whiteboard() -> None:
+    s = parse("FCW sketch: ego 20 m/s --> [TRUCK, connected] 35 m ahead, 9 m/s; truck BSM 0.2 s late")
+    assert (s.vehicles[0].cls, s.vehicles[0].distance) == ("truck", 35.0)
+    s = parse("RLVW board: ego 12 m/s, 90 m to the line; red: 3 s before ego arrives; SPaT lost 20 %")
+    assert s.communication.signal.align.before_arrival == 3.0
+
+
+def test_a_hyphenated_lta_name_and_a_car_from_the_test_vehicles_side() -> None:
+    assert parse("A left-turn-across-path run: we turn left at 4 m/s, 14 m before our line; an oncoming car at 15 m/s, 100 m out.").application == "lta"
+    s = parse("IMA: the test vehicle goes straight at 6 m/s from 25 m before its line; a van from its right at 11 m/s, 45 m from its own line.")
+    assert s.vehicles[0].role == "crossing_right"
+
+
+def test_a_function_title_does_not_make_the_scene_an_expected_outcome() -> None:
+    a = OfflineParser().parse("Lane keeping warning: a connected truck sits beside us in the left lane while we drift at 80 km/h; drop its BSMs.")
+    assert not a.ok
+    assert not any("expected outcome" in n for n in a.notes), a.notes
