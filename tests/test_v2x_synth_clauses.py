@@ -5070,3 +5070,69 @@ def test_a_function_title_does_not_make_the_scene_an_expected_outcome() -> None:
     a = OfflineParser().parse("Lane keeping warning: a connected truck sits beside us in the left lane while we drift at 80 km/h; drop its BSMs.")
     assert not a.ok
     assert not any("expected outcome" in n for n in a.notes), a.notes
+
+
+# ------------------------------------------------------------------------------- after held-out 25
+
+
+def test_a_register_a_request_a_yeared_id_a_documents_step_and_a_tracks_lane_are_labels() -> None:
+    a = OfflineParser().parse("Risk register Q-12. RLVW: ego at 50 km/h, 100 m from the stop line, red 3 s before arrival, SPaT dropped 20 %.")
+    assert a.ok, a.error
+    assert any('"Risk register Q-12"' in n for n in a.notes), a.notes
+    assert parse("Waiver request 9 - RLVW: ego at 40 km/h from 90 m, red 2 s before arrival, SPaT delayed 300 ms.").faults[0].delay == 0.3
+    s = parse("Comment (HV-2025-7, row 2): EEBL, lead and ego both at 20 m/s, 30 m apart, lead brakes 6 m/s² at t = 4 s, BSM lost 40 %.")
+    assert (s.vehicles[0].distance, s.faults[0].probability) == (30.0, 0.4)
+    s = parse("Step 2 of the checklist: GLOSA, ego at 45 km/h, 200 m from the stop line, green at 12 s, MAP lost 30 %.")
+    assert s.communication.signal.align.at == 12.0
+    s = parse("Oval track lane 3: FCW, ego at 25 m/s, lead van at 10 m/s, 40 m ahead, its BSM delayed 300 ms.")
+    assert s.vehicles[0].distance == 40.0
+
+
+def test_one_numbered_line_under_a_heading_and_a_bracketed_log_tag_are_labels() -> None:
+    a = OfflineParser().parse("Sign-up sheet, one row per person:\n7. Tom - GLOSA, ego at 40 km/h, 150 m out, green at 10 s, SPaT delayed 200 ms.")
+    assert a.ok, a.error
+    assert any("entry number 7" in n for n in a.notes), a.notes
+    s = parse("[hil-rig-2] case glosa_ref done: GLOSA, ego 12 m/s, 180 m to the stop line, green at 14 s, SPaT lost 10 %")
+    assert s.faults[0].probability == 0.1
+    # a lone "3." with no heading before it stays for the ledger
+    assert not OfflineParser().parse("3. GLOSA, ego at 40 km/h, 150 m out, green at 10 s").ok
+
+
+def test_red_before_the_cars_arrival_its_predicted_arrival_and_an_approach_turned_red() -> None:
+    for p in ("RLVW, test car at 40 km/h from 90 m; the light goes red 2 s before the car gets to the line.",
+              "RLVW: subject vehicle at 40 km/h, 90 m to the stop line, signal changes to red 2 s before expected arrival.",
+              "RLVW: ego at 40 km/h from 90 m; the operator switches the approach to red 2 s before the ego would reach the line."):
+        s = parse(p)
+        assert (s.communication.signal.align.event, s.communication.signal.align.before_arrival) == ("red", 2.0), p
+    s = parse("RLVW: ego at 40 km/h from 90 m; the signal operator turns our light red 2 s before we arrive.")
+    assert s.communication.signal.align.before_arrival == 2.0
+
+
+def test_messages_that_never_reach_the_car_are_lost() -> None:
+    s = parse("RLVW: ego at 45 km/h from 110 m, red 3 s before arrival, while 25 % of the SPaT messages never reach the car.")
+    assert (s.faults[0].op, s.faults[0].stream, s.faults[0].probability) == ("drop", "spat", 0.25)
+    s = parse("GLOSA: ego at 45 km/h, 200 m out, green at 12 s; 30 % of the MAP messages fail to get through.")
+    assert (s.faults[0].op, s.faults[0].stream, s.faults[0].probability) == ("drop", "map", 0.3)
+
+
+def test_a_baseline_before_the_faults_are_tried_and_zero_faults_in_a_log_are_healthy() -> None:
+    s = parse("GLOSA reference: before we add any fault, record the plain run: ego at 40 km/h, 150 m from the line, green at 11 s.")
+    assert s.faults == []
+    s = parse("case ima_ref finished: zero faults injected, ego 6 m/s / 30 m to stop line, car from right 11 m/s @ 45 m, red-runner.")
+    assert s.faults == [] and s.vehicles[0].role == "crossing_right"
+    # a vague fault is still refused
+    assert not OfflineParser().parse("GLOSA: ego at 40 km/h, 150 m out, green at 11 s, with any fault you like.").ok
+
+
+def test_a_second_vehicle_placed_by_its_time_to_the_conflict_point_is_its_own() -> None:
+    s = parse("IMA: a legacy van parked at the corner to hide the junction, and a connected car that comes from the right at 12 m/s, "
+              "4 s from the conflict point, and runs its red. Ego at 5 m/s from 25 m.")
+    assert sorted((v.role, v.cls) for v in s.vehicles) == [("crossing_right", "car"), ("occluder", "van")]
+    assert next(v for v in s.vehicles if v.role == "crossing_right").time_to_conflict == 4.0
+
+
+def test_a_time_into_the_drive_and_seconds_that_have_passed() -> None:
+    s = parse("FCW: ego at 90 km/h, a van doing 12 m/s, 50 m ahead; its BSM frozen from 7 s into the drive.")
+    assert s.faults[0].window.start == 7.0
+    s = parse("EEBL: lead van and ego both at 20 m/s, 30 m apart; the van brakes at 7 m/s² once 5 s have elapsed; its BSM lost 30 %.")
+    assert (s.vehicles[0].behaviour.kind, s.vehicles[0].behaviour.t) == ("brake_at", 5.0)

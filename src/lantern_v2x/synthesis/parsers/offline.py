@@ -211,7 +211,7 @@ _OPS: tuple[tuple[str, str], ...] = (
               r"|\b(?:come|comes|coming|came|arrive[sd]?|arriving|get|gets|getting|trickl\w*|show(?:s|ing)? up|turn(?:s|ing)? up|roll(?:s|ing)? in)\b(?: in| through)?"
               r" (?:(?:about|around|roughly|some|approximately|~) ?)?(?:\d+(?:\.\d+)? ?(?:ms|s|seconds?|milliseconds?) )?(?:(?:a (?:bit|little|tad)|quite|rather|very|too|really|painfully|kind of|somewhat) )?(?:slow(?:ly|er)?|sluggish(?:ly)?)\b"),
     ("drop", r"\b(?:none of (?:the |its |their |our )?(?:[\w-]+'s )?|no |not (?:a single|one|any) )(?:[\w-]+ ){0,2}?" + _STREAM_NOUN + r"\b[^,;]*?"
-             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|\b(?:gone|vanish\w*|disappear\w*)\b|stops? arriving|never arrives?|fail\w* to arrive|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
+             r"\b(?:received|arrives?|arriving|reach\w*|through|delivered)\b|\bdrop|\blose\b|\blost\b|\bloss\b|\bmissing\b|\b(?:gone|vanish\w*|disappear\w*)\b|stops? arriving|never arrives?|fail\w* to arrive|(?<=\bnever )(?:reach(?:es)?|gets? through|makes? it)\b|\bfail\w* to (?:reach|get through|make it)\b|(?:do|does) not arrive|(?:don't|doesn't) arrive|\bdiscarded\b|\bblocked\b"
              r"|\b(?:packet |message )?(?:error|loss|drop) rate\b|\bper\b(?= ?(?:of |= ?|: ?)?\d)|(?<=%) ?(?:per|plr)\b|(?<=% )(?:per|plr)\b"
              # after held-out 20: other verbs of loss, said with the share they take ("knock out 30% of its BSMs", "wipe out 40 % of the
              # SPaT", "kill 25% of the lead's CAMs", "suppress half of the MAP messages")
@@ -231,6 +231,10 @@ _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|injec
 _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline|nothing wrong|error[- ]free|lossless|"
                       # after held-out 16: the run before any fault is put in ("before any fault injection, show me plain GLOSA", "nothing injected")
                       r"before (?:any|a single) (?:faults?|fault injection|injection|impairments?)(?: (?:is|are) (?:injected|applied|added))?|nothing (?:is )?injected|"
+                      # after held-out 25: the baseline before the faults are tried ("before you try any fault", "before we add a single fault")
+                      # and a log's tally of none ("0 faults injected", "zero impairments applied")
+                      r"before (?:you |we |i |they )?(?:try|add|inject|apply|put in|switch on|turn on) (?:any|a single) (?:faults?|impairments?)|"
+                      r"(?:0|zero) (?:faults?|impairments?)(?: (?:injected|applied|active|added))?|"
                       # after held-out 23: the nominal run said by what is not broken ("one nominal pass with nothing broken on the radio side",
                       # "nothing faulty on the channel", "no message faults of any kind")
                       r"nothing (?:is |was |gets )?(?:broken|faulty|failing|degraded|impaired|disturbed|tampered with)(?: (?:on|in|with|at) (?:the )?(?:radio|channel|link|network|comms|communications?|v2x|message)(?: side)?)?|"
@@ -238,7 +242,7 @@ _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channe
                       r"perfect (?:channel|communication|comms)|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
                       r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?))\b")
 #: a request too vague to map to any field: refused, quoted, never filled with a default
-_VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|(?<!before )(?<!without )\bany (?:fault|failure)s?\b"
+_VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|(?<!before )(?<!without )(?<!\bbefore you try )(?<!\bbefore we try )(?<!\bbefore we add )(?<!\bbefore you add )\bany (?:fault|failure)s?\b"
                     r"|\bsomething (?:wrong|bad|weird|odd|strange)\b|\brandom (?:faults?|failures?|errors?|glitch\w*)\b")
 #: asking for a failure (the fault, if any, must be named elsewhere)
 _FAIL_DEMAND = re.compile(r"(?<!not )(?<!n't )(?<!never )\b(?:fail|fails|failing|misbehav\w*|go wrong|goes wrong|mess\w* (?:up|with)|break (?:it|the (?:app\w*|warning|system|feature)))\b")
@@ -277,11 +281,13 @@ _QTY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(km/h|kph|kmh|mph|m/s²|m/s\^2|m
 MPH = 0.44704
 #: a time measured from the start of the run ("4 s into the run", "3.5 s after the start", "5 s in")
 #: fix 39 also "N s after launch / after the go / after kick-off" (held-out 22: "the light flips green 25 s after launch")
+#: after held-out 25 also "(when / once) N s have passed / elapsed"; the fault window's start reads "into the drive / scene / experiment" too
 _INTO_RUN = r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:start|beginning)(?: of the (?:run|test|scenario))?"\
             r"|after (?:the )?(?:test|run|scenario|simulation) (?:starts|begins|start|begin)"\
             r"|after (?:the )?(?:launch|go|kick-?off|release|t0)\b"\
             r"|after we (?:start|begin|started|began|set off|go|get going|pull away|move off|launch)\b"\
-            r"|from the start|in\b(?! (?:the (?:past|future)|advance))))"
+            r"|from the start|in\b(?! (?:the (?:past|future)|advance))"\
+            r"|(?:have|has) (?:passed|elapsed|gone by)\b))"
 
 
 _UNITS_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven",
@@ -319,6 +325,8 @@ _DOC_ID = re.compile(r"\[(?P<a>" + _ID + r")\]|(?P<lead>^|[.;|]\s|\|)\s*(?P<b>" 
                      r"|incident|inc|comment|change|add as|problem report"
                      # after held-out 23: a change request's own name ("Change request CR-558", "ECR ECR-12", "request CR-7")
                      r"|change request|engineering change request|request|ecr|eco"
+                     # after held-out 25: a test report's own id ("type-approval test report TR-2291", "report HR-17")
+                     r"|test report|report"
                      # after held-out 13: a spec's or a reply's own name before its id ("Spec GLOSA-TS-5.2", "Re QA-17/4")
                      r"|spec|specification|re|regarding"
                      # after held-out 14: a test run's own name before its id ("Deviation note, run R-07 (RLVW, ...)")
@@ -444,7 +452,20 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          # "Ack within 30 min", "respond within 1 hour"): S's times are seconds into one run, so an hour or a minute here is the
                          # paperwork's, never the test's (a fault "for 2 min" outside these shapes keeps its number and is refused)
                          r"|(?<=\()(?:[^()]{0,40},\s*)?\d+(?:\.\d+)? ?(?:h|hrs?|hours?|min|mins|minutes?)(?=\))"
-                         r"|\b(?:ack(?:nowledge)?|respond|reply|answer|triage|escalate|resolve|fix|quote|submit|deliver)\w*\s+within\s+\d+(?:\.\d+)? ?(?:h|hrs?|hours?|min|mins|minutes?|days?|weeks?)\b", re.I)
+                         r"|\b(?:ack(?:nowledge)?|respond|reply|answer|triage|escalate|resolve|fix|quote|submit|deliver)\w*\s+within\s+\d+(?:\.\d+)? ?(?:h|hrs?|hours?|min|mins|minutes?|days?|weeks?)\b"
+                         # after held-out 25: a register's, a request's or a remark's own number ("Risk register R-112", "DEVIATION REQUEST 17",
+                         # "waiver 4", "Review remark RR-58"): a label, one to four capitals and a dash allowed before it; a unit after it leaves it to be read
+                         r"|\b(?:risk register|register|risk|deviation request|deviation|waiver|concession|request|review remark|remark|ballot comment)\s(?:no\.\s?|#\s?)?"
+                         r"(?-i:[A-Z]{1,4}-)?\d+(?:-\d+)*\b(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b)"
+                         # after held-out 25: an id with a year in it ("RV-2026-14", "HV-2025-3"): a document's number even when its capitals read as a
+                         # vehicle's label ("RV-2" keeps its number)
+                         r"|(?-i:(?<![\w/-])[A-Z]{1,5}-(?:19|20)\d\d-\d+(?![\w/-]|\.\d))"
+                         # after held-out 25: a step of a document ("Step 5 of the wiki page", "step 2 in the checklist", "step 3 of 7"): its number
+                         r"|\bsteps? \d+(?= (?:of|in|from) (?:the|this|that|our|a|an|\d+)\b)"
+                         # after held-out 25: a log line's bracketed source tag ("[sim-07] 2026-12-01 ...", "[rsu_3]", "[hil-rig-2]"): the machine's name
+                         r"|\[\s*(?!(?:signal|sig|sg|group|grp|lane|phase|approach)[-_])(?-i:[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)*)[-_]\d+\s*\]"
+                         # after held-out 25: a test track's lane ("high-speed straight, lane 2", "oval track lane 3"): the booked lane, not the scene's
+                         r"|(?:(?<=straight)|(?<=track)|(?<=circuit)|(?<=oval)|(?<=loop)|(?<=ring)|(?<=area)|(?<=module))(?:,\s?|\s)lane \d\b(?!\.\d|\s?(?:m|s|km/h)\b)", re.I)
 
 
 #: a DENM said to be the hard-braking warning ("hard-braking DENMs", "EEBL DENM", "DENMs about the hard braking"): the writer's name for
@@ -542,6 +563,14 @@ def _numbered_lines(text: str, notes: list[str]) -> str:
     """
     found = list(_NUMBERED_LINE.finditer(text))
     nums = [int(m.group(1)) for m in found]
+    # after held-out 25: one numbered line under a heading that announces a list and ends in ':' ("Bug bash - sign up below, one line
+    # each:\n3. Lena - GLOSA with ...", "Sign-up sheet, one row per person:\n7. Tom - ..."): a sign-up sheet's or a list's entry, its
+    # number the entry's label; under any other heading ("RLVW at a signalised junction:\n2. Ego ...") it stays for the ledger
+    head = text[: found[0].start()] if len(found) == 1 else ""
+    if head.rstrip().endswith(":") and re.search(r"\bsign(?:[- ]?up|[- ]ups?| up)\b|\b(?:list|sheet|roster|rota)\b|\bone (?:line|row|entry) (?:each|per)\b"
+                                                 r"|\b(?:entries|rows|lines) below\b", head, re.I):
+        notes.append(f'not a test instruction: ignored: the entry number {nums[0]} of a list under its heading')
+        return _NUMBERED_LINE.sub("", text)
     if len(found) < 2 or nums != list(range(nums[0], nums[0] + len(nums))) or nums[0] > 1:
         return text
     notes.append(f'not a test instruction: ignored: the step numbers {", ".join(str(n) for n in nums)} of a numbered list')
@@ -649,6 +678,8 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         return m.group("w") or m.group("w2") or m.group("w3") or " "
 
     t = _HASH_LABEL.sub(drop_label, t)
+    # after held-out 25: a log's count of none ("0 faults injected", "zero impairments applied") is "no faults": the healthy run, read as such
+    t = re.sub(r"(?<![\w.])(?:0|zero) (faults?|impairments?)\b", r"no \1", t, flags=re.I)
 
     def drop_struck(m: re.Match[str]) -> str:
         notes.append(f'not a test instruction: ignored: the struck-out "{m.group(1).strip()}" (the value written after it is the test\'s)')
@@ -4338,7 +4369,8 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
     ahead of us, and beyond it a connected car 55 m ahead brakes hard"); read
     as one, the second vehicle's numbers are left over (refused) or the first
     inherits its braking. A later phrase counts as a vehicle of its own only
-    when a chaining word joins it and it states its own distance; otherwise the
+    when a chaining word joins it and it states its own distance (or its own
+    time to the conflict point); otherwise the
     sentence's first vehicle phrase is its one vehicle, as before.
     """
     # "two vehicles: a car ..., and a lorry ...", "IMA with two cross-traffic vehicles." (the sentence ends on them): a heading, not a count
@@ -4349,7 +4381,10 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
     for m in nps[1:]:
         nxt = low[m.end():]
         stop = _EGO_SUBJ.search(nxt)
-        if _CHAIN.search(low[keep[-1].end() : m.start()]) and _metres(nxt[: stop.start()] if stop else nxt):
+        own = nxt[: stop.start()] if stop else nxt
+        # after held-out 25: or its own time to the conflict point ("an unequipped box truck ... to block the view, and a connected car that
+        # crosses from the left at 13 m/s, 4.5 s from the conflict point": read as one, the truck took the car's words and the car was lost)
+        if _CHAIN.search(low[keep[-1].end() : m.start()]) and (_metres(own) or re.search(_TTC, own)):
             keep.append(m)
         elif _ANOTHER.search(m.group(0)) and _same_class(m, keep):
             keep.append(m)  # "another truck", "a second truck" after a truck: a vehicle of its own, placed by its own words or refused (after the held-out 17 round)
@@ -4537,7 +4572,9 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
     if m:
         return {"event": _colour(m.group(3)), "at": float(m.group(1) or m.group(2))}
-    m = re.search(verb + _COLOUR + r" (?:light |phase |indication |aspect )?(?:(?:is |was )?" + _ONSET + r" )?(?:(?:is |will be )?(?:placed|set|scheduled|timed|put) )?(?:at )?" + about
+    # after held-out 25: the signal's operator turns the ego's approach red ("the operator turns our approach red 3 s before ...")
+    verb_obj = r"(?:" + _CHANGE + r" (?:(?:our|the|its|their|the ego's|the host's|the subject's) (?:approach|light|signal|lamp|signal head) )?(?:to )?)?"
+    m = re.search(verb_obj + _COLOUR + r" (?:light |phase |indication |aspect )?(?:(?:is |was )?" + _ONSET + r" )?(?:(?:is |will be )?(?:placed|set|scheduled|timed|put) )?(?:at )?" + about
                   + _NUM + r" ?s " + _BEFORE_ARRIVAL, scene)  # "the yellow onset is placed 3 s before the ego would reach the stop line" (after held-out 11)
     if m:
         return {"event": _colour(m.group(1)), "before_arrival": float(m.group(2))}
@@ -4555,9 +4592,13 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
 _ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our) (?:stop )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
            r"(?: (?:at |to )?(?:the |its |our )?(?:stop )?(?:line|bar|junction|intersection|crossing|light|signal))?")
 #: after held-out 18: also "ahead of" / "prior to" ("switches to red 3.4 s ahead of it getting there", "2 s prior to our arrival")
-_BEFORE_ARRIVAL = (r"(?:before|ahead of|prior to) (?:(?:(?:the )?" + _EGO_NAMES + r"|(?:the )?host|(?:the )?test vehicle|(?:the )?vehicle(?= would\b)|it|he|she|they|you) (?:would have |would've |will have |would |will |can |could |does |do )?" + _ARRIVE
+#: after held-out 25 also "before predicted / expected arrival" (a type-approval report's wording)
+_BEFORE_ARRIVAL = (r"(?:before|ahead of|prior to) (?:(?:(?:the )?" + _EGO_NAMES + r"|(?:the )?host|(?:the )?test vehicle|(?:the )?vehicle(?= would\b)|it|he|she|they|you"
+                   # after held-out 25: "the car" / "the test car" of a signal test ("red 2.5 s before the car reaches the line"): the ego, the one
+                   # that arrives at the signal
+                   + r"|the (?:test |subject )?car) (?:would have |would've |will have |would |will |can |could |does |do )?" + _ARRIVE
                    # (after held-out 20 also the host's and a driver's own: "2.4 s prior to the host's arrival", "before the HV's arrival")
-                   + r"|(?:(?:our|its|their|the ego's|(?:the )?host's|(?:the )?hv's|(?:the )?" + _EGO_NAMES + r"(?:'s)?) )?(?:arrival|arriving|reaching (?:the |its |our )?(?:stop )?(?:line|bar))\b)")
+                   + r"|(?:(?:our|its|their|the ego's|(?:the )?host's|(?:the )?hv's|(?:the )?" + _EGO_NAMES + r"(?:'s)?) )?(?:(?:predicted |expected |estimated |projected |planned |calculated |computed )?arrival|arriving|reaching (?:the |its |our )?(?:stop )?(?:line|bar))\b)")
 #: a colour's onset said as a noun or an intransitive verb ("red comes 3 s before arrival", "amber onset 2 s before ...")
 _ONSET = (r"(?:onset|comes up|comes on|comes|is coming|appears|starts|begins|shows up|shows|(?:is )?shown|(?:is )?displayed|(?:is )?lit|arrives|kicks in|lights up|pops up|flashes up|goes up"
           # after held-out 21: the participle after "with" ("with the red coming 2.6 s before it reaches the line", "with amber showing 3 s before ...")
@@ -4615,7 +4656,7 @@ _WINDOW_SPANS = (
     _PHASE_WINDOW,
     _ZONE_WINDOW,
     r"\b(?:from|starting at|starting|beginning at|after|at) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the))",
-    r"(?<![\w.])" + _NUM + r" ?s (?:into (?:the )?(?:run|test|scenario|simulation)|after (?:the )?(?:test |run )?(?:start|starts|beginning))",
+    r"(?<![\w.])" + _NUM + r" ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:test |run )?(?:start|starts|beginning))",
     _S_IN,  # "5 s in, freeze ..." (after held-out 14: its start was read as nothing, and the ledger took the duration's 5 for it)
     r"\bfor " + _NUM + r" ?s\b",
     r"jitter (?:of )?" + _NUM + r" ?(?:ms|s)\b",
@@ -4876,7 +4917,7 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
     if m and target:
         w = {"anchor": "zone_entry", "vehicle": target, "radius": float(m.group("radius"))}
     m = re.search(r"\b(?:from|at|starting at|starting|beginning at|after|as of|since) " + _NUM + r" ?s\b(?! (?:late|behind|ahead|into|in the|old))", low) or re.search(
-        r"(?<![\w.])" + _NUM + r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation)|after (?:the )?(?:test |run )?(?:start|starts|beginning)))", low) or re.search(
+        r"(?<![\w.])" + _NUM + r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:test |run )?(?:start|starts|beginning)))", low) or re.search(
         _S_IN, low)
     if m and w["anchor"] == "start":
         w["start"] = float(m.group(1))
