@@ -35,6 +35,7 @@ import csv
 import functools
 import json
 import multiprocessing
+import signal
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -520,9 +521,13 @@ def score_bags(paths: Iterable[Path], out_dir: Path, th: Thresholds | None = Non
     found = discover(paths, exclude=[out_dir])
     one = functools.partial(score_bag, th=th, series_dir=out_dir / "series", warning_key=wk.key)
     if workers > 1 and len(found.bags) > 1:
-        # forkserver: a clean child, not a fork of a caller that may hold threads (a suite's progress, Ray)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        # forkserver: a clean child, not a fork of a caller that may hold threads (a suite's progress, Ray); the
+        # workers ignore SIGINT, so a Ctrl-C reaches this process alone and cancels the bags not yet started
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("forkserver"), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+        try:
             records = list(pool.map(one, found.bags, chunksize=4))
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     else:
         records = [one(b) for b in found.bags]
     records += [run_dir_record(d) for d in found.run_dirs]
