@@ -144,10 +144,10 @@ def main() -> None:
                     same = same_frames / max(busy, 1e-9)
                     rpm = 60 * len(jobs) / wall
                     fps = frames / wall
-                    per = workers  # per worker: workers run side by side
                     rows.append((agent, mode, workers, rpm))
-                    print(f"{agent:<9} {mode:<21} {workers:>7} {wall:>7.1f} {rpm:>8.1f} {fps:>8.1f} {peer:>7.1f} {peer * per / max(fps, 1e-9):>7.2f}x "
-                          f"{same:>7.1f} {same * per / max(fps, 1e-9):>7.2f}x {infra:>5} {360 / rpm:>14.1f}", flush=True)
+                    # per worker: workers run side by side, each against one peer
+                    print(f"{agent:<9} {mode:<21} {workers:>7} {wall:>7.1f} {rpm:>8.1f} {fps:>8.1f} {peer:>7.1f} {peer * workers / max(fps, 1e-9):>7.2f}x "
+                          f"{same:>7.1f} {same * workers / max(fps, 1e-9):>7.2f}x {infra:>5} {360 / rpm:>14.1f}", flush=True)
                     if diverged:
                         print(f"  {diverged} run(s) did not replay to their recorded end: the same-frames peer is not exact for them", flush=True)
     for agent in a.agents:

@@ -84,7 +84,7 @@ def package_dir(name: str) -> Path:
 class _SameConv(nn.Conv2d):
     """Conv2d with TensorFlow "SAME" padding computed from the input size (asymmetric for even sizes).
 
-    Symmetric padding goes to the convolution itself: the same output bit for bit (tests/test_learned_encoders.py)
+    Symmetric padding goes to the convolution itself: the same output bit for bit (tests/test_learned_units.py)
     without F.pad's zero-filled copy of the input, which cost ~6 % of an image encoding at 256x128; only the
     asymmetric case (stride 2 on an even size) pads first.
     """

@@ -156,7 +156,8 @@ class Policy(nn.Module):
             num_in = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
         parts = [self.image(img), t, self.num(num_in)]
         if self.cfg.history_frames > 0:
-            change = self.motion(self._projected(img) - self._projected(img if img_past is None else img_past))
+            now = self._projected(img)
+            change = self.motion(now - (now if img_past is None else self._projected(img_past)))
             if self.cfg.history_max_speed > 0:  # column 0: the speed / SPEED_SCALE, as measured (before --no-speed-input's mask)
                 change = change * (num[..., :1] * SPEED_SCALE < self.cfg.history_max_speed).to(change.dtype)
             parts.append(change)
@@ -164,7 +165,6 @@ class Policy(nn.Module):
         if self.cfg.outputs == "path_speed":  # (B, 2P + 10): path in m, speeds in m/s (``path_speed.split``)
             return self.fuse(h) * self.cfg.waypoint_scale
         return self.fuse(h).view(-1, NUM_WAYPOINTS, 2) * self.cfg.waypoint_scale
-
 
     def _projected(self, img: torch.Tensor) -> torch.Tensor:
         """The image branch without its dropout: two frames' difference must not be dropout noise."""
