@@ -438,6 +438,28 @@ NODES = {"lantern-bridge": "lantern_bridge", "lantern-rsu": "lantern_rsu", "lant
 
 
 @pytest.mark.ros
+def test_a_node_process_ignores_a_late_ctrl_c_once_its_session_is_over():
+    """node_main's session (restore_signals=False) leaves SIGINT / SIGTERM ignored, not restored: the interpreter's
+    exit would put a Python handler back to SIG_DFL, and launch's second SIGINT then killed an exiting node (-2)."""
+    from lantern.ros.node import LanternNode, NodeSpec, run_session
+
+    class Done(LanternNode):
+        def __init__(self, name: str, **kw) -> None:  # noqa: ANN003
+            super().__init__(name, **kw)
+            self.exit_code = 0  # ends its session at once
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert run_session([NodeSpec(factory=Done, name="done_at_once", ends_session=True)], restore_signals=False).code == 0
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        assert run_session([NodeSpec(factory=Done, name="done_at_once", ends_session=True)]).code == 0  # in-process callers get theirs back
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # what was installed before that second call
+    finally:
+        for s, h in saved.items():
+            signal.signal(s, h)
+
+
+@pytest.mark.ros
 def test_every_node_entry_point_exits_cleanly_on_a_terminal_ctrl_c(rclpy_context, tmp_path):
     """What `ros2 launch` does on a terminal Ctrl-C: every node gets the terminal's SIGINT and launch's own
     right after. Before: KeyboardInterrupt through pybind11 in rclpy -> SIGABRT (exit -6)."""

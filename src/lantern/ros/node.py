@@ -173,7 +173,7 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None,
     while rclpy's C++ code calls back into Python goes through pybind11 and aborts the
     process with SIGABRT). Every rclpy object is released before the caller's handlers
     come back; ``restore_signals=False`` (a node's own process, ``node_main``) keeps the
-    flag handler until the process exits, so the second SIGINT of a terminal Ctrl-C
+    flag handler, then ignores both signals until the process exits, so the second SIGINT of a terminal Ctrl-C
     under ``ros2 launch`` (the terminal's, then launch's own) is absorbed too.
     """
     stop = _Stop()
@@ -259,9 +259,11 @@ def run_session(specs: Sequence[NodeSpec], *, args: Sequence[str] | None = None,
         executor = None
         nodes.clear()
         gc.collect()  # rclpy handles whose C++ destructors call into Python: gone while our handler is installed
-        if restore_signals:
-            for s, h in old.items():
-                signal.signal(s, h)
+        for s, h in old.items():
+            # a node's own process (restore_signals=False) is about to exit: the interpreter's finalisation puts a
+            # Python handler back to SIG_DFL, so launch's second SIGINT, right after the terminal's, could kill the
+            # exiting process (exit -2, seen once in CI); ignored, the process ends with the session's own code
+            signal.signal(s, h if restore_signals else signal.SIG_IGN)
     return end
 
 
