@@ -5263,7 +5263,8 @@ def test_a_position_its_messages_report_is_never_a_vehicles_place() -> None:
     # chained after an occluder in one sentence: the truck was a follower 5 m back and the position fault was lost, without a word
     a = OfflineParser().parse("LTA: we turn left at 4 m/s, 14 m from the stop line. An oncoming connected van at 13 m/s is 85 m out, a legacy "
                               "lorry in the opposite turn lane hiding it, and the van's BSMs putting it 6 m back along its path.")
-    assert not a.ok and "6 m" in a.error, a.error
+    # (held-out 26, second round: "putting it 6 m back along its path" is now fault wording, so the sentence is refused on its lorry instead)
+    assert not a.ok and ("6 m" in a.error or "hiding it" in a.error), a.error
     a = OfflineParser().parse("FCW: we drive at 90 km/h; a connected truck 50 m ahead at 40 km/h, an unequipped car 20 m behind us, and the truck's "
                               "messages showing it 4 m further back.")
     assert not a.ok and "4 m" in a.error, a.error
@@ -5278,3 +5279,100 @@ def test_a_pair_each_at_one_speed_separated_by_a_gap() -> None:
     assert (s.ego.speed, s.vehicles[0].speed, s.vehicles[0].distance, s.ego.distance) == (16.667, 16.667, 30.0, None)
     # a separation in another unit is no gap this parser reads: refused
     assert not OfflineParser().parse("EEBL: ego + lead car each at 60 km/h, separated by 30 cm; lead brakes hard at 4 s").ok
+
+
+# --- held-out 26, second round: fresh sentences, none a held-out one; each family with a near miss that stays refused ---
+
+
+def test_a_value_said_of_two_other_vehicles_at_once_reaches_each_of_them() -> None:
+    # silent before: the words after the last vehicle were its own, so the bus got the 45 m and the truck none, without a word
+    for said in ("the pair of them at 30 km/h, 45 m from their lines", "both at 30 km/h, each 45 m from its stop line",
+                 "both 45 m from their lines at 30 km/h", "the two of them at 30 km/h, 45 m from their lines"):
+        s = parse(f"IMA: we do 50 km/h, 70 m from the junction. A truck from the left and a bus from the right, {said}. The bus's BSMs are 40% lost.")
+        assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [("crossing_left", 45.0, 8.333), ("crossing_right", 45.0, 8.333)], said
+        assert (s.ego.speed, s.ego.distance) == (13.889, 70.0), said
+    # each vehicle its own speed, one distance said of both from their lines
+    s = parse("RLVW: a sedan from the left at 30 km/h and a pickup from the right at 30 km/h, 45 m from their lines; we do 40 km/h, 60 m out.")
+    assert [v.distance for v in s.vehicles] == [45.0, 45.0]
+    # FCW: a lead and a follower, each at one gap from us
+    s = parse("FCW: we drive at 60 km/h; a lead van ahead and a truck behind us, each 30 m away, both at 60 km/h. The van's BSMs arrive 200 ms late.")
+    assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [("lead", 30.0, 16.667), ("follower", 30.0, 16.667)]
+
+
+def test_a_value_said_of_two_vehicles_at_once_that_cannot_reach_both_is_refused_quoted() -> None:
+    # one of them has a distance of its own that differs
+    a = OfflineParser().parse("IMA: we do 50 km/h, 70 m out. A truck from the left 30 m from its line and a bus from the right, both at 30 km/h, "
+                              "45 m from their lines")
+    assert not a.ok and '"both at 30 km/h, 45 m from their lines"' in a.error, a.error
+    # an oncoming car (placed from its line) and a parked van (placed from us): one distance cannot mean both
+    a = OfflineParser().parse("LTA: we turn left at 20 km/h, 30 m from the junction; an oncoming car and a parked van hiding it, the two of them 40 m ahead")
+    assert not a.ok and "the two of them 40 m ahead" in a.error, a.error
+    # two distances said of the pair at once
+    a = OfflineParser().parse("FCW: we drive at 60 km/h; a lead van ahead and a truck behind us, both at 60 km/h, 30 m and 20 m away")
+    assert not a.ok and "30 m and 20 m" in a.error, a.error
+
+
+def test_a_position_its_messages_place_along_its_path_is_the_position_offset() -> None:
+    s = parse("FCW: we do 80 km/h; a connected lead car 40 m ahead at 50 km/h, its BSM position shown 4 m further ahead along its lane.")
+    assert (s.faults[0].op, s.faults[0].target) == ("pos_perturb", "lead1") and list(s.faults[0].shift) == [4.0, 0.0]
+    s = parse("LTA: we turn left at 10 km/h, 15 m from the line; an oncoming connected bus at 12 m/s, 80 m out. Fault: the bus's CAM location is "
+              "moved 6 m back along its route.")
+    assert s.faults[0].op == "pos_perturb" and list(s.faults[0].shift) == [-6.0, 0.0]
+    # "claimed, in its BSMs, to be N m further ahead than it really is": the offset, never the car's place
+    s = parse("EEBL: the braking truck in front claimed, in its BSMs, to be 3 m further ahead than it really is. Both at 50 km/h, 25 m apart. The truck "
+              "brakes at 5 m/s² at t = 4 s.")
+    assert list(s.faults[0].shift) == [3.0, 0.0] and (s.vehicles[0].role, s.vehicles[0].distance) == ("lead", 25.0)
+    # a side offset "along its path" is no such wording: left as before (refused, quoted)
+    a = OfflineParser().parse("FCW: we do 80 km/h; a connected lead car 40 m ahead at 50 km/h, its BSM position shown 4 m to the left along its lane.")
+    assert not a.ok or list(a.spec.faults[0].shift) == [0.0, 4.0]
+
+
+def test_a_red_onset_before_the_car_gets_to_that_line_and_the_car_that_is_ours() -> None:
+    s = parse("Please show our car being warned about running a red. Clean messages. The car does 50 km/h and starts 100 m back from the white line, "
+              "and the light turns red 3 s before the car would get to that line. Nobody else about.")
+    assert (s.ego.speed, s.ego.distance) == (13.889, 100.0) and s.vehicles == []
+    assert s.communication.signal.align.event == "red" and s.communication.signal.align.before_arrival == 3.0
+    # another car named ("a car"): "the car" is not ours, left as before
+    a = OfflineParser().parse("RLVW: our car does 50 km/h, 100 m out; a car waits on the left. The car turns red 3 s before the car would get to that line.")
+    assert not a.ok or a.spec.ego.distance == 100.0
+
+
+def test_a_researchers_one_agent_and_a_symbol_before_a_burst_length() -> None:
+    s = parse("IMA. Ego straight on, v = 7 m/s, d = 40 m to the stop line. Agent 1: from the right, v = 11 m/s, d = 62 m to its stop line. "
+              "Fault: agent 1's BSMs delayed by 250 ms.")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [("crossing_right", 11.0, 62.0)] and s.faults[0].target == "crossing1"
+    a = OfflineParser().parse("IMA. Ego straight on, v = 7 m/s, d = 40 m to the stop line. Agent 1: from the right, v = 11 m/s, d = 62 m to its stop line. "
+                              "Fault: agent 1's BSMs delayed by 250 ms.")
+    assert any("Agent 1" in n for n in a.notes), a.notes
+    # two agents: which is which is not said, refused
+    assert not OfflineParser().parse("IMA. Ego v = 7 m/s, d = 40 m. Agent 1: from the right, v = 11 m/s, d = 62 m to its stop line. Agent 2: from "
+                                     "the left, v = 9 m/s, d = 50 m to its stop line. Fault: agent 2's BSMs delayed by 250 ms.").ok
+    s = parse("FCW, Gilbert-Elliott loss on the lead's BSMs: p = 0.3, burst length b = 6. Ego v = 24 m/s; lead 40 m ahead, v = 12 m/s.")
+    assert (s.faults[0].op, s.faults[0].probability, s.faults[0].length) == ("burst_drop", 0.3, 6)
+    # a symbol with no number after it stays refused
+    assert not OfflineParser().parse("FCW, burst loss on the lead's BSMs: p = 0.3, burst length L. Ego v = 24 m/s; lead 40 m ahead, v = 12 m/s.").ok
+
+
+def test_breadth_wordings_of_held_out_26_second_round() -> None:
+    # "the front vehicle, a van," is one van (the apposition introduced a second inside a fault clause)
+    s = parse("FCW please: the BSMs of the front vehicle, a pickup, carry timestamps 200 ms in the past. We do 90 km/h, the pickup is 40 metre in front with 30 km/h.")
+    assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [("lead", 40.0, 8.333)] and s.faults[0].offset == -0.2
+    # "belongs to the wrong traffic light, signal group N"
+    s = parse("LTA: we turn left at 10 km/h, 12 m from the line; an oncoming car at 14 m/s, 90 m away. The MAP says our lane belongs to the wrong "
+              "signal head, group 4.")
+    assert (s.faults[0].op, s.faults[0].signal_group) == ("rebind", 4)
+    # "put that on a GLOSA approach at X from N m": the ego's distance
+    s = parse("SPaT 400 ms late: put that on a GLOSA approach at 50 km/h from 220 m, green at 15 s.")
+    assert (s.ego.speed, s.ego.distance) == (13.889, 220.0)
+    # "N m up the road" is ahead; "up the road from the light" is no place from us: refused
+    s = parse("FCW: every BSM from the van in front is 250 ms late; we go 80 km/h and that van is 45 m up the road at 20 km/h.")
+    assert (s.vehicles[0].distance, s.faults[0].target) == (45.0, "lead1")
+    assert not OfflineParser().parse("FCW: every BSM from the van in front is 250 ms late; we go 80 km/h and that van is 45 m up the road from the light at 20 km/h.").ok
+    # "our car trails a connected SUV by N m": the SUV is the lead
+    s = parse("FCW: our car trails a connected SUV by 25 m, both at 70 km/h; the SUV's BSMs arrive 200 ms late.")
+    assert [(v.role, v.distance, v.speed) for v in s.vehicles] == [("lead", 25.0, 19.444)]
+
+
+def test_a_refusal_after_separated_by_quotes_the_users_words() -> None:
+    a = OfflineParser().parse("FCW: host and lead truck, separated by 30 m, host at 60 km/h, truck at 40 km/h, 35 m ahead; the truck's BSMs 40% lost.")
+    assert not a.ok and '"separated by 30 m"' in a.error and "apart" not in a.error, a.error

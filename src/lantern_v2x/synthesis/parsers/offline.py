@@ -176,10 +176,16 @@ _STREAM_NOUN = r"(?:spat|spatem|map|mapem|mapdata|bsms?|cams?|messages?|packets?
 #: the fault operators' cues, in priority order (a burst loss before a loss; a timestamp offset before a delay)
 _OPS: tuple[tuple[str, str], ...] = (
     ("burst_drop", r"\bbursts?\b|\bbursty\b|\b\d+ (?:(?:messages?|packets?) )?(?:at a time|in a row)\b|\b\d+ consecutive\b"),
-    ("rebind", r"\b(?:binds?|bound|ties?|tied|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*"
+    ("rebind", r"\b(?:binds?|bound|ties?|tied|belongs? to|belonging to|assign\w*|maps?|mapped|link\w*|associat\w*|connect\w* (?:to|with)|puts?|places?|attach\w*"
                r"|(?:hook\w*|wir(?:e|es|ed|ing)|rout\w*|point\w*)(?: up)?(?: (?!to\b|at\b)[\w-]+){0,4}? (?:to|at))\b.*\bgroup\b|\brebind|wrong signal group"),  # "hooked to signal group 2" (after held-out 11)
     ("pos_perturb", r"\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|to the left|to the right|left|right)\b"
                     r"[^;]*(?:\b(?:really|actually|truly|true|real)\b|\b(?:than|of|from) where (?:it|they) (?:is|are)\b|\bthan (?:it|they) (?:is|are)\b)"  # "5 m further ahead than it is" (after held-out 20)
+                    # after held-out 26, second round: where its messages place it, said along its path ("its BSM position is placed 7 m back along
+                    # its path", "the bus's BSMs putting it 6 m further ahead along its lane"): heldout25's convention, "N m back along its path" is
+                    # a shift of -N along its heading, "N m ahead / forward along ..." +N (a side "to the left" is no along-path offset: left as read)
+                    r"|\b(?:reports?|reported|reporting|claims?|claimed|claiming|puts?|putting|places?|placed|placing|shows?|shown|showing|broadcasts?|advertises?|advertised"
+                    r"|locates?|located|locating|moves?|moved|moving)\b[^;.]*?\d ?m (?:further |farther )?(?:ahead|behind|forward|back|backwards?) along (?:its|their|the) (?:own )?"
+                    r"(?:path|lane|route|trajectory|heading|direction of travel|travel direction|direction of motion|line of travel)\b"
                     # "reports its position 6 m too far forward", "says it is 3 m too far back": an offset said as an excess (after held-out 9)
                     r"|\b(?:reports?|reported|claims?|claimed|puts?|places?|placed|shows?|shown|says?|gives?|broadcasts?|advertises?|advertised)\b[^;]*?\d ?m too (?:far |much )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)\b"
                     r"|\b(?:positions?|locations?|coordinates)\b.*\b(?:shift\w*|offset|off by|displaced|wrong by|spoof\w*|falsif\w*|fak\w*|mov\w*|jump\w*)\b"
@@ -1225,7 +1231,40 @@ def commentary_problems(notes: Sequence[str], faults: Sequence[dict[str, Any]]) 
 def prepared(prompt: str) -> tuple[str, list[str]]:
     """The text every rule and the number ledger read (``document_layer`` then ``normalise``), and the notes of what was set aside."""
     text, notes = document_layer(prompt)
-    return normalise(text), notes
+    return _agent_name(_symbol_after_name(normalise(text)), notes), notes
+
+
+#: a researcher's symbol between a quantity's name and its value ("burst length L = 4", "burst size b = 6"): the value of that name
+_NAMED_SYMBOL = re.compile(r"\b(burst (?:length|size)),? (?:[a-zA-Zℓ]|\([a-zA-Zℓ]\)) ?(?:=|:) ?(?=\d)")
+
+
+def _symbol_after_name(text: str) -> str:
+    """"burst length L = 4" -> "burst length 4" (after held-out 26, second round: the symbol made the length unread, refused)."""
+    return _NAMED_SYMBOL.sub(lambda m: m.group(1) + " ", text)
+
+
+#: a simulation's name for a vehicle ("Agent 1: crossing from the left, ...", "agent 1's BSM position"): a name, never a quantity
+_AGENT = re.compile(r"\b(agent|actor)[ _#-]?(\d+)\b(?!\.\d)(?! ?(?:%|km/h|kph|mph|m/s|m\b|s\b|ms\b))", re.I)
+
+
+def _agent_name(text: str, notes: list[str]) -> str:
+    """A simulation's one named agent ("Agent 1: crossing from the left, v = 12.5 m/s ...; noise on agent 1's BSM position") respelled as the
+    vehicle it names: its first mention "a vehicle", later ones "the vehicle", noted (after held-out 26, second round: "Agent 1" was refused as a
+    number with no unit). Only one agent: two or more ("Agent 1 ... Agent 2") are left as written, refused, quoted (which is which is not said)."""
+    found = list(_AGENT.finditer(text))
+    if not found or len({m.group(2) for m in found}) != 1 or len({m.group(1).lower() for m in found}) != 1:
+        return text
+    notes.append(f'"{found[0].group(0)}" is a name for the one other vehicle, not a quantity')
+    out, at = [], 0
+    for i, m in enumerate(found):
+        start = m.start() == 0 or re.search(r"[.;:!?\n]\s*$", text[: m.start()])
+        word = ("A vehicle" if start else "a vehicle") if i == 0 else ("The vehicle" if start else "the vehicle")
+        if i == 0 and re.search(r"\b(?:the|an?)\s+$", text[: m.start()], re.I):
+            word = "vehicle"
+        out.append(text[at: m.start()] + word)
+        at = m.end()
+    out.append(text[at:])
+    return "".join(out)
 
 
 class OfflineParser:
@@ -2194,6 +2233,14 @@ def _lone_car_is_ego(text: str, notes: Sequence[str] = ()) -> str:
     low = text.lower()
     # after held-out 16 the application may be named only by an id set aside ("Sim-farm job glosa-burst-0917, ...: vehicle 55 km/hr, ...")
     named = low + " " + " ".join(notes).lower()
+    if (re.search(r"\b(?:our|my) car\b", low) and re.search(r"\bthe car\b", low) and not _OTHER_ROLE.search(text)
+            and (any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa"))
+                 or re.search(r"\b(?:red|amber|yellow|green) light\b|\bthe (?:traffic )?light (?:turns|goes|changes|switches)\b", low))
+            and {m.group(0).lower() for m in re.finditer(r"\b(?:" + _NOUN + r")\b", text, re.I)} == {"car"}
+            and not re.search(r"\b(?:a|an|one|another|other|second|that|this)\s+(?:[\w-]+\s+){0,2}?car\b", low)):
+        # after held-out 26, second round: "our car" named, then "the car" in a signal test with no other vehicle ("... our car warn its driver
+        # ... The car is doing 40 km/h ... before the car would get to that line"): the same car, the ego (read as another, it had no place)
+        return re.sub(r"\b(t)he car\b", lambda m: "Our car" if m.group(1) == "T" else "our car", text, flags=re.I)
     if _EGO.search(_REQUESTER_WE.sub(" ", _REQUESTER_I.sub(" ", text))) or _OTHER_ROLE.search(text) or not any(re.search(pat, named) for a, pat in NAMED_APPS if a in ("rlvw", "glosa")):
         return text  # only in a signal test (RLVW, GLOSA), where the ego may be the one vehicle
     nouns = [m.group(0).lower() for m in re.finditer(r"\b(?:" + _NOUN + r")\b", text, re.I)]
@@ -2295,6 +2342,8 @@ def _both_gap(text: str) -> str:
         return text
     rest = text[: m.start()] + " " + text[gap.end():]
     lead = re.search(r"\blead(?:ing)?(?:\s+(" + _NOUN + r"))?\b", rest, re.I)
+    # after held-out 26, second round: the lead said by its place ("the braking car in front claimed ...; both cars at 65 km/h, 28 m apart")
+    lead = lead or re.search(r"\bthe (?:(?:" + _ADJ + r"|braking)\s+)*(" + _NOUN + r") (?:right |just |directly )?in front\b(?! of (?:it|them|the))", rest, re.I)
     if not lead or _lead_np(rest.lower()) or re.search(r"\b(?:lead(?:er)?|" + _NOUN + r")\s+(?:is\s+|sits\s+)?\d+(?:\.\d+)? ?m\b(?!/)", rest, re.I):
         return text
     noun = (lead.group(1) or "vehicle").lower()
@@ -2351,7 +2400,8 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
     seen: dict[str, Any] = {}
     try:
         return _read_prompt(prompt, notes_out, seen)
-    except OfflineParseError:
+    except OfflineParseError as e:
+        _requote_separation(e, prompt)
         if notes_out is not None and "scene" in seen:
             text, scene_sents = seen["scene"]
             outcomes = seen.get("outcomes")
@@ -2360,6 +2410,23 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
                 _ego_motion(scene_sents, {}, "", outcomes)
             notes_out.extend(n for n in [*seen.get("outcome_notes", ()), *_outcome_notes(text, scene_sents, outcomes)] if n not in notes_out)
         raise
+
+
+#: a separation said as the user said it ("separated by 35 m", "separated by a gap of 35 m"): read as "35 m apart" (``_read_prompt``)
+_SEPARATED_BY = re.compile(r"\bseparated by (?:a (?:gap|distance) of )?(\d+(?:\.\d+)? ?m)\b(?!/)", re.I)
+
+
+def _requote_separation(e: OfflineParseError, prompt: str) -> None:
+    """A refusal's quote in the user's words where it holds a separation the reading respelled ("separated by 30 m" read as "30 m apart"):
+    after held-out 26, second round, the quote showed "30 m apart", words the user never wrote."""
+    msg = str(e)
+    said = {m.group(1): m.group(0) for m in _SEPARATED_BY.finditer(prepared(prompt)[0])}
+    if not said or not msg.startswith('offline parse: not understood: "'):
+        return
+    head, sep, rest = msg.partition('" (')
+    quote = re.sub(r"(\d+(?:\.\d+)? ?m) apart\b", lambda m: said.get(m.group(1), m.group(0)), head)
+    if quote != head:
+        e.args = (quote + sep + rest,)
 
 
 def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, Any]) -> dict[str, Any]:
@@ -2381,8 +2448,21 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     # "host and van both at X" convention: the ego's and the other vehicle's speed); it gave the ego the speed and the lead none, or the lead
     # the speed and the ego none, without a word
     text = _PAIR_OF.sub("both", text)
+    # a claim's medium said between commas ("the car in front claimed, in its BSMs, to be 5 m further ahead than it really is"): one clause
+    text = re.sub(r"\b(claim(?:s|ed|ing)?|report(?:s|ed|ing)?|pretend(?:s|ed|ing)?),\s*(in (?:its|their) (?:own )?(?:bsms?|cams?|messages?|broadcasts?|beacons?)),\s*(?=to be \d)",
+                  r"\1 \2 ", text, flags=re.I)
+    # after held-out 26, second round: a vehicle named by its role, then its class in apposition ("the BSM of the front vehicle, a van, have ...",
+    # "the oncoming car, an SUV, ..."): one vehicle, "the front van" (the apposition's "a van" introduced a second van inside a fault clause)
+    text = re.sub(r"\b(the|its|our) ((?:(?:front|lead|leading|preceding|oncoming|opposing|crossing|other|remote|target|braking|stopped)\s+)+)(?:vehicle|car),\s+(?:an?|one)\s+((?:(?:"
+                  + _ADJ + r")\s+)*)(" + _NOUN + r"),\s+", lambda m: f"{m.group(1)} {m.group(2)}{m.group(3)}{m.group(4)} ", text, flags=re.I)
+    # after held-out 26, second round: the wrong light named, then its group in apposition ("says our lane belongs to the wrong traffic light,
+    # signal group 6"): one clause, "the wrong signal group 6" (the group's number was a piece of its own, refused)
+    text = re.sub(r"\bthe wrong (?:traffic )?(?:light|signal(?: head)?|lamp)s?,?\s+(?:i\.e\.,?\s+|namely\s+|that is,?\s+)?(?:signal |phase )?group (\d+)\b",
+                  r"the wrong signal group \1", text, flags=re.I)
+    # after held-out 26, second round: "that car is 50 m up the road" is 50 m ahead (not "... up the road from the light": a place from another point)
+    text = re.sub(r"(\d+(?:\.\d+)? ?m) (?:further )?up the (?:road|street|lane)\b(?!,? (?:from|past|before|after|of)\b)", r"\1 ahead", text, flags=re.I)
     # "separated by 35 m" is "35 m apart" (a separation between two vehicles, read as one); ", each at 72 km/h" after a pair is the pair's
-    text = re.sub(r"\bseparated by (?:a (?:gap|distance) of )?(\d+(?:\.\d+)? ?m)\b(?!/)", r"\1 apart", text, flags=re.I)
+    text = _SEPARATED_BY.sub(r"\1 apart", text)
     text = re.sub(r"(" + _PAIR_WHO + r"),\s+each (?=(?:at )?\d)", r"\1 each ", text, flags=re.I)
     text, pairs = _pair_speeds(text)
     # the ego's speed in a relative clause after the ego is named as a place (after held-out 19: "a van 35 m in front of the ego, which does
@@ -3602,7 +3682,9 @@ def _ego_distance(own: str) -> Optional[float]:
     own = re.sub(_SIGMA + r" ?" + _NUM + r" ?m\b|" + _NUM + r" ?m (?:of )?(?:" + _SIGMA + r"|(?:gaussian |random |position |gps |gnss )*(?:noise|error|offset|jitter))\b", " ", own)
     # a reported position's offset ("it reports itself 5 m behind where it is", "claims to be 3 m further ahead than it is"): a fault's size,
     # never our distance (after held-out 20: a restatement no fault rule kept ran as an FCW ego 5 m from a line)
-    own = re.sub(r"\b(?:reports?|reported|claims?|claimed|says?|puts?|places?|shows?|gives?|broadcasts?|advertises?)\b[^,;.]*?" + _NUM + r" ?m\b(?!/)[^,;.]*"
+    # (after held-out 26, second round: not a request to run the test somewhere, "put that on a GLOSA approach at 55 km/h from 270 m")
+    own = re.sub(r"\b(?:reports?|reported|claims?|claimed|says?|(?:puts?|places?)(?! (?:that|this|it|them|these|those|the (?:fault|test|case|scenario)) (?:on|onto|in|into)\b)"
+                 r"|shows?|gives?|broadcasts?|advertises?)\b[^,;.]*?" + _NUM + r" ?m\b(?!/)[^,;.]*"
                  r"|" + _NUM + r" ?m (?:further |farther |too far |too much )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)(?: of)?"
                  r" (?:than (?:it|they) (?:really |actually )?(?:is|are)|(?:from )?where (?:it|they) (?:really |actually )?(?:is|are)|reality|the truth|(?:its|their|the) (?:true|real|actual))\b", " ", own)
     # a radius round the conflict point ("is at less than 40 m of the conflict point": a zone window's, after held-out 12), never our distance
@@ -3735,7 +3817,8 @@ def _role(low: str, app: str) -> Optional[str]:
         return "occluder"
     if re.search(r"opposite side", low):
         return "opposing"
-    if re.search(r"ahead|in front|lead|follow|behind (a|an)\b|\b(?:we|i) (?:trail|tail)(?:s|ing)?\b|\bheadway\b", low):  # a headway is a following distance
+    # (after held-out 26, second round: any ego name trails, "our car trails a connected SUV by 25 m": the SUV is the lead)
+    if re.search(r"ahead|in front|lead|follow|behind (a|an)\b|\b(?:we|i|" + _EGO_NAMES + r") (?:(?:is|are|am|'re) )?(?:trail|tail)(?:s|ing)?\b|\bheadway\b", low):  # a headway is a following distance
         return "lead"
     return None
 
@@ -4264,6 +4347,8 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             if _WORDS[h.group(1)] > 1 and (re.fullmatch(r"[\s.!]*", low[h.end():]) or (_COUNT_HEAD.match(low[h.end():]) and _COUNT_HEAD.match(low[h.end():]).group(1))):
                 headings.append((s, _WORDS[h.group(1)], len(out)))
         prev_seg: Optional[tuple[str, Optional[str]]] = None
+        groups: list[list[dict[str, Any]]] = []  # the vehicles of each vehicle phrase of this sentence (``_collective``)
+        last: Optional[tuple[re.Match[str], str]] = None
         for m, low in _lead_braking_to_lead(_vehicle_segments(low), app):  # one vehicle phrase per sentence, or a chain of them ("a truck 20 m ahead, and beyond it a car 55 m ahead")
             noun, adjs = m.group(3), m.group(2)
             n = _WORDS[m.group(1)]
@@ -4358,6 +4443,8 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             same = speed is None and behaviour["kind"] != "stop" and _OWN_SAME_SPEED.search(mine)
             if role == "follower":
                 dist = dists[0] if dists else None
+            groups.append([])
+            last = (m, low)
             for k in range(n):
                 d = None if dist is None else dist + 15.0 * k
                 v = _mk(counts, noun, role, d, None if behaviour["kind"] == "stop" else speed, equipped=equipped, behaviour=behaviour)
@@ -4377,6 +4464,9 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 v["_eq_said"] = bool(_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]) or _EQUIP_PHRASES.search(adjs + " " + low[m.start():])
                                      or re.search(r"\b(?:" + _EQUIP_ADJ + r")\b", adjs))
                 out.append(v)
+                groups[-1].append(v)
+        if last is not None and len(groups) >= 2:
+            _collective(s, last[1], last[0], groups)
     for s, n, before in headings:
         if len(out) - before < n:  # the count is the intent's, never dropped: fewer vehicles described after it is refused
             raise not_understood(s, f"{n} vehicles are named here but {len(out) - before} described after it: say each with its place and speed")
@@ -4392,9 +4482,65 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
     return out
 
 
+#: a value said of every vehicle of a chain at once, after the last of them ("a car from the left and a van from the right, both at 40 km/h, 50 m
+#: from their lines", "..., each 45 m from its stop line", "..., 45 m from their lines"): the pair's (the "pair / two / each of them" said as
+#: "both" before); "both" or "each" with a number (or "are" / "at" / "sit" before it), or a distance said from "their" line
+_COLLECTIVE = re.compile(r"\b(?:(?:they )?(?:both|each)(?: of them)?|(?:the )?(?:pair|two) of them|the (?:pair|two)(?! of)|they(?: are| sit| drive| travel| approach| come)?)\b,?(?= (?:(?:are|is|sit|sitting|at|doing|driving at|travelling at|traveling at"
+                         r"|cruising at|going|moving at|rolling at|approaching at|coming at|with|about|around|roughly|approximately) )*\d)"
+                         r"|\b\d+(?:\.\d+)? ?m (?:(?:each|both) )?(?:from|before|short of|to|away from|out from|back from|off) their\b")
+#: the roles whose distance is counted from the vehicle's own line (or the conflict point), and those counted from us
+_FROM_LINE = ("crossing_left", "crossing_right", "opposing")
+
+
+def _collective(s: str, low: str, m: re.Match[str], groups: Sequence[list[dict[str, Any]]]) -> None:
+    """A speed or distance said after a chain of vehicles with "both" / "each" / "their" ("a car from the left and a van from the right, the
+    pair of them at 40 km/h, 50 m from their lines") is each vehicle's of the chain, or the prompt is refused, quoted.
+
+    Why (after held-out 26, second round): the words after the last vehicle phrase were read as that vehicle's alone: the van got the 50 m
+    and the car none, without a word (and "both 45 m from their lines at 30 km/h" left the first vehicle without its speed too). Only where
+    no ego is named between the first vehicle and the collective word (then the existing "both" rules decide), "both" with two vehicle
+    phrases; a distance said of vehicles measured from different places (a crossing car from its line, a parked van from us) is refused."""
+    tail = low[m.end():]
+    c = _COLLECTIVE.search(tail)
+    if not c:
+        return
+    stop = _EGO_SUBJ.search(tail, c.end())
+    clause = tail[c.start(): stop.start() if stop else len(tail)]
+    clause = re.split(r"[;:]|(?<!\d)\.(?!\d)", clause)[0]
+    # the values of the collective clause only: never a fault's ("both at 30 km/h, their BSMs 300 ms late, 5 m off": a window or offset)
+    clause = re.split(r"\b(?:bsms?|cams?|spat|map|messages?|broadcasts?|beacons?|packets?|clocks?|timestamps?)\b", clause)[0]
+    speeds, dists = _speeds(clause), _metres(clause)
+    if not speeds and not dists:
+        return
+    whole = " ".join(s.split())
+    said = " ".join(clause.split()).strip(" ,")
+    at = whole.lower().find(said)
+    quote = whole[at: at + len(said)] if at >= 0 and said else whole  # the collective words as the user said them
+    if len(speeds) > 1 or len(dists) > 1:
+        raise not_understood(quote, "more than one speed or distance said of the vehicles at once: say each one's in its own clause")
+    members = [v for g in groups for v in g]
+    if re.match(r"(?:they )?both\b|(?:the )?(?:pair|two)\b", c.group(0)) and len(groups) != 2:
+        raise not_understood(quote, f"'both' after {len(groups)} vehicles: which two? say each one's speed and distance")
+    if dists and len({v["role"] in _FROM_LINE for v in members}) > 1:
+        raise not_understood(quote, "one distance said of vehicles placed from different points (one from its line, one from us): "
+                             "say each one's distance")
+    for key, vals in (("speed", speeds), ("distance", dists)):
+        if not vals:
+            continue
+        val = vals[0]
+        for v in members:
+            if key == "speed" and v.get("behaviour", {}).get("kind") == "stop":
+                raise not_understood(quote, f"the {v.get('_noun', 'vehicle')} is said to stand still and to move: say one")
+            if v.get(key) is not None and abs(v[key] - val) > 1e-6:
+                raise not_understood(quote, f"the vehicles are given one {key} at once, and one of them a {key} of its own: say each one's {key} once")
+            v[key] = val
+
+
 #: a place that messages report ("its BSMs place it 5 m back", "the bus's BSM reporting it 5 m ahead", "claims to be 3 m further ahead"): a
 #: fault's offset, not a vehicle's place (``_vehicles``)
 _REPORTED_PLACE = re.compile(r"\b(?:(?:bsms?|cams?|messages?|broadcasts?|beacons?)\b|(?:reported|claimed|advertised|broadcast) (?:position|location|place)"
+                             # after held-out 26, second round: "claimed, in its BSMs, to be 5 m further ahead than it really is"
+                             r"|(?:claim(?:s|ed|ing)?|report(?:s|ed|ing)?|pretend(?:s|ed|ing)?|purport(?:s|ed|ing)?)(?:,[^,;.]{1,40},)? to be(?= \d)"
                              r"|reports?|reporting|claims?|claiming|advertis(?:es|ing)|(?:places?|placing|puts?|putting|shows?|showing|locates?|locating) (?:it|itself|them|themselves)\b)"
                              r"[^,;.]*?\d+(?:\.\d+)? ?m\b(?!/)[^,;.]*")
 
@@ -4551,7 +4697,9 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
         own = nxt[: stop.start()] if stop else nxt
         # after held-out 25: or its own time to the conflict point ("an unequipped box truck ... to block the view, and a connected car that
         # crosses from the left at 13 m/s, 4.5 s from the conflict point": read as one, the truck took the car's words and the car was lost)
-        if _CHAIN.search(low[keep[-1].end() : m.start()]) and (_metres(own) or re.search(_TTC, own)):
+        # after held-out 26, second round: or a value said of the chain at once after it ("a truck from the left and a bus from the right, both
+        # at 30 km/h": the bus was no vehicle of its own, so the speed gave the ego a second one; ``_collective`` gives it to each)
+        if _CHAIN.search(low[keep[-1].end() : m.start()]) and (_metres(own) or re.search(_TTC, own) or (_role(own, "") and _COLLECTIVE.search(own))):
             keep.append(m)
         elif _ANOTHER.search(m.group(0)) and _same_class(m, keep):
             keep.append(m)  # "another truck", "a second truck" after a truck: a vehicle of its own, placed by its own words or refused (after the held-out 17 round)
@@ -4756,8 +4904,9 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
 
 
 #: "before we arrive", "before HV arrival", "before it gets there", "before the subject vehicle reaches the stop line", "before arrival"
-_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our) (?:stop )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
-           r"(?: (?:at |to )?(?:the |its |our )?(?:stop )?(?:line|bar|junction|intersection|crossing|light|signal))?")
+# after held-out 26, second round: also the line named back ("... before the car would get to that line", "reaches this white line")
+_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
+           r"(?: (?:at |to )?(?:the |its |our |that |this )?(?:(?:stop|white) )?(?:line|bar|junction|intersection|crossing|light|signal))?")
 #: after held-out 18: also "ahead of" / "prior to" ("switches to red 3.4 s ahead of it getting there", "2 s prior to our arrival")
 #: after held-out 25 also "before predicted / expected arrival" (a type-approval report's wording)
 _BEFORE_ARRIVAL = (r"(?:before|ahead of|prior to) (?:(?:(?:the )?" + _EGO_NAMES + r"|(?:the )?host|(?:the )?test vehicle|(?:the )?vehicle(?= would\b)|it|he|she|they|you"
@@ -5037,7 +5186,9 @@ def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
     if braking and re.search(r"hard[- ]braking|brak\w* (?:warning )?messages", low):
         return str(braking[0]["id"])
     m = (re.search(r"\b(?:the|that|this) (?:" + _ADJ + r"\s+)*(" + _NOUN + r")(?:'s|\b)", low) or re.search(r"\b(" + _NOUN + r")'s\b", low)
-         or re.search(r"\b(" + _NOUN + r") (?:bsms?|basic safety messages?|cams?)\b", low))  # "Truck BSMs delayed 300 ms"
+         or re.search(r"\b(" + _NOUN + r") (?:bsms?|basic safety messages?|cams?)\b", low)  # "Truck BSMs delayed 300 ms"
+         # after held-out 26, second round: the sender after its messages ("every BSM from a car in front lands 300 ms late")
+         or re.search(r"\b(?:bsms?|basic safety messages?|cams?) (?:from|of|sent by) (?:a|an|one) (?:(?:" + _ADJ + r")\s+)*(" + _NOUN + r")\b", low))
     if m:
         cls = _class_of(m.group(1))
         same = [v for v in vehicles if v["cls"] == cls and v["role"] not in ("occluder", "follower")]
