@@ -237,7 +237,62 @@ def test_a_history_read_only_while_standing_ignores_the_past_frame_at_speed():
     assert torch.equal(out(0.5, past), out(0.5, img)) and torch.equal(out(8.0, past), out(8.0, img))
 
 
+def test_the_standstill_anchor_rule_is_the_same_in_training_and_driving():
+    """`history.standstill_indices`: a standing row reads the first row of its unbroken standstill, a moving row itself;
+    rows in any order, never across sequences; `StandstillMemory` gives the same while driving, and a new run starts afresh."""
+    from lantern_agent.learned.history import StandstillMemory, standstill_indices
+
+    frames = [0, 5, 10, 15, 20, 25, 30, 35, 40]
+    speed = [3.0, 0.4, 0.0, 0.0, 1.2, 0.0, 0.1, 0.5, 0.2]  # 0.5 is not below the limit: it ends the second standstill
+    idx = standstill_indices(["s"] * len(frames), frames, speed, 0.5)
+    assert [frames[i] for i in idx] == [0, 5, 5, 5, 20, 25, 25, 35, 40]
+    shuffled = [4, 8, 0, 6, 1, 7, 2, 5, 3]
+    again = standstill_indices(["s"] * len(frames), [frames[i] for i in shuffled], [speed[i] for i in shuffled], 0.5)
+    assert [frames[shuffled[i]] for i in again] == [frames[idx[i]] for i in shuffled]
+    assert list(standstill_indices(["a", "b", "a"], [0, 0, 5], [0.0, 0.0, 0.0], 0.5)) == [0, 1, 0]  # never another sequence's row
+    m = StandstillMemory(0.5)
+    assert [m.past(f, f, v) for f, v in zip(frames, speed)] == [frames[i] for i in idx]
+    assert m.past(45, "still standing", 0.0) == 40 and m.past(0, "new run", 0.0) == "new run"
+
+
+def test_a_standstill_anchor_head_trains_and_reads_the_frame_at_which_the_car_stopped(turns, rows):
+    """`lantern train --history-anchor standstill --history-max-speed M`: the manifest carries the rule, and a standing
+    car's plan depends on the image of its first standing step, not of the step 1 s back; a moving car reads itself."""
+    import dataclasses
+
+    ckpt = turns / "ckpt_standstill"
+    cfg = dataclasses.replace(CFG, epochs=2, history_anchor="standstill", history_max_speed=0.5)
+    train(turns / "data", ckpt, cfg, cache_base=turns / "cache", quiet=True, log=lambda s: None)
+    man = json.loads((ckpt / "manifest.json").read_text())
+    assert man["policy"]["history_anchor"] == "standstill" and man["policy"]["history_frames"] == 0
+    be = load_backend("learned", model_dir=str(ckpt))
+    i, other = 2, next(j for j in range(len(rows["image_png"])) if rows["sequence_id"][j] != rows["sequence_id"][2])
+
+    def plan(steps: list[tuple[int, int, float]]) -> np.ndarray:
+        be.reset()
+        for row, frame, speed in steps:
+            path, speeds = be.infer_path_speed(dataclasses.replace(_obs(rows, row), frame=frame, speed=speed))
+        return np.concatenate([path.ravel(), speeds])
+
+    alone = plan([(i, 0, 0.0)])
+    assert np.array_equal(plan([(i, 0, 0.0), (i, 100, 0.0)]), alone)  # 5 s standing on one picture: no change
+    assert not np.array_equal(plan([(other, 0, 0.0), (i, 100, 0.0)]), alone)  # stopped on another picture
+    assert np.array_equal(plan([(other, 0, 0.0), (i, 95, 2.0), (i, 100, 0.0)]), alone)  # moved since: a new standstill
+    with pytest.raises(SystemExit) as e:
+        train_main(["--data", str(turns), "--out", str(turns / "o"), "--inputs", "2", "--history-anchor", "standstill"])
+    assert e.value.code == 2
+
+
 def test_history_max_speed_needs_a_history(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         train_main(["--data", str(tmp_path), "--out", str(tmp_path / "o"), "--inputs", "2", "--history-max-speed", "0.5"])
     assert e.value.code == 2 and "--history-max-speed needs --history-frames" in capsys.readouterr().err
+
+
+def test_a_checkpoint_with_an_unknown_or_unbounded_history_anchor_is_refused():
+    from lantern_agent.learned.model import CheckpointError, Policy, PolicyConfig
+
+    with pytest.raises(CheckpointError, match="history_anchor 'sideways'"):
+        Policy(PolicyConfig(inputs=2, history_anchor="sideways"))
+    with pytest.raises(CheckpointError, match="needs history_max_speed"):
+        Policy(PolicyConfig(inputs=2, history_anchor="standstill"))

@@ -45,7 +45,8 @@ from lantern_agent.backends.options import bound_options
 from lantern_agent.controllers import ControllerConfig, desired_speed, path_since_plan
 from lantern_agent.errors import BackendLoadError, ConfigError
 from lantern_agent.geometry import ego_to_map, map_to_ego
-from lantern_agent.learned.history import FeatureHistory
+from lantern_agent.learned.history import FeatureHistory, StandstillMemory
+from lantern_agent.learned.inputs import SPEED_SCALE
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +149,8 @@ class LearnedBackend(Backend):
         #: path_speed: the last model step's (path, speeds, pose, t)
         self._last_ps: tuple[np.ndarray, np.ndarray, tuple[float, float, float], float] | None = None
         self._speed_rule = ControllerConfig()  # the node's defaults (config/agent.yaml): waypoint dt and speed preview
-        self._history = FeatureHistory(self.policy.cfg.history_frames)  # the model steps' image features (a history head reads one)
+        cfg = self.policy.cfg  # the model steps' image features (a history head reads one)
+        self._history = StandstillMemory(cfg.history_max_speed) if cfg.history_anchor == "standstill" else FeatureHistory(cfg.history_frames)
         log.info("learned: loaded %s (dataset %s, seed %s, best epoch %s)", d, self.manifest.get("dataset_hash"), self.manifest.get("seed"), self.manifest.get("best_epoch"))
 
     @staticmethod
@@ -241,9 +243,15 @@ class LearnedBackend(Backend):
         with torch.inference_mode():
             if self.inputs_version == 2:
                 tok, mask = self.encode_tokens(text)
-                past = self._history.past(obs.frame, feats) if self.policy.cfg.history_frames > 0 else None
+                past = self._past(obs.frame, feats, num) if self.policy.cfg.reads_history else None
                 return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask), past)
             return self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])
+
+    def _past(self, frame: int, feats: Any, num: np.ndarray) -> Any:
+        """The history frame's features; the standstill rule reads the speed as training did (``num[0]``, float32)."""
+        if isinstance(self._history, StandstillMemory):
+            return self._history.past(frame, feats, float(num[0] * SPEED_SCALE))
+        return self._history.past(frame, feats)
 
     def _plan_path_speed(self, obs: Observation) -> Plan:
         if self._last_ps is None or obs.frame % self.period == 0:

@@ -60,6 +60,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--history-max-speed", type=number(float, gt=0), default=None, metavar="M_PER_S",
                     help="with --history-frames: read the history only while the ego is slower than this (standing, the change "
                          "between frames is the world's, not the ego's own motion); default: at any speed")
+    ap.add_argument("--history-anchor", choices=("window", "standstill"), default="window",
+                    help="which earlier frame the history reads: window = --history-frames back (default); standstill = the first "
+                         "frame of the ego's current standstill below --history-max-speed (what the scene looked like when it stopped)")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -98,10 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--inputs applies to --backbone learned only")
     if a.backbone == "vlm" and a.outputs != "waypoints":
         ap.error("--outputs applies to --backbone learned only")
-    if a.history_max_speed is not None and not a.history_frames:
-        ap.error("--history-max-speed needs --history-frames")
-    if a.history_frames and (a.backbone == "vlm" or a.inputs != 2):
-        ap.error("--history-frames needs --inputs 2 (--backbone learned)")
+    standstill = a.history_anchor == "standstill"
+    if standstill and a.history_frames:
+        ap.error("--history-anchor standstill reads the standstill's first frame: leave --history-frames out")
+    if standstill and a.history_max_speed is None:
+        ap.error("--history-anchor standstill needs --history-max-speed (what standing means)")
+    if a.history_max_speed is not None and not (a.history_frames or standstill):
+        ap.error("--history-max-speed needs --history-frames or --history-anchor standstill")
+    if (a.history_frames or standstill) and (a.backbone == "vlm" or a.inputs != 2):
+        ap.error("a frame history (--history-frames, --history-anchor standstill) needs --inputs 2 (--backbone learned)")
     if a.backbone == "vlm" and a.no_speed_input:
         ap.error("--no-speed-input applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
@@ -109,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
                       keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames,
-                      history_max_speed=a.history_max_speed or 0.0)
+                      history_max_speed=a.history_max_speed or 0.0, history_anchor=a.history_anchor)
     try:
         source = None
         if a.backbone == "vlm":

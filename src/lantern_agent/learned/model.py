@@ -42,6 +42,8 @@ MANIFEST = "manifest.json"
 TRAIN_STATE = "train_state.pt"
 #: MiniLM's embedding of the empty text (no active warning), stored so a run without a warning never loads MiniLM.
 EMPTY_TEXT_FILE = "empty_text.npy"
+#: which earlier frame a history head reads (``PolicyConfig.history_anchor``)
+HISTORY_ANCHORS = ("window", "standstill")
 #: version 2: MiniLM's token states and mask of the empty text, for the same reason
 EMPTY_TOKENS_FILE = "empty_tokens.npz"
 
@@ -84,6 +86,15 @@ class PolicyConfig:
     #: between frames is mostly its own motion, a copy of its speed (round 6's copycat effect); standing, only the
     #: world moves, which is what tells "the crossing car is still coming" from "it has passed"
     history_max_speed: float = 0.0
+    #: which earlier frame the history reads (``history.py``): "window" = ``history_frames`` back; "standstill" = the
+    #: first frame of the ego's current standstill below ``history_max_speed`` (what the scene looked like when the
+    #: car stopped: "a car crossed and has gone" differs from "nothing has come yet"; round 8)
+    history_anchor: str = "window"
+
+    @property
+    def reads_history(self) -> bool:
+        """The head has the motion branch: a window history, or the standstill anchor."""
+        return self.history_frames > 0 or self.history_anchor == "standstill"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:
@@ -138,8 +149,12 @@ class Policy(nn.Module):
         else:
             self.text = nn.Sequential(nn.Linear(TEXT_FEATURES, cfg.text_dim), nn.GELU())
             self.num = nn.Sequential(nn.Linear(NUM_NUMERIC, cfg.num_dim), nn.GELU())
+        if cfg.history_anchor not in HISTORY_ANCHORS:
+            raise CheckpointError(f"policy config: history_anchor {cfg.history_anchor!r} is not one of {list(HISTORY_ANCHORS)}")
+        if cfg.history_anchor == "standstill" and not cfg.history_max_speed > 0:
+            raise CheckpointError("policy config: history_anchor 'standstill' needs history_max_speed > 0 (what standing means)")
         width = cfg.image_dim + cfg.text_dim + cfg.num_dim
-        if cfg.history_frames > 0:
+        if cfg.reads_history:
             self.motion = nn.Sequential(nn.Linear(cfg.image_dim, cfg.motion_dim), nn.GELU())
             width += cfg.motion_dim
         self.fuse = nn.Sequential(
@@ -155,7 +170,7 @@ class Policy(nn.Module):
         if not self.cfg.speed_input:  # column 0 is the speed in both layouts (inputs.py)
             num_in = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
         parts = [self.image(img), t, self.num(num_in)]
-        if self.cfg.history_frames > 0:
+        if self.cfg.reads_history:
             now = self._projected(img)
             change = self.motion(now - (now if img_past is None else self._projected(img_past)))
             if self.cfg.history_max_speed > 0:  # column 0: the speed / SPEED_SCALE, as measured (before --no-speed-input's mask)

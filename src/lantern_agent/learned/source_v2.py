@@ -36,7 +36,7 @@ from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
-from lantern_agent.learned.inputs import V2_FROM_V1, position_features
+from lantern_agent.learned.inputs import SPEED_SCALE, V2_FROM_V1, position_features
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, save_policy
 from lantern_agent.learned.source import LearnedSource, image_rows
 
@@ -114,10 +114,11 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
     return fields, all_texts
 
 
-def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], horizon: int) -> np.ndarray:
-    """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads."""
+def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], cfg: Any, speed: np.ndarray) -> np.ndarray:
+    """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads
+    (``cfg.history_anchor``'s rule; ``speed``: each row's ego speed in m/s)."""
     from lantern_agent.learned.cache import cached_frames
-    from lantern_agent.learned.history import history_indices
+    from lantern_agent.learned.history import history_indices, standstill_indices
 
     seqs: list[str] = []
     frames: list[int] = []
@@ -127,7 +128,9 @@ def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], horiz
         frames += f
     if [x.split("/", 1)[1] for x in seqs] != list(sequence_id):
         raise ds.DatasetError("frame history: the datasets' rows no longer match their feature cache (rebuild it: delete the cache directory)")
-    return history_indices(seqs, frames, horizon)
+    if cfg.history_anchor == "standstill":
+        return standstill_indices(seqs, frames, speed, cfg.history_max_speed)
+    return history_indices(seqs, frames, cfg.history_frames)
 
 
 class TokenLookup(nn.Module):
@@ -159,7 +162,9 @@ class LearnedSourceV2(LearnedSource):
         cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
-        past = past_rows(infos, cache.sequence_id, cfg.history_frames)[fields["base_index"]] if cfg.history_frames > 0 else None
+        reads = cfg.history_frames > 0 or cfg.history_anchor == "standstill"
+        speed = np.asarray(cache.numeric, dtype=np.float32)[:, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
+        past = past_rows(infos, cache.sequence_id, cfg, speed)[fields["base_index"]] if reads else None
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
@@ -168,7 +173,8 @@ class LearnedSourceV2(LearnedSource):
         return out if cache.past_index is None else (*out, image_rows(cache.image, cache.past_index[rows]))
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
-        head = self.head_config(inputs=2, history_frames=self.cfg.history_frames, history_max_speed=self.cfg.history_max_speed)
+        head = self.head_config(inputs=2, history_frames=self.cfg.history_frames, history_max_speed=self.cfg.history_max_speed,
+                                history_anchor=self.cfg.history_anchor)
         return TokenLookup(Policy(head), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:

@@ -81,6 +81,8 @@ class TrainConfig:
     history_frames: int = 0
     #: > 0: the history is read only below this ego speed (m/s; ``PolicyConfig.history_max_speed``)
     history_max_speed: float = 0.0
+    #: "window" (``history_frames`` back) or "standstill" (the first frame of the current standstill; ``PolicyConfig.history_anchor``)
+    history_anchor: str = "window"
 
 
 @dataclass
