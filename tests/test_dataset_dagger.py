@@ -57,6 +57,22 @@ def test_with_the_expert_driving_every_label_is_the_rollouts_own_future(variant)
     assert compared > 100
 
 
+def test_a_policys_rollout_ends_at_its_first_collision():
+    """The world lets a crashed car stand entangled with the other one; the expert would label every such tick "stand"
+    (round 8), so a policy's rollout ends at its first collision: no row after it, outcome "collision"."""
+
+    class FullThrottle:
+        def reset(self) -> None: ...
+
+        def control(self, tick: dagger.TickInput) -> tuple[float, float, float]:
+            return 1.0, 0.0, 0.0
+
+    spec = candidate_pair(2, SEED)[0]  # obstacle reveal: at full throttle the car hits the revealed obstacle
+    d = dagger.run(spec, render_warning, FullThrottle(), camera=CAMERA)
+    assert d.crashed and d.collisions == 1 and dagger.outcome_label(d) == "collision" and dagger.check(d) == []
+    assert d.rows and max(row["frame"] for row in d.rows) <= d.frames < dagger.STALL_S / rollout.DT  # ended at the crash, not by the stall
+
+
 def test_resampled_path_never_invents_points():
     p, valid = resample_path(np.array([[0.5, 0.0], [1.0, 0.0], [1.0, 0.0], [2.5, 0.0]]), 4, 1.0)
     assert np.allclose(p[:2], [[1.0, 0.0], [2.0, 0.0]]) and valid.tolist() == [True, True, False, False]
@@ -78,7 +94,7 @@ def test_a_dagger_round_through_the_cli(tmp_path, capsys):
     assert g["policy_digest"] and g["path_points"] == dagger.PATH_POINTS and "perturb" not in m["generator"]
     assert str(ck0) not in json.dumps(m["generator"])  # where the checkpoint lies is not the dataset's identity, its digest is
     for a in m["accepted"]:  # how the policy's own run ended is kept with the sequence
-        assert a["policy_outcome"].split(":")[0] in ("completed", "route_failure", "stalled", "timeout") and 0.0 <= a["policy_completion"] <= 1.0
+        assert a["policy_outcome"].split(":")[0] in ("completed", "route_failure", "stalled", "collision", "timeout") and 0.0 <= a["policy_completion"] <= 1.0
     assert "DAgger: the checkpoint" in (dag / "card.md").read_text() and "DAgger" not in (base / "card.md").read_text()
     shard = pq.read_table(dag / m["shards"][0]["file"])
     assert "path" in shard.column_names and shard.num_rows == m["counts"]["samples"] > 0

@@ -16,9 +16,18 @@ horizon, without rendering. The simulation is deterministic, so a copy
 driven by the expert is exactly the future the expert would have had from
 that state (tested: with the expert as the driver, every label equals the
 plain rollout's). The policy drives every tick (Ross et al.'s beta = 0 after
-the first round); its run ends as a session would (collision, route
-deviation, completion) or after ``STALL_S`` s standing still, whose samples
-would all be alike.
+the first round); its run ends as a session would (route deviation,
+completion), after ``STALL_S`` s standing still, whose samples would all be
+alike, or at the policy's first collision. Why the collision: the world does
+not stop a car that hits another, so a crashed policy stood entangled with the
+other car until the stall ended it, and the expert, which keeps its gap to the
+car it is stuck on, labelled every one of those ticks "stand". In the first
+DAgger collection all 428 standing rows after the hazard had cleared on the
+Right-Turn Yield and Wrong-Way routes came from ten such crashes (round 8 of
+docs/learned_agent.md), and they taught the policy to stand at a junction
+after the conflict had passed, which is its main failure (Block-A). A crash is
+a failed route in the evaluation; what follows it is no state to learn from.
+The expert itself (``driver=None``) drives on as its plain rollout does.
 
 Each row also holds the expert's path (``path``: ``PATH_POINTS`` points
 ``PATH_SPACING`` m apart along the label's future, NaN where the label
@@ -87,6 +96,7 @@ class Driver(Protocol):
 @dataclass
 class DaggerRollout(Rollout):
     stalled: bool = False
+    crashed: bool = False  # the policy collided: the rollout ended there
     labels_dropped: int = 0  # kept ticks whose expert copy ended before the waypoint horizon
 
 
@@ -183,6 +193,9 @@ def run(spec: RouteSpec, render: Renderer, driver: Driver | None, camera: tuple[
                                                route=route_xy, command=COMMANDS[cmd], target_point=target, distance_to_maneuver=float(dist),
                                                warning_text=text, warning_template=tid, family=spec.family, warning_pos=pos))
         out.record(session.step(*control), world.frame)
+        if driver is not None and out.collisions:
+            out.crashed = True
+            break
     out.end(world.frame)
     onset, event, _, end = lifecycle(out.events)
     for row in out.rows:
@@ -212,6 +225,8 @@ def outcome_label(r: DaggerRollout) -> str:
     """How the policy's run ended (the manifest's per-sequence ``policy_outcome``)."""
     if r.stalled:
         return "stalled"
+    if r.crashed and r.outcome is None:
+        return "collision"
     if r.outcome is None:
         return "timeout"
     kind, reason = r.outcome
