@@ -22,10 +22,11 @@ alike, or at the policy's first collision. Why the collision: the world does
 not stop a car that hits another, so a crashed policy stood entangled with the
 other car until the stall ended it, and the expert, which keeps its gap to the
 car it is stuck on, labelled every one of those ticks "stand". In the first
-DAgger collection all 428 standing rows after the hazard had cleared on the
-Right-Turn Yield and Wrong-Way routes came from ten such crashes (round 8 of
-docs/learned_agent.md), and they taught the policy to stand at a junction
-after the conflict had passed, which is its main failure (Block-A). A crash is
+DAgger collection all 24 stalls followed a collision, and of the 634 standing
+rows labelled "stand" after the hazard had cleared (the three junction
+families) all but 3 came from them (round 8 of docs/learned_agent.md): labels
+that teach standing at a junction after the conflict has passed, the policy's
+main failure (Block-A). A crash is
 a failed route in the evaluation; what follows it is no state to learn from.
 The expert itself (``driver=None``) drives on as its plain rollout does.
 
