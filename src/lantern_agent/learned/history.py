@@ -28,18 +28,24 @@ from typing import Any
 import numpy as np
 
 
-def history_indices(sequence_id: Sequence[str], frame: Sequence[int], horizon: int) -> np.ndarray:
-    """(N,) int64: for each row, the row of its sequence whose frame is the smallest one >= ``frame - horizon``
-    (itself when none is earlier). Rows need not be sorted; frames are unique within a sequence."""
-    n = len(frame)
-    out = np.arange(n, dtype=np.int64)
+def _sequences_in_frame_order(sequence_id: Sequence[str], frame: np.ndarray) -> list[np.ndarray]:
+    """Each sequence's row indices, sorted by frame."""
     by_seq: dict[str, list[int]] = {}
     for i, s in enumerate(sequence_id):
         by_seq.setdefault(s, []).append(i)
-    f = np.asarray(frame, dtype=np.int64)
+    out = []
     for rows in by_seq.values():
         idx = np.asarray(rows, dtype=np.int64)
-        order = idx[np.argsort(f[idx], kind="stable")]
+        out.append(idx[np.argsort(frame[idx], kind="stable")])
+    return out
+
+
+def history_indices(sequence_id: Sequence[str], frame: Sequence[int], horizon: int) -> np.ndarray:
+    """(N,) int64: for each row, the row of its sequence whose frame is the smallest one >= ``frame - horizon``
+    (itself when none is earlier). Rows need not be sorted; frames are unique within a sequence."""
+    out = np.arange(len(frame), dtype=np.int64)
+    f = np.asarray(frame, dtype=np.int64)
+    for order in _sequences_in_frame_order(sequence_id, f):
         fs = f[order]
         pos = np.searchsorted(fs, fs - horizon, side="left")
         out[order] = order[pos]
@@ -49,17 +55,11 @@ def history_indices(sequence_id: Sequence[str], frame: Sequence[int], horizon: i
 def standstill_indices(sequence_id: Sequence[str], frame: Sequence[int], speed: Sequence[float], max_speed: float) -> np.ndarray:
     """(N,) int64: for each row slower than ``max_speed``, the first row of the unbroken run of such rows of its
     sequence (by frame) that ends at it; itself for a row at or above ``max_speed``."""
-    n = len(frame)
-    out = np.arange(n, dtype=np.int64)
-    by_seq: dict[str, list[int]] = {}
-    for i, s in enumerate(sequence_id):
-        by_seq.setdefault(s, []).append(i)
-    f = np.asarray(frame, dtype=np.int64)
+    out = np.arange(len(frame), dtype=np.int64)
     standing = np.asarray(speed, dtype=np.float64) < max_speed
-    for rows in by_seq.values():
-        idx = np.asarray(rows, dtype=np.int64)
+    for order in _sequences_in_frame_order(sequence_id, np.asarray(frame, dtype=np.int64)):
         anchor = -1
-        for i in idx[np.argsort(f[idx], kind="stable")]:
+        for i in order:
             if not standing[i]:
                 anchor = -1
                 continue
