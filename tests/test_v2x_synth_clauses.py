@@ -5376,3 +5376,46 @@ def test_breadth_wordings_of_held_out_26_second_round() -> None:
 def test_a_refusal_after_separated_by_quotes_the_users_words() -> None:
     a = OfflineParser().parse("FCW: host and lead truck, separated by 30 m, host at 60 km/h, truck at 40 km/h, 35 m ahead; the truck's BSMs 40% lost.")
     assert not a.ok and '"separated by 30 m"' in a.error and "apart" not in a.error, a.error
+
+
+def test_held_out_27_round_spoken_orders_of_numbers_are_read() -> None:
+    # a speed and a placed distance joined by "and": one vehicle's two numbers; a bare "and 30 m" with no place stays refused
+    s = parse("IMA, no faults: my car at 30 km/h and 24 m from the stop line, a van from the left at 10 m/s, 40 m from its line.")
+    assert (s.ego.speed, s.ego.distance) == (8.333, 24.0)
+    assert not OfflineParser().parse("IMA, no faults: my car at 30 km/h and 24 m/s, a van from the left at 10 m/s, 40 m from its line.").ok
+    # "our distance to the stop line N m" as a list item; a distance to no line stays refused
+    s = parse("LTA with 20% random BSM loss on the oncoming van (our speed 15 km/h, our distance to the stop line 17 m, oncoming van at 40 km/h, 90 m away).")
+    assert s.ego.distance == 17.0
+    assert not OfflineParser().parse("LTA with 20% random BSM loss on the oncoming van (our speed 15 km/h, our distance 17 m, oncoming van at 40 km/h, 90 m away).").ok
+    # "oncoming speed X, oncoming distance N m"
+    s = parse("LTA with 25% random BSM loss (we turn left at 12 km/h, 15 m from the line, oncoming speed 50 km/h, oncoming distance 110 m).")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [("opposing", 13.889, 110.0)]
+    # "coming from the right at X from N m": N m from its line
+    s = parse("IMA: we go 7 m/s, 30 m from the line; a pickup coming from the left at 11 m/s from 48 m runs its red; its BSMs are 300 ms late.")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [("crossing_left", 11.0, 48.0)]
+    # "at X, N m ahead of our car at Y": Y is ours; with no speed of the vehicle before it, Y stays the vehicle's (the earlier convention)
+    s = parse("FCW, the van's BSMs 30% lost: a van dawdles at 15 km/h, 60 m ahead of our car at 80 km/h.")
+    assert (s.ego.speed, s.vehicles[0].speed, s.vehicles[0].distance) == (22.222, 4.167, 60.0)
+    s = parse("FCW, the van's BSMs 30% lost: a van 60 m ahead of our car at 15 km/h, our car at 80 km/h.")
+    assert (s.ego.speed, s.vehicles[0].speed) == (22.222, 4.167)
+    # "the lead at X and N m ahead"
+    s = parse("FCW with the lead's BSMs 250 ms late. We drive 20 m/s, the lead at 8 m/s and 35 m ahead.")
+    assert [(v.role, v.speed, v.distance) for v in s.vehicles] == [("lead", 8.0, 35.0)]
+    # "host and lead speed X, gap N m": both at X, the lead N m ahead; a gap with no lead named stays refused
+    s = parse("EEBL, lead's BSMs 30% lost (host and lead speed 20 m/s, gap 30 m, lead braking 6 m/s² at 4 s).")
+    assert (s.ego.speed, s.vehicles[0].speed, s.vehicles[0].distance) == (20.0, 20.0, 30.0)
+    assert not OfflineParser().parse("EEBL, BSMs 30% lost (host speed 20 m/s, gap 30 m, braking 6 m/s² at 4 s).").ok
+
+
+def test_held_out_27_round_burst_probability_before_its_noun_and_typos() -> None:
+    s = parse("FCW: BSMs of the lead van lost in bursts, 35% burst probability, five messages each burst; we go 70 km/h, the van 40 m ahead at 30 km/h.")
+    assert (s.faults[0].op, s.faults[0].probability, s.faults[0].length) == ("burst_drop", 0.35, 5)
+    # no length said: refused, as before
+    assert not OfflineParser().parse("FCW: BSMs of the lead van lost in bursts, 35% burst probability; we go 70 km/h, the van 40 m ahead at 30 km/h.").ok
+    # common misspellings and a doubled word
+    s = parse("pls IMA: ego 8 m/s, 30 m frm the line; a van from the right at 10 m/s, 45 m from its line; its BSMs 20% lost; no other vehciles.")
+    assert (s.ego.distance, s.vehicles[0].distance) == (30.0, 45.0)
+    s = parse("IMA: ego 8 m/s, 30 m from the line; a van van from the right at 10 m/s, 45 m from its line; its BSMs 20% lost.")
+    assert len(s.vehicles) == 1
+    # an unknown word is still refused, quoted
+    assert not OfflineParser().parse("IMA: ego 8 m/s, 30 m from the line; a van frmo the right at 10 m/s, 45 m from its line; its BSMs 20% lost.").ok

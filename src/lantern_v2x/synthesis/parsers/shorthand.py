@@ -277,7 +277,7 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:met(?:re|er)s?|m)/sec(?:ond)?s?(?:2|²|\^2| squared)(?![\w/])", "m/s²"),
     (r"\b(?:met(?:re|er)s? per second|m/sec|(?:met(?:re|er)s?|m)/sec(?:ond)?s?)\b", "m/s"),
     # a burst length said per burst: "eight messages per burst", "5 consecutive messages per burst" -> "bursts of 8 messages"
-    (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a) burst\b", r"bursts of \1 \2"),
+    (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(messages|packets|msgs|pkts)(?: each)? (?:per|in each|in every|a|each) burst\b", r"bursts of \1 \2"),
     # after held-out 12: the stream's own name and a loss verb in it ("8 bsm lost per burst", "5 SPaTs dropped in each burst"), and a burst
     # loss "of" its length ("burst loss of 4 BSMs" -> "burst loss in bursts of 4 BSMs")
     (r"\b(\d+|" + _N[1:-1] + r") (?:consecutive )?(bsms?|spats?|maps?|cams?|messages|packets|msgs|pkts)(?: each)? (?:lost|dropped|missing|gone) (?:per|in each|in every|a) burst\b",
