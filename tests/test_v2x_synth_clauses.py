@@ -5419,3 +5419,35 @@ def test_held_out_27_round_burst_probability_before_its_noun_and_typos() -> None
     assert len(s.vehicles) == 1
     # an unknown word is still refused, quoted
     assert not OfflineParser().parse("IMA: ego 8 m/s, 30 m from the line; a van frmo the right at 10 m/s, 45 m from its line; its BSMs 20% lost.").ok
+
+
+def test_held_out_27_second_round_misspellings_as_a_family() -> None:
+    from pathlib import Path
+
+    from lantern_v2x.synthesis.parsers import offline
+    from lantern_v2x.synthesis.parsers.offline import _NOT_TYPOS, _VOCAB, _misspelt, _one_edit
+
+    # the vocabulary is the rules' own words (each in the parser's patterns), and each protected real word is one edit from one of them
+    src = "".join((Path(offline.__file__).parent / f).read_text() for f in ("offline.py", "shorthand.py"))
+    assert all(len(w) >= 6 and w in src for w in _VOCAB)
+    assert all(_one_edit(w) & _VOCAB for w in _NOT_TYPOS) and not _NOT_TYPOS & _VOCAB
+    # fresh misspellings (none in the old list): one insertion, deletion, substitution or swap from exactly one vocabulary word
+    assert [_misspelt(w) for w in ("intersction", "recieved", "oppposite", "equipepd", "juncton", "milisecconds", "latnecy")] == [
+        "intersection", "received", "opposite", "equipped", "junction", None, "latency"]
+    # near misses: a real word one edit from a vocabulary word, a form of one, a short word, two edits ("opossite": a swap and a letter),
+    # a word one edit from two ("meteres": "meters" and "metres")
+    for w in ("relayed", "breaking", "stationery", "complaint", "replaced", "parsed", "collisions", "pedestrian", "freeze", "dealy", "lane",
+              "vehcilse", "opossite", "meteres"):
+        assert _misspelt(w) is None, w
+    # read in a whole intent, each correction noted, quoted
+    a = OfflineParser().parse("IMA at the intersction: ego 8 m/s, 30 m from the line; a van from the right at 10 m/s, 45 m from its line; "
+                              "its BSMs recieved 20% lost.")
+    assert a.ok and a.spec.application == "ima" and a.spec.faults[0].probability == 0.2
+    assert "'intersction' read as 'intersection'" in a.notes and "'recieved' read as 'received'" in a.notes
+    s = parse("LTA: we turn left at 4 m/s, 15 m from the stop line; an Oncomming bus 14 m/s, 90 m away; an equipepd car parked in the "
+              "oppposite lane; the bus's BSMs 400 ms late.")
+    assert s.application == "lta" and s.vehicles[0].role == "opposing" and s.vehicles[0].distance == 90.0
+    # "relayed" is no "delayed": the clause stays refused, quoted, as before
+    a = OfflineParser().parse("EEBL: the lead's hard-braking messages are relayed by a trailing car, 30% lost; ego and lead at 20 m/s, gap 30 m, "
+                              "lead braking 6 m/s² at 4 s.")
+    assert not a.ok and "relayed" in a.error and not any("read as" in n for n in a.notes)
