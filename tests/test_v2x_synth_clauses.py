@@ -5451,3 +5451,29 @@ def test_held_out_27_second_round_misspellings_as_a_family() -> None:
     a = OfflineParser().parse("EEBL: the lead's hard-braking messages are relayed by a trailing car, 30% lost; ego and lead at 20 m/s, gap 30 m, "
                               "lead braking 6 m/s² at 4 s.")
     assert not a.ok and "relayed" in a.error and not any("read as" in n for n in a.notes)
+
+
+def test_held_out_27_third_round_relative_value_with_its_base_stated() -> None:
+    """A value said relative to another whose value follows (past run's duration set aside, the ego's speed kept); the product exact."""
+    p = OfflineParser()
+    a = p.parse("Repeat the GLOSA SPaT freeze, but hold the SPaT frozen twice as long as before: before it was 3 s, beginning 6 s into the run. "
+                "Our car at 40 km/h, 170 m from the stop line, green at t = 15 s. No other traffic.")
+    assert a.ok, a.error
+    d = json.loads(a.raw)
+    assert d["faults"][0]["op"] == "freeze" and d["faults"][0]["window"] == {"start": 6.0, "duration": 6.0}
+    assert any("twice as long as before" in n and "6 s" in n for n in a.notes)
+    # the ego's speed as the base: read exactly, the ego's clause kept (this prompt is then refused on its ego distance, another clause)
+    b = p.parse("Left turn across traffic where the oncoming car goes twice our speed: we roll at 6 m/s, so it does 12 m/s, 80 m away. "
+                "We are 15 m short of the stop line. The MAP binds our turn lane to signal group 2.")
+    assert 'read "twice our speed" as 12 m/s, from "we roll at 6 m/s"' in b.notes and "15 m" in b.error
+    # near misses, still refused, quoted: the absolute said after it is not the product; two candidate bases; no base stated with a
+    # past reference; a multiplier not among the known words
+    for bad, quoted in (
+            ("hold the SPaT frozen twice as long as before: before it was 3 s, so this time 5 s", "not the 5 s said after it"),
+            ("hold the SPaT frozen twice as long as before: before it was 3 s or 4 s", "states a number relative to another"),
+            ("hold the SPaT frozen five times as long as before: before it was 1 s", "1 s is not carried")):
+        r = p.parse(f"Repeat the GLOSA SPaT freeze, but {bad}, beginning 6 s into the run. Our car at 40 km/h, 170 m from the stop line, green at t = 15 s.")
+        assert not r.ok and quoted in r.error, (bad, r.error)
+    r = p.parse("Left turn across traffic where the oncoming car goes twice our speed: we roll at 6 m/s and 7 m/s, and it starts 80 m away. "
+                "The MAP binds our turn lane to signal group 2.")
+    assert not r.ok and "states a number relative to another" in r.error

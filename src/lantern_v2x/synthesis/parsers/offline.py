@@ -962,7 +962,7 @@ def _config_blocks(t: str) -> str:
     return re.sub(r"(?:\s*(?<!\d)\.(?!\d)\s*)+(?:[/|,;]\s*(?:(?<!\d)\.(?!\d)\s*)*)?(?=\S)", ". ", t)
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, notes: Optional[list[str]] = None) -> str:
     """The prompt with its quantities in one spelling, so every rule reads one grammar.
 
     Why a pre-pass: an engineer writes "two seconds", "half a second", "a
@@ -1122,6 +1122,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)? ?%) (burst (?:probability|chance|rate))\b", r"\2 \1", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
+    t = _relative_then_base(t, notes)  # "twice as long as last time: last time it was 2 s" (after held-out 27, third round)
     t = arithmetic(t)  # "twice last week's 0.4 s", "3 s plus 0.5 s", "10 % more than 0.5 s" (after held-out 13)
     for clause in re.split(r"(?<=[.;:!?])\s+|,\s+", t):  # a clause in Italian or Spanish (after held-out 13): refused, quoted, never read in part
         if len(set(_ROMANCE.findall(clause.lower()))) >= 2:
@@ -1238,6 +1239,58 @@ _RELATIVE_LEFT = re.compile(r"\b(?:" + _TIMES.replace("half\\ of|", "") + r")\b(
 #: a value said relative to a nominal one stated elsewhere ("brakes half a second later than nominal"): refused, quoted (which stated
 #: number is "nominal" is the reader's guess; "0.5 s later than the nominal 3 s", its operand beside it, is computed by ``_LATER_THAN``)
 _THAN_NOMINAL = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?(ms|s) (later|after|earlier|sooner|before) than (?:the )?(?:nominal|planned|scheduled|baseline)(?: (?:one|value|time|onset))?\b(?! ?\d)", re.I)
+
+
+#: a value said relative to another whose value follows in the same intent (after held-out 27, third round): "stay stuck twice as long as last
+#: time: last time it was 2 s" (a past run's value, set aside), "goes three times our speed: we creep at 5 m/s" (the ego's, kept: it is the
+#: scene's). Read only with a known multiplier, a reference of one of these two kinds, and exactly one quantity in the clause after the colon;
+#: an absolute said after it (", so this time 4 s") must be the product. Anything else is left to ``_RELATIVE_LEFT`` (refused, quoted).
+_PAST_REF = r"(?:last time|the last time|the last run|last run|the previous run|the previous test|the previous one|before|yesterday|last week)"
+_EGO_SPEED_REF = r"(?:our (?:own )?speed|the ego'?s speed|the host'?s speed|my speed)"
+_REL_THEN_BASE = re.compile(
+    r"\b(?P<k>" + _TIMES + r") (?:(?P<asadj>as (?:long|much|large|big|high|far|late|fast|quick|quickly) as) )?(?P<ref>" + _PAST_REF + "|" + _EGO_SPEED_REF + r")"
+    r" ?[:;(—–-] ?(?P<rest>[^.;:!?()]*?)(?P<base>(?<![\w.])" + _AQTY + r")(?P<after>[^.;:!?()\d]*?)"
+    r"(?P<abs>,? (?:so|i\.e\.|that is|that's|meaning)(?: this time| now| it (?:does|goes|is|drives|runs|travels|moves)(?: at)?| (?:it'?s|that'?s))? ?(?P<absq>(?<![\w.])" + _AQTY + r"))?"
+    r"(?=\s*(?:[.;,)!?]|$))", re.I)
+_SPEED_UNITS = ("m/s", "km/h", "mph")
+
+
+def _si(x: float, unit: str) -> Optional[float]:
+    """x in ``unit`` in spec units (m, s, m/s); None for a unit with no spec conversion here."""
+    u = unit.lower()
+    return {"m/s": x, "km/h": x / 3.6, "mph": x * 0.44704, "s": x, "ms": x / 1000.0, "m": x}.get(u)
+
+
+def _relative_then_base(t: str, notes: Optional[list[str]] = None) -> str:
+    """"twice as long as last time: last time it was 2 s, so this time 4 s" -> "for 4 s" (the base set aside, noted), or refused, quoted."""
+    def one(m: re.Match[str]) -> str:
+        past = re.fullmatch(_PAST_REF, m.group("ref"), re.I) is not None
+        rest, after = m.group("rest"), m.group("after")
+        if re.search(r"\d", rest) or re.search(r"\b(?:and|or|but)\b", rest + after, re.I):
+            return m.group(0)  # another number or clause in the restatement: which one is the base is a guess, left refused
+        unit = m.group(7)
+        x = float(m.group(6)) * _TIMES_WORDS[m.group("k").lower()]
+        if past:  # "last time it was 2 s", "before: 2 s": the restatement names the past value, nothing else
+            if not re.fullmatch(r"\s*(?:" + _PAST_REF + r")?,? ?(?:it|that|the \w+)? ?(?:was|were|had|ran|lasted|took|stayed|used|is)? ?(?:at |for |of )?", rest, re.I) or after.strip():
+                return m.group(0)
+            if (m.group("asadj") or "").lower() != "as long as" or unit.lower() not in ("s", "ms"):
+                return m.group(0)  # only a duration ("as long as last time") is read: other past quantities are left refused
+        else:  # "our speed: we creep at 5 m/s": the ego's own clause, kept as the scene's
+            if unit.lower() not in _SPEED_UNITS or not re.fullmatch(r"\s*(?:we|our car|the ego|the host|i)\b[a-z' ]*?(?:at )?", rest, re.I) or after.strip():
+                return m.group(0)
+        if m.group("abs"):
+            a, p = _si(float(m.group(11)), m.group(12)), _si(x, unit)
+            if a is None or p is None or round(a, 3) != round(p, 3):
+                raise not_understood(m.group(0).strip(), f'"{m.group("k")} ... {m.group("base")}" is {_fmt(x)} {unit}, not the {m.group("absq")} said after it: which is it?')
+        product = f"{_fmt(x)} {unit}"
+        if notes is not None:
+            base_said = m.group(0)[m.start("rest") - m.start(0):m.end("base") - m.start(0)].strip()
+            notes.append(f'read "{m.group("k")} {(m.group("asadj") + " ") if m.group("asadj") else ""}{m.group("ref")}" as {product}, from "{base_said}"'
+                         + (" (an earlier run's value, not the test's)" if past else ""))
+        lead = "for " if (m.group("asadj") or "").lower() == "as long as" else ""
+        return lead + product if past else f"{lead}{product}; {rest}{m.group('base')}{after}"
+
+    return _REL_THEN_BASE.sub(one, t)
 
 
 def _fmt(x: float) -> str:
@@ -1357,7 +1410,7 @@ def prepared(prompt: str) -> tuple[str, list[str]]:
     """The text every rule and the number ledger read (``document_layer`` then ``normalise``), and the notes of what was set aside."""
     text, notes = document_layer(prompt)
     notes.extend(_spelling_notes(" ".join(text.split())))
-    return _agent_name(_symbol_after_name(normalise(text)), notes), notes
+    return _agent_name(_symbol_after_name(normalise(text, notes)), notes), notes
 
 
 #: a researcher's symbol between a quantity's name and its value ("burst length L = 4", "burst size b = 6"): the value of that name
