@@ -5477,3 +5477,16 @@ def test_held_out_27_third_round_relative_value_with_its_base_stated() -> None:
     r = p.parse("Left turn across traffic where the oncoming car goes twice our speed: we roll at 6 m/s and 7 m/s, and it starts 80 m away. "
                 "The MAP binds our turn lane to signal group 2.")
     assert not r.ok and "states a number relative to another" in r.error
+
+
+def test_a_multiplier_of_a_value_the_intent_never_states_is_refused_even_before_a_comma() -> None:
+    """"Freeze the SPaT three times as long as the normal one, starting 5 s in" ran as a freeze to the end of the test, the relative
+    phrase dropped without a word (the comma ended the older refusal's reach); now refused, quoted. The stated-base reading stays."""
+    p = OfflineParser()
+    scene = "GLOSA: our car at 36 km/h, 150 m from the stop line, green at t = 14 s."
+    for rel in ("freeze the SPaT three times as long as the normal one, starting 5 s in", "keep the SPaT stuck twice as long as the default, from t = 5 s",
+                "freeze the SPaT double the usual time"):
+        r = p.parse(f"{scene} Please {rel}.")
+        assert not r.ok and "relative to a value the intent does not state" in r.error, (rel, r.error)
+    ok = p.parse(f"{scene} Freeze the SPaT twice as long as before: before it was 2 s, beginning 5 s into the run.")
+    assert ok.ok and json.loads(ok.raw)["faults"][0]["window"] == {"start": 5.0, "duration": 4.0}, ok.error

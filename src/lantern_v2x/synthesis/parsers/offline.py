@@ -1350,7 +1350,17 @@ def arithmetic(t: str) -> str:
     left = _THAN_NOMINAL.search(t) or _RELATIVE_LEFT.search(t)
     if left:
         raise not_understood(_clause_at(t, left.start()), f'"{left.group(0).strip()}" states a number relative to another: say the number itself ("0.8 s", "3.5 s")')
+    unstated = _RELATIVE_UNSTATED.search(t)
+    if unstated:
+        raise not_understood(_clause_at(t, unstated.start()), f'"{unstated.group(0).strip()}" is relative to a value the intent does not state: say the value itself ("for 4 s")')
     return t
+
+
+#: a multiplier of a value the intent never states, with no number beside it in its clause ("freeze the SPaT twice as long as the usual one,
+#: beginning 6 s into the run"): refused, quoted. Found after held-out 27's third round: ``_RELATIVE_LEFT`` stops at a comma, so the relative
+#: phrase was dropped without a word and the freeze ran to the end of the test
+_RELATIVE_UNSTATED = re.compile(r"\b(?:" + _TIMES.replace("half\\ of|", "") + r")\s+(?:as\s+[a-z]+\s+as|the\s+(?:usual|normal|nominal|default|typical|standard|regular"
+                                r"|previous|planned|expected|original|baseline)\b)", re.I)
 
 
 #: Italian and Spanish function and fault words (a few, "la", "de", "su", are also found in English names): two different ones in one clause make it
