@@ -243,15 +243,10 @@ class LearnedBackend(Backend):
         with torch.inference_mode():
             if self.inputs_version == 2:
                 tok, mask = self.encode_tokens(text)
-                past = self._past(obs.frame, feats, num) if self.policy.cfg.reads_history else None
+                # the speed as training read it for the standstill rule (``num[0]``, float32)
+                past = self._history.past(obs.frame, feats, float(num[0] * SPEED_SCALE)) if self.policy.cfg.reads_history else None
                 return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask), past)
             return self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])
-
-    def _past(self, frame: int, feats: Any, num: np.ndarray) -> Any:
-        """The history frame's features; the standstill rule reads the speed as training did (``num[0]``, float32)."""
-        if isinstance(self._history, StandstillMemory):
-            return self._history.past(frame, feats, float(num[0] * SPEED_SCALE))
-        return self._history.past(frame, feats)
 
     def _plan_path_speed(self, obs: Observation) -> Plan:
         if self._last_ps is None or obs.frame % self.period == 0:

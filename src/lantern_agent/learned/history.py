@@ -28,6 +28,11 @@ from typing import Any
 import numpy as np
 
 
+def reads_history(history_frames: int, anchor: str) -> bool:
+    """Whether a head reads a history at all: a window ``history_frames`` back, or the standstill anchor."""
+    return history_frames > 0 or anchor == "standstill"
+
+
 def _sequences_in_frame_order(sequence_id: Sequence[str], frame: np.ndarray) -> list[np.ndarray]:
     """Each sequence's row indices, sorted by frame."""
     by_seq: dict[str, list[int]] = {}
@@ -105,8 +110,9 @@ class FeatureHistory:
     def reset(self) -> None:
         self._steps.clear()
 
-    def past(self, frame: int, features: Any) -> Any:
-        """Record this step's features and return those of the history frame (``history_indices``' rule)."""
+    def past(self, frame: int, features: Any, speed: float = 0.0) -> Any:
+        """Record this step's features and return those of the history frame (``history_indices``' rule; the
+        speed is ``StandstillMemory.past``'s, which this rule does not read)."""
         if self._steps and self._steps[-1][0] > frame:  # a new run: frames restart
             self._steps.clear()
         if self._steps and self._steps[-1][0] == frame:  # the same frame again: its features replace the old ones

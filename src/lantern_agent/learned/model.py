@@ -27,6 +27,7 @@ from torch import nn
 from lantern.file_integrity import atomic_write, atomic_write_text, file_entry, verify_files
 from lantern_agent.backends.base import NUM_WAYPOINTS
 from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS
+from lantern_agent.learned.history import reads_history
 from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2, SPEED_SCALE
 from lantern_agent.learned.manifest_file import read_manifest_file
 from lantern_agent.learned.path_speed import OUTPUTS, output_size
@@ -94,7 +95,7 @@ class PolicyConfig:
     @property
     def reads_history(self) -> bool:
         """The head has the motion branch: a window history, or the standstill anchor."""
-        return self.history_frames > 0 or self.history_anchor == "standstill"
+        return reads_history(self.history_frames, self.history_anchor)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PolicyConfig:

@@ -36,6 +36,7 @@ from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
+from lantern_agent.learned.history import history_indices, reads_history, standstill_indices
 from lantern_agent.learned.inputs import SPEED_SCALE, V2_FROM_V1, position_features
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, save_policy
 from lantern_agent.learned.source import LearnedSource, image_rows
@@ -118,7 +119,6 @@ def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], cfg: 
     """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads
     (``cfg.history_anchor``'s rule; ``speed``: each row's ego speed in m/s)."""
     from lantern_agent.learned.cache import cached_frames
-    from lantern_agent.learned.history import history_indices, standstill_indices
 
     seqs: list[str] = []
     frames: list[int] = []
@@ -162,9 +162,10 @@ class LearnedSourceV2(LearnedSource):
         cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
-        reads = cfg.history_frames > 0 or cfg.history_anchor == "standstill"
-        speed = np.asarray(cache.numeric, dtype=np.float32)[:, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
-        past = past_rows(infos, cache.sequence_id, cfg, speed)[fields["base_index"]] if reads else None
+        past = None
+        if reads_history(cfg.history_frames, cfg.history_anchor):
+            speed = np.asarray(cache.numeric, dtype=np.float32)[:, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
+            past = past_rows(infos, cache.sequence_id, cfg, speed)[fields["base_index"]]
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
