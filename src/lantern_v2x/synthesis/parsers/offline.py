@@ -1201,6 +1201,10 @@ def _misspelt(word: str) -> Optional[str]:
     return near[0] if len(near) == 1 else None
 
 
+#: a word long enough for ``_misspelt`` (shorter ones are one edit from too many others)
+_LONG_WORD = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]{6,}(?![A-Za-z0-9_])")
+
+
 def _spelling(text: str) -> str:
     """Each long word one edit from exactly one vocabulary word respelled as it, its case kept ("Oposite" -> "Opposite")."""
     def fix(m: re.Match[str]) -> str:
@@ -1209,13 +1213,12 @@ def _spelling(text: str) -> str:
         if right is None:
             return w
         return right.capitalize() if w[0].isupper() and not w.isupper() else right.upper() if w.isupper() else right
-    return re.sub(r"(?<![A-Za-z0-9_])[A-Za-z]{6,}(?![A-Za-z0-9_])", fix, text)
+    return _LONG_WORD.sub(fix, text)
 
 
 def _spelling_notes(text: str) -> list[str]:
     """The notes of ``_spelling``'s corrections in ``text``, each once: "'oposite' read as 'opposite'"."""
-    seen = dict.fromkeys(f"'{m.group(0)}' read as '{_misspelt(m.group(0).lower())}'" for m in re.finditer(r"(?<![A-Za-z0-9_])[A-Za-z]{6,}(?![A-Za-z0-9_])", text)
-                         if _misspelt(m.group(0).lower()))
+    seen = dict.fromkeys(f"'{m.group(0)}' read as '{right}'" for m in _LONG_WORD.finditer(text) if (right := _misspelt(m.group(0).lower())))
     return list(seen)
 
 
