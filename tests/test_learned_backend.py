@@ -34,7 +34,8 @@ def test_model_runs_every_fifth_frame_and_the_warning_changes_the_plan(ckpt):
     img = np.full((2 * H, 2 * W, 3), 80, dtype=np.uint8)  # twice the training size: resized like the bridge's 640x320
     be.reset()
     plans = [be.plan(_obs(f, 0.3 * f, None, img)) for f in range(11)]
-    assert be.stats.model_steps == 3 and be.stats.resized_frames == 3  # frames 0, 5, 10
+    assert be.stats.model_steps == 3  # frames 0, 5, 10
+    assert (be.stats.resized_frames, be.stats.repeated_frames) == (1, 2)  # the same frame thrice: encoded once
     assert plans[1].waypoints[0, 0] == pytest.approx(np.interp(0.30, [0.0, 0.25, 0.5], [0.0, *plans[0].waypoints[:2, 0]]) - 0.3)
     w = WarningInput(text="Pedestrian may emerge ahead at (20.0, 1.5).", template_id="ped_1", family="pedestrian_emergence",
                      position_ego=(20.0, 1.5), age=0.1, notice_id=1)
@@ -45,6 +46,23 @@ def test_model_runs_every_fifth_frame_and_the_warning_changes_the_plan(ckpt):
     assert not np.allclose(warned, plain)
     be.reset()
     assert np.array_equal(be.plan(_obs(0, 0.0, w, img)).waypoints, warned)  # deterministic
+
+
+def test_a_repeated_camera_frame_reuses_its_features_and_plans_exactly_as_a_fresh_encoding(ckpt):
+    rng = np.random.default_rng(3)
+    still = rng.integers(0, 256, (2 * H, 2 * W, 3), dtype=np.uint8)
+    moved = still.copy()
+    moved[7, 11, 2] ^= 1  # one bit of one pixel: a different frame
+    frames = [still, still, moved, moved, still]
+    memo, fresh = load_backend("learned", model_dir=str(ckpt)), load_backend("learned", model_dir=str(ckpt))
+    for be in (memo, fresh):
+        be.reset()
+    for i, img in enumerate(frames):
+        a = memo.plan(_obs(5 * i, 0.0, None, img))
+        fresh._last_image = None  # encode every frame anew
+        b = fresh.plan(_obs(5 * i, 0.0, None, img))
+        assert np.array_equal(a.waypoints, b.waypoints) and a.target_speed == b.target_speed
+    assert (memo.stats.repeated_frames, fresh.stats.repeated_frames) == (2, 0)  # frames 1 and 3; 2 and 4 differ from the one before
 
 
 def test_a_run_without_a_warning_never_loads_minilm_and_drives_the_same(ckpt):
