@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import torch
@@ -16,7 +17,7 @@ from lantern_agent.learned.cache import build_cache
 from lantern_agent.learned.cli import main as train_main
 from lantern_agent.learned.data import open_dataset
 from lantern_agent.learned.encoders import TextEncoder, load_image_encoder
-from lantern_agent.learned.train import TrainConfig, select_rows, train
+from lantern_agent.learned.train import TrainConfig, TrainError, select_rows, standstill_repeats, train
 
 CFG = TrainConfig(epochs=6, batch_size=16, lr=3e-3, seed=3)
 
@@ -54,6 +55,42 @@ def test_selection_follows_the_mixture_rules(dataset):
     assert keep["train_samples"] + keep["val_samples"] == c["train_samples"] + c["val_samples"] + exp["termination_rows"]
     assert keep["train_warning_samples"] - c["train_warning_samples"] == keep["train_termination_rows"] > 0
     assert select_rows(cache, replace(CFG, keep_termination_rows=True, no_warning_samples=True)).counts["train_termination_rows"] == 0
+
+
+def test_balance_standstill_repeats_the_standing_go_rows_until_they_weigh_as_the_standing_stop_rows():
+    from types import SimpleNamespace
+
+    from lantern_agent.learned.inputs import SPEED_SCALE
+
+    # rows 0-1 stand and drive off (1-s waypoint 2 m ahead), 2-7 stand and wait (0.1 m), 8-9 move (5 m/s, a go label)
+    speed = np.array([0.0, 0.2] + [0.0] * 6 + [5.0, 5.0], dtype=np.float32)
+    wp = np.zeros((10, 10, 2), dtype=np.float32)
+    wp[[0, 1, 8, 9], 3, 0] = 2.0
+    wp[2:8, 3, 0] = 0.1
+    cache = SimpleNamespace(numeric=np.stack([speed / SPEED_SCALE, np.zeros(10, np.float32)], axis=1), waypoints=wp)
+    rows = np.arange(10)
+    out, counts = standstill_repeats(cache, rows)
+    assert counts == {"train_standstill_go": 2, "train_standstill_stop": 6, "standstill_go_repeat": 3}
+    assert sorted(out.tolist()) == sorted([0, 0, 0, 1, 1, 1, *range(2, 10)])
+    assert list(out[:10]) == list(rows)  # the original order first: only repeats are appended
+    # a subset without standing go rows stays as it is
+    assert np.array_equal(standstill_repeats(cache, np.arange(2, 10))[0], np.arange(2, 10))
+    with pytest.raises(TrainError, match="--backbone vlm"):
+        standstill_repeats(SimpleNamespace(waypoints=wp), rows)
+
+
+def test_balance_standstill_leaves_the_validation_rows_alone(dataset):
+    data, _, cache_dir = dataset
+    cache, _ = build_cache(open_dataset(data), load_image_encoder(), TextEncoder(), (96, 48), base=cache_dir)
+    # the synthetic rows all move: make the first 40 stand, 30 of them waiting (no motion in the label), the rest driving off
+    cache.numeric, cache.waypoints = np.array(cache.numeric), np.array(cache.waypoints)
+    cache.numeric[:40, 0] = 0.0
+    cache.waypoints[:30] = 0.0
+    plain, bal = select_rows(cache, CFG), select_rows(cache, replace(CFG, balance_standstill=True))
+    assert np.array_equal(plain.val, bal.val) and set(bal.train) == set(plain.train)
+    k = bal.counts["standstill_go_repeat"]
+    assert k > 1 and bal.counts["train_standstill_go"] > 0
+    assert len(bal.train) == len(plain.train) + (k - 1) * bal.counts["train_standstill_go"]
 
 
 def test_training_reduces_loss_and_writes_the_manifest(dataset, tmp_path):

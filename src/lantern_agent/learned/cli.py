@@ -63,6 +63,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--history-anchor", choices=("window", "standstill"), default="window",
                     help="which earlier frame the history reads: window = --history-frames back (default); standstill = the first "
                          "frame of the ego's current standstill below --history-max-speed (what the scene looked like when it stopped)")
+    ap.add_argument("--balance-standstill", action="store_true",
+                    help="repeat the training rows where the ego stands and the expert drives off until they weigh as much as the "
+                         "standing rows where it waits (the head otherwise learns to wait: docs/learned_agent.md, round 9)")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -117,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
                       keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames,
-                      history_max_speed=a.history_max_speed or 0.0, history_anchor=a.history_anchor)
+                      history_max_speed=a.history_max_speed or 0.0, history_anchor=a.history_anchor,
+                      balance_standstill=a.balance_standstill)
     try:
         source = None
         if a.backbone == "vlm":

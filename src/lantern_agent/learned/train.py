@@ -83,6 +83,9 @@ class TrainConfig:
     history_max_speed: float = 0.0
     #: "window" (``history_frames`` back) or "standstill" (the first frame of the current standstill; ``PolicyConfig.history_anchor``)
     history_anchor: str = "window"
+    #: repeat each training row where the ego stands and the label drives off until standing "go" and "stop" rows weigh
+    #: alike (``standstill_repeats``): an L1 loss predicts the median, so with one go row in seven the policy stays put
+    balance_standstill: bool = False
 
 
 @dataclass
@@ -134,7 +137,37 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
     if ce is not None:
         counts["train_counterexamples"] = int(ce[train].sum())
         counts["val_counterexamples"] = int(ce[val].sum())
+    if cfg.balance_standstill:
+        train, extra = standstill_repeats(cache, train)
+        counts.update(extra)
     return Selection(train=train, val=val, counts=counts)
+
+
+#: m/s: below it the ego stands (the history rule's ``--history-max-speed`` in round 8)
+STANDSTILL_SPEED = 0.5
+#: m: a standing row whose 1-s waypoint is farther than this drives off ("go"), else it waits ("stop")
+GO_DISPLACEMENT = 0.5
+
+
+def standstill_repeats(cache: TrainableRows, rows: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
+    """``rows`` with each standing go row repeated K times in all, K = round(standing stop rows / standing go rows).
+
+    Why: at a yield line the expert waits for most of a standstill and drives off once, so ~1 standing row in 7 says
+    go; an L1 head predicts the conditional median, which says stop wherever the image leaves go less likely than
+    stop: the policy waits until the route times out (docs/learned_agent.md, round 9). Repeating rows rather than
+    weighting the loss keeps the loop and the validation split (never repeated) as they are."""
+    from lantern_agent.learned.inputs import SPEED_SCALE
+
+    if not hasattr(cache, "numeric"):
+        raise TrainError("--balance-standstill reads the ego speed of the learned backbone's feature cache; --backbone vlm has none")
+    speed = np.asarray(cache.numeric, dtype=np.float32)[rows, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
+    one_s = np.asarray(cache.waypoints, dtype=np.float32)[rows, 3]  # the 1-s waypoint (0.25 s apart)
+    standing = speed < STANDSTILL_SPEED
+    go = standing & (np.hypot(one_s[:, 0], one_s[:, 1]) > GO_DISPLACEMENT)
+    n_go, n_stop = int(go.sum()), int((standing & ~go).sum())
+    k = max(1, int(round(n_stop / n_go))) if n_go else 1
+    out = np.concatenate([rows, np.repeat(rows[go], k - 1)]) if k > 1 else rows
+    return out, {"train_standstill_go": n_go, "train_standstill_stop": n_stop, "standstill_go_repeat": k}
 
 
 class FeatureSource(Protocol):
