@@ -84,7 +84,7 @@ class TrainConfig:
     #: "window" (``history_frames`` back) or "standstill" (the first frame of the current standstill; ``PolicyConfig.history_anchor``)
     history_anchor: str = "window"
     #: repeat each training row where the ego stands and the label drives off until standing "go" and "stop" rows weigh
-    #: alike (``standstill_repeats``): an L1 loss predicts the median, so with one go row in seven the policy stays put
+    #: alike (``standstill_repeats``): an L1 loss predicts the median, and one standing row in three to seven says go
     balance_standstill: bool = False
 
 
@@ -152,10 +152,11 @@ GO_DISPLACEMENT = 0.5
 def standstill_repeats(cache: TrainableRows, rows: np.ndarray) -> tuple[np.ndarray, dict[str, int]]:
     """``rows`` with each standing go row repeated K times in all, K = round(standing stop rows / standing go rows).
 
-    Why: at a yield line the expert waits for most of a standstill and drives off once, so ~1 standing row in 7 says
-    go; an L1 head predicts the conditional median, which says stop wherever the image leaves go less likely than
-    stop: the policy waits until the route times out (docs/learned_agent.md, round 9). Repeating rows rather than
-    weighting the loss keeps the loop and the validation split (never repeated) as they are."""
+    Why: at a yield line the expert waits for most of a standstill and drives off once, so one standing row in three
+    (all families) to seven (the junction families) says go; an L1 head predicts the conditional median, which says
+    stop wherever the image leaves go less likely than stop, and the policy waits until the route times out
+    (docs/learned_agent.md, round 9). Repeating rows rather than weighting the loss keeps the loop and the validation
+    split (never repeated) as they are."""
     from lantern_agent.learned.inputs import SPEED_SCALE
 
     if not hasattr(cache, "numeric"):
