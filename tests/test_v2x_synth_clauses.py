@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 29))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 30))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -5568,3 +5568,102 @@ def test_simulator_time_line_and_clock_wordings() -> None:
     assert lead["role"] == "lead" and lead["distance"] == 28.0 and lead["behaviour"]["decel"] == 7.0
     r = p.parse("Let us wait to turn left at 2 m/s 9 m from the line then send an oncoming truck at 50 km/h from 100 m then drop 20 % of its BSMs at random.")
     assert r.ok and json.loads(r.raw)["vehicles"][0]["role"] == "opposing", r.error
+
+
+# ------------------------------------------------------------------------------- held-out 29 families (fresh wordings)
+
+
+def test_a_variant_not_chosen_is_never_injected() -> None:
+    """Two variants listed and one asked for ("option A ..., option B ... go with B", "one where ..., one where ... I only want the X one"):
+    only the chosen fault; a choice naming no listed variant is refused, quoted; a fault said as not asked for ("instead of ...", "rather
+    than ...", "we already ran the X variant; now only ...", ", not the X one") is set aside with a note."""
+    p = OfflineParser()
+    scene = "Ego at 24 m/s, a lead car 40 m ahead at 24 m/s that brakes at 5 m/s² at t = 3 s."
+    b = p.parse("Two EEBL options: option A drops 25% of the lead car's BSMs, option B delays the lead car's BSMs by 250 ms. Let's go with B. " + scene)
+    assert b.ok, b.error
+    fs = b.spec.model_dump(mode="json")["faults"]
+    assert [(f["op"], f["delay"]) for f in fs] == [("delay", 0.25)] and any("variant not chosen" in n for n in b.notes)
+    w = p.parse("Two EEBL ideas: one where the lead car's BSMs freeze, one where the lead car's BSMs are delayed by 250 ms. I only want the frozen one. " + scene)
+    assert w.ok and [f["op"] for f in w.spec.model_dump(mode="json")["faults"]] == ["freeze"], w.error
+    u = p.parse("Two EEBL options: option A drops 25% of the lead car's BSMs, option B delays the lead car's BSMs by 250 ms. I want the jitter one. " + scene)
+    assert not u.ok and "I want the jitter one" in u.error
+    sig = "RLVW: ego at 14 m/s, 120 m from the stop line, red 3 s before arrival. "
+    i = p.parse(sig + "Instead of freezing the SPaT, drop 25% of the SPaT messages.")
+    assert i.ok and [f["op"] for f in i.spec.model_dump(mode="json")["faults"]] == ["drop"], i.error
+    a = p.parse(sig + "We already ran the SPaT delay variant (400 ms); now only the drop: 30% of SPaT messages dropped.")
+    assert a.ok and [(f["op"], f["probability"]) for f in a.spec.model_dump(mode="json")["faults"]] == [("drop", 0.3)], a.error
+    n = p.parse(sig + "Drop 30% of the SPaT messages, not the delay one.")
+    assert n.ok and [f["op"] for f in n.spec.model_dump(mode="json")["faults"]] == ["drop"], n.error
+    # negative: a plain fault with no variant words is read as before
+    plain = p.parse(sig + "Drop 30% of the SPaT messages.")
+    assert plain.ok and not any("variant" in x for x in plain.notes)
+
+
+def test_a_window_on_the_light_is_anchored_to_the_phase_change_or_refused() -> None:
+    """"the instant it shows yellow" / "as soon as your light goes amber": the phase change; "when the light changes" (no colour): refused,
+    never a window from the start."""
+    p = OfflineParser()
+    sig = "You approach a signalised junction at 12 m/s, 90 m from the stop line, and the light turns red 3 s before you arrive. "
+    y = p.parse(sig + "As soon as it goes amber, the SPaT freezes. Check RLVW.")
+    assert y.ok, y.error
+    assert y.spec.model_dump(mode="json")["faults"][0]["window"]["anchor"] == "phase_change" and y.spec.model_dump(mode="json")["faults"][0]["window"]["colour"] == "yellow"
+    c = p.parse(sig + "When the light changes, the SPaT is delayed by 500 ms. Check RLVW.")
+    assert not c.ok and "when the light changes" in c.error.lower()
+    s = p.parse(sig + "The SPaT is delayed by 500 ms. Check RLVW.")  # negative: no phase event, the start
+    assert s.ok and s.spec.model_dump(mode="json")["faults"][0]["window"].get("anchor", "start") == "start"
+
+
+def test_the_former_and_the_latter_name_vehicles_and_a_fault_keeps_its_sender() -> None:
+    """"the former" / "the latter" are the two vehicles named last; a behaviour said of one vehicle in a later sentence stays with it; a BSM
+    fault whose sender names no vehicle (two of one noun: "the former" cannot be told apart) is refused, never run on every sender."""
+    p = OfflineParser()
+    a = p.parse("IMA check with two crossing vehicles for this test: a van from the right, 50 m from its stop line at 10 m/s, and a car from the left, "
+                "70 m from its stop line at 9 m/s. The latter runs its red. Delay the former's BSMs by 300 ms. Ego 30 m from the line at 6 m/s.")
+    assert a.ok, a.error
+    d = a.spec.model_dump(mode="json")
+    by_id = {v["id"]: v for v in d["vehicles"]}
+    assert len(d["vehicles"]) == 2
+    assert by_id[d["faults"][0]["target"]]["role"] == "crossing_right"
+    assert [v["role"] for v in d["vehicles"] if v["behaviour"]["kind"] == "run_red"] == ["crossing_left"]
+    r = p.parse("IMA: a car from the left, 50 m from its stop line at 10 m/s, and a second car from the right, 70 m from its stop line at 9 m/s. "
+                "The former's BSMs report it 2 m further ahead than it is. Ego 30 m from the line at 6 m/s.")
+    assert not r.ok and "former" in r.error
+
+
+def test_a_range_then_a_picked_value_is_the_value() -> None:
+    """"somewhere from 100 to 250 m ...; use 160 m": 160 m; "in the 40 to 70 km/h range; take 55": 55 km/h; a pick outside its range
+    is refused, quoted."""
+    p = OfflineParser()
+    g = p.parse("GLOSA: our car may start somewhere from 100 to 250 m before the stop line; use 160 m. Speed in the 40 to 70 km/h range; take 55. "
+                "Green at 12 s. No faults, no other traffic.")
+    assert g.ok, g.error
+    e = g.spec.model_dump(mode="json")["ego"]
+    assert e["distance"] == 160.0 and abs(e["speed"] - 55 / 3.6) < 1e-3
+    bad = p.parse("GLOSA: our car may start somewhere from 100 to 250 m before the stop line; use 300 m. Ego at 12 m/s, green at 12 s. No faults.")
+    assert not bad.ok and "outside the range" in bad.error
+
+
+def test_a_stream_said_to_stay_clean_is_no_fault() -> None:
+    """"the BSMs stay untouched", "the MAP shall not be altered", "the SPaT comes through fine": context, noted; the other fault stands."""
+    p = OfflineParser()
+    a = p.parse("RLVW: ego at 13 m/s, 110 m from the stop line, red 2.5 s before arrival. Half of the MAP messages are dropped at random; the SPaT comes through fine.")
+    assert a.ok and [(f["op"], f["stream"]) for f in a.spec.model_dump(mode="json")["faults"]] == [("drop", "map")], a.error
+    assert any("no fault on that stream" in n for n in a.notes)
+    b = p.parse("GLOSA: ego 200 m from the stop line at 14 m/s, green at 15 s. The SPaT shall not be altered and no other vehicle shall be present.")
+    assert b.ok and b.spec.model_dump(mode="json")["faults"] == [], b.error
+
+
+def test_requirement_wording_lesson_clock_and_learner_car() -> None:
+    """"shall place the ego ...": the ego placed so; "green 11 s into the lesson" / "after I set off": after the start; "a learner car" is a
+    car; a count of vehicles with nothing of their own ("watch four cars ahead") is refused, never run as unplaced vehicles."""
+    p = OfflineParser()
+    s = p.parse("The GLOSA test shall place the ego 160 m from the stop line at 13 m/s, with green 11 s into the lesson. No faults, no other vehicles.")
+    assert s.ok, s.error
+    d = s.spec.model_dump(mode="json")
+    assert d["ego"]["distance"] == 160.0 and (d["communication"]["signal"]["align"]["event"], d["communication"]["signal"]["align"]["at"]) == ("green", 11.0)
+    i = p.parse("GLOSA: I drove at 12 m/s from 180 m out and the light went green 13 s after I set off. No faults, alone on the road.")
+    assert i.ok and i.spec.model_dump(mode="json")["communication"]["signal"]["align"]["at"] == 13.0, i.error
+    f = p.parse("FCW: ego at 20 m/s, a lead car 30 m ahead at 10 m/s; a learner car follows us 15 m behind. Delay the lead car's BSMs by 300 ms.")
+    assert f.ok and [v["role"] for v in f.spec.model_dump(mode="json")["vehicles"]] == ["lead", "follower"], f.error
+    c = p.parse("I ask pupils to watch four cars ahead. FCW: ego at 20 m/s, a lead car 30 m ahead at 10 m/s. Delay the lead car's BSMs by 300 ms.")
+    assert not c.ok and "four cars ahead" in c.error

