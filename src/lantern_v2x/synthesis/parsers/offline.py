@@ -214,7 +214,9 @@ _OPS: tuple[tuple[str, str], ...] = (
                # after held-out 16: "the intersection MAP never updating", "keeps sending identical MapData", "broadcasts the same SPaT"
                r"|\bnever (?:gets? |getting |got |is |are |being )?(?:updat(?:ed|ing)|chang(?:ed|ing)|refresh(?:ed|ing))\b|\b(?:send|sends|sending|sent|broadcasts?|broadcasting|transmits?|transmitting)"
                r" (?:one and )?(?:identical|the (?:very |exact )?same|unchanged)\b"),
-    ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"),
+    ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"
+             # after held-out 30: a sender's time said against true time ("lags true time by 1 s", "runs 0.4 s behind GNSS time"): a clock, not a delay
+             r"|\b(?:lag\w*|trail\w*|behind|ahead of|leads?) (?:the )?(?:true|real|actual|reference|gps|gnss|utc|wall[- ]clock) time\b"),
     ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
               r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"
               # after held-out 15: messages that "come in a bit slow" / "trickle in slowly" / "arrive sluggishly" are delayed
@@ -898,6 +900,71 @@ def _held29_wordings(t: str, notes: list[str]) -> str:
     return re.sub(r"\b(learner(?:'s)?|learner[- ]driver(?:'s)?|student(?:'s)?|driving[- ]school|tuition|dual[- ]control) (car|vehicle|hatchback|sedan|saloon)\b", learner, t, flags=re.I)
 
 
+_VEH_SENDER = r"(?:the|that|this) (?:(?:left|right|oncoming|opposing|lead|leading|front|rear|crossing|first|second|other|following|braking|[\w-]+) )?(?:car|vehicle|van|truck|lorry|bus|suv|hgv|motorcycle|bike|pickup)"
+#: after held-out 30: one of several vehicles said to send healthy messages ("the crossing van's BSMs stay clean", "the other car's messages are
+#: fine"): context (no fault on its messages), noted and set aside; only with no number in it
+_SENDER_CLEAN = re.compile(r"(?:(?<=[,;:.])|^)\s*(?P<c>(?:(?:but|and|while|whereas|with)\s+)?" + _VEH_SENDER + r"(?:'s|’s) (?:bsms?|cams?|messages?|broadcasts?|v2x(?: messages)?)"
+                           r"\s+(?:(?:are|is|stay|stays|remain|remains|keep|keeps|will be|should be|must be|can be|are left|is left)\s+)?"
+                           r"(?:fine|clean|healthy|nominal|untouched|unaffected|intact|ok|okay|perfect|normal|unimpaired|unaltered|as is))(?=\s*(?:[,;.]|$))", re.I)
+#: after held-out 30: the true signal group of a lane said as context before the MAP's wrong one ("the lane is actually served by group 3,
+#: but the MAP ties it to group 7"): the true one is noted and set aside, the MAP's (the fault) is read; the same number twice stays as written
+_TRUE_GROUP = re.compile(r"(?P<c>\b(?:is|are|should|ought to|is supposed to|are supposed to)?\s*(?:really|actually|truly|in reality|in fact|correctly|properly|normally|by rights)?\s*"
+                         r"(?:be )?(?:controlled|served|governed|signalled|signaled|run) by|\b(?:should|ought to|is supposed to|are supposed to) (?:belong to|be (?:bound|tied|linked|mapped|assigned) to|be on)"
+                         r"|\b(?:really|actually|truly|in reality|in fact|correctly) (?:belongs? to|(?:is |are )?(?:bound|tied|linked|mapped|assigned) to|(?:is |are )?on))"
+                         r" (?:signal )?group (?P<a>\d+)\s*,?\s*(?P<b>(?:but|whereas|while|yet|however)\b[^.;]*?\bmap\b[^.;]*?\bgroup (?P<w>\d+))", re.I)
+
+
+def _held30_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 30 (each generic, each noted where it sets words aside):
+
+    - the ego introduced with an indefinite article ("a vehicle under test at 50 km/h"): the ego, as "the vehicle under test" is;
+    - an apposition that names the class of a generic "remote / other / target vehicle" ("a remote vehicle, a van, approaching"): the van;
+    - one vehicle's messages said healthy ("the other car's BSMs stay clean"): context, noted (``_SENDER_CLEAN``);
+    - "Only the X's BSMs are affected: they drop ...": the X's BSMs drop (the sender named, the fault after the colon);
+    - a lane's true signal group before the MAP's wrong one ("really controlled by group 2, but the MAP links it to group 6"): the wrong
+      one is the fault, the true one noted (``_TRUE_GROUP``); a framing "(see what happens) when the MAP is wrong:" before the fault, noted;
+    - the ego "waits to turn left" while given a speed: about to turn left (the wait said no standstill; it cut the clause after it).
+    """
+    t = re.sub(r"\ba (vehicle under test|system under test|device under test|VUT|SUT)\b", r"the \1", t, flags=re.I)
+
+    def appos(m: re.Match[str]) -> str:
+        notes.append(f'noted: "{m.group(0).strip(" ,")}" is one vehicle, the {m.group("n")}')
+        return f"{m.group('art')} {m.group('n')} "
+    t = re.sub(r"\b(?P<art>an?|one) (?:remote|other|target|second|connected|equipped|v2x) (?:vehicle|car|road user)\s*(?:,|\(|-|–)\s*(?:an?|the) (?P<n>(?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r"))\s*(?:,|\)|-|–)\s*(?!(?:and|or)\b)",
+               appos, t, flags=re.I)
+
+    def sender_clean(m: re.Match[str]) -> str:
+        if re.search(r"\d", m.group("c")):
+            return m.group(0)
+        # only where the fault names another sender ("the left car's clock ..."): a fault with no sender said would run on every
+        # sender, the healthy one too; left as written (refused, quoted)
+        said = re.search(r"(" + _VEH_SENDER + r")(?:'s|’s)", m.group("c"), re.I)
+        others = {" ".join(o.group(1).lower().split()) for o in re.finditer(r"(" + _VEH_SENDER + r")(?:'s|’s) (?:bsms?|cams?|messages?|broadcasts?|clock|time ?stamps?|positions?)\b",
+                                                                               t[: m.start()] + " " + t[m.end():], re.I)}
+        if not said or not (others - {" ".join(said.group(1).lower().split())}):
+            return m.group(0)
+        notes.append(f'not a test instruction: noted: "{m.group("c").strip()}" (no fault on that vehicle\'s messages)')
+        return ""
+    t = _SENDER_CLEAN.sub(sender_clean, t)
+    t = re.sub(r"\bonly (" + _VEH_SENDER + r"(?:'s|’s) (?:bsms?|cams?|messages?|broadcasts?))\s+(?:are|is|get|gets|will be|should be|must be)\s+"
+               r"(?:affected|faulted|impaired|hit|touched|degraded|targeted)\s*[:;,–-]+\s*(?:they|these|those)\b", r"\1", t, flags=re.I)
+
+    def true_group(m: re.Match[str]) -> str:
+        if m.group("a") == m.group("w"):
+            return m.group(0)
+        notes.append(f'noted: the true signal group {m.group("a")} (context: the MAP\'s wrong group {m.group("w")} is the fault)')
+        return m.group("b")
+    t = _TRUE_GROUP.sub(true_group, t)
+
+    def framing(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip()}" (the fault after it is the test\'s)')
+        return ":"
+    t = re.sub(r"(?P<c>\s*\b(?:when|if|once) (?:the |its |our |their )?(?:map|spat|bsms?|cams?|messages?|v2x data) (?:is|are|goes|go|gets|get) (?:wrong|bad|broken|faulty|incorrect|off|corrupt(?:ed)?))\s*:", framing, t, flags=re.I)
+    return re.sub(r"\b((?:the |our )?(?:ego|test vehicle|host vehicle|host|vehicle under test|subject vehicle)|we) (?:waits|wait|is waiting|are waiting) to turn (left|right)\b"
+                  r"(?=(?:(?!\b(?:an?|the|one) (?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")\b)[^.;])*?\d ?(?:m/s|km/h|mph)\b)",
+                  r"\1 is about to turn \2", t, flags=re.I)
+
+
 def document_layer(text: str) -> tuple[str, list[str]]:
     """(the intent without its document structure, a note for each piece set aside as not a test instruction).
 
@@ -985,6 +1052,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _held30_wordings(t, notes)  # "a vehicle under test", "a remote vehicle, a van,", "the other car's messages are fine", true group (after held-out 30)
     t = _streams_clean(t, notes)  # "but not the MAP: the MAP stays clean" (after held-out 29)
     t = _rejected_variants(t, notes)  # "instead of freezing the SPaT, drop ...", "we already ran the delay variant; now only the drop" (after held-out 29)
     # "300 ms instead of the 100 ms in the spec" (after held-out 25, second round)  # "in bursts - ... four per burst - not uniform loss", ", rather than a plain delay" (after held-out 25, second round)
