@@ -5741,3 +5741,32 @@ def test_ego_waiting_to_turn_with_a_speed_keeps_the_oncoming_vehicle() -> None:
     assert [(w["cls"], w["role"], w["distance"]) for w in v] == [("bus", "opposing", 90.0)]
     w = p.parse("LTA: the ego waits to turn left 12 m from the stop line, and an oncoming bus approaches at 40 km/h from 90 m. No faults.")
     assert "is about to turn" not in " ".join(w.notes) and (not w.ok or w.spec.model_dump(mode="json")["ego"].get("speed") != 40 / 3.6)
+
+
+def test_a_vehicle_whose_messages_are_to_stay_healthy_is_never_faulted_without_a_word() -> None:
+    """"The BSMs are delayed by 400 ms; the following van's messages stay clean" ran the delay on every sender, the van too, and the
+    clause vanished without a note (found after held-out 30): a BSM fault with no sender beside a vehicle said healthy is refused, quoted;
+    a fault on another vehicle keeps the clause as a note; a fault on that very vehicle is refused."""
+    p = OfflineParser()
+    scene = "EEBL: we cruise at 72 km/h 30 m behind a connected car at the same speed that brakes at 6 m/s² at t = 4 s, and a bus trails us by 25 m. "
+    for spared in ("The trailing bus stays healthy.", "The bus's broadcasts remain untouched.", "Leave the bus's messages alone.", "The bus's BSMs are not dropped."):
+        r = p.parse(scene + "Drop 30 % of the BSMs at random. " + spared)
+        assert not r.ok and spared.rstrip(".") in r.error and "stay healthy" in r.error, (spared, r.error)
+    ok = p.parse(scene + "Drop 30 % of the lead car's BSMs at random; the bus's BSMs stay untouched.")
+    assert ok.ok, ok.error
+    assert [f.get("target") for f in json.loads(ok.raw)["faults"]] == ["lead1"] and any("the bus's BSMs stay untouched" in n for n in ok.notes)
+    own = p.parse(scene + "Drop 30 % of the bus's BSMs at random. The bus's BSMs stay untouched.")
+    assert not own.ok and "The bus's BSMs stay untouched" in own.error, own.error  # refused, quoted
+
+
+def test_a_fault_on_the_followers_messages_targets_the_follower_not_every_sender() -> None:
+    """"a bus trails us by 25 m ... drop 30 % of the bus's BSMs" faulted every sender, the braking lead too, without a word (the sender
+    lookup skipped followers and occluders; found after held-out 30): the named follower is the target; two of its kind aside: refused."""
+    p = OfflineParser()
+    scene = "EEBL: we cruise at 72 km/h 30 m behind a connected car at the same speed that brakes at 6 m/s² at t = 4 s, and a bus trails us by 25 m. "
+    r = p.parse(scene + "Delay the bus's BSMs by 300 ms.")
+    assert r.ok, r.error
+    d = json.loads(r.raw)
+    assert [(v["id"], v["role"]) for v in d["vehicles"]] == [("lead1", "lead"), ("follower1", "follower")]
+    assert d["faults"][0]["target"] == "follower1"
+    assert json.loads(p.parse(scene + "Delay the lead car's BSMs by 300 ms.").raw)["faults"][0]["target"] == "lead1"

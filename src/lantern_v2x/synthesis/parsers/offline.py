@@ -1838,6 +1838,8 @@ class OfflineParser:
         try:
             read: list[str] = []  # the notes of the reading: ``prepared``'s, and those appended while the scene is read (a symptom, an outcome)
             data = apply_edits(previous.model_dump(mode="json", exclude={"provenance"}), edits) if previous is not None and edits else read_prompt(prompt, read)
+            if not edits:
+                _sender_exclusions(prompt, data, read)
             spec: Optional[ScenarioSpec] = parse_spec(data, "offline parse")
             raw, error = dump_spec(spec), None
             notes = tuple(dict.fromkeys(read)) if not edits else ()  # each once, in the order read
@@ -1849,6 +1851,44 @@ class OfflineParser:
             spec, raw, error, notes = None, "", _quote_rejected(prompt, data, str(e)) if not edits else str(e), tuple(dict.fromkeys(read)) if not edits else ()
         return ParseAttempt(raw=raw, spec=spec, error=error, parser=self.name, model="rules", temperature=None, seed=None, latency=time.perf_counter() - t0, feedback=tuple(errors),
                             notes=notes)
+
+
+#: a vehicle whose messages the intent says stay healthy ("the van's messages stay clean", "the following van stays clean", "leave the
+#: truck's BSMs alone", "the bus's BSMs are not delayed"): the sentence reader took such a clause as scene talk, so a BSM fault with no
+#: sender ran on that vehicle's messages too, without a word (found after held-out 30)
+_SENDER_SPARED = re.compile(
+    r"(?P<c>\b(?:leave|keep) (?:the|our|that) (?P<n1>(?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead|follower))(?:'s|’s) (?:bsms?|cams?|messages?|broadcasts?|v2x messages) "
+    r"(?:alone|clean|untouched|intact|as (?:they are|is))"
+    r"|\b(?:the|our|that) (?P<n2>(?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead|follower))(?:(?:'s|’s) (?:bsms?|cams?|messages?|broadcasts?|v2x messages))? "
+    r"(?:(?:stays?|remains?|is|are|keeps?|will (?:stay|be)|should (?:stay|be)|must (?:stay|be)|gets?|get) )?(?:(?:kept|left) )?"
+    r"(?:clean|healthy|untouched|unaffected|intact|unimpaired|unaltered|unfaulted|alone"
+    r"|not (?:delayed|dropped|lost|frozen|affected|faulted|touched|impaired|corrupted|skewed|perturbed|offset)))(?=\s*(?:[,;.!)]|$|\band\b|\bbut\b))",
+    re.I)
+
+
+def _sender_exclusions(prompt: str, data: dict[str, Any], notes: list[str]) -> None:
+    """Each vehicle the intent says keeps its messages healthy, checked against the BSM faults read: a fault with no sender (it would hit
+    that vehicle too) or on that vehicle is refused, quoted; a fault on another vehicle keeps the clause as a note."""
+    bsm = [f for f in data.get("faults") or [] if f.get("stream") == "bsm"]
+    for m in _SENDER_SPARED.finditer(prompt):
+        clause, noun = m.group("c"), (m.group("n1") or m.group("n2")).lower()
+        if not bsm:
+            notes.append(f'not a test instruction: noted: "{clause}" (no fault on that vehicle\'s messages)')
+            continue
+        if any(not f.get("target") for f in bsm):
+            raise not_understood(clause, "its BSMs are to stay healthy, but the BSM fault names no sender, so it would hit them too: name the vehicle whose BSMs are faulted")
+        head = noun.split()[-1]
+        cls = _class_of(head) if re.fullmatch(_NOUN, head) else None
+        role = {"lead": "lead", "follower": "follower"}.get(head) or next((r for w, r in (("lead", "lead"), ("leading", "lead"), ("front", "lead"),
+                                                                           ("following", "follower"), ("rear", "follower"), ("oncoming", "opposing"))
+                                                                          if w in noun.split()), None)
+        spared = [v.get("id") for v in data.get("vehicles") or []
+                  if (role is None or v.get("role") == role) and (cls in (None, "car") and head in ("car", "vehicle", "lead", "follower") or v.get("cls", "car") == cls)]
+        if len(spared) != 1:
+            raise not_understood(clause, "which vehicle's BSMs stay healthy is not clear from the scene: name it by its place (the lead, the van from the right)")
+        if any(f.get("target") in spared for f in bsm):
+            raise not_understood(clause, "its BSMs are to stay healthy, but the fault is on that vehicle")
+        notes.append(f'not a test instruction: noted: "{clause}" (no fault on that vehicle\'s messages)')
 
 
 def _quote_rejected(prompt: str, data: Optional[dict[str, Any]], msg: str) -> str:
@@ -5839,6 +5879,13 @@ def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
             return str(pick["id"])
         if same:
             return str(same[0]["id"])
+        # after held-out 30: the sender named is the follower or the occluder ("a bus trails us ...; drop 30 % of the bus's BSMs"): that
+        # vehicle (the verifier refuses it if it sends none), never every sender without a word, which the empty target meant
+        aside = [v for v in vehicles if v["cls"] == cls and v["role"] in ("occluder", "follower")]
+        if len(aside) == 1:
+            return str(aside[0]["id"])
+        if aside:
+            raise not_understood(clause or low, f"which {m.group(1)}? {len(aside)} are named: say which one by its place")
     # fix 39: "BSMs from it" (held-out 22: "one in every four BSMs from it is discarded" left the lead untargeted) is "its BSMs"
     if re.search(r"\bits\b|\btheir\b|\b(?:from|of|by) (?:it|them)\b|\brv'?s?\b|remote vehicle|target vehicle|other (?:car|vehicle)", low):  # "its BSMs", "the RV's BSMs": the braking vehicle, else the one conflict party
         if braking:
