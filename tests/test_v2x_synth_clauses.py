@@ -5755,6 +5755,8 @@ def test_a_vehicle_whose_messages_are_to_stay_healthy_is_never_faulted_without_a
     ok = p.parse(scene + "Drop 30 % of the lead car's BSMs at random; the bus's BSMs stay untouched.")
     assert ok.ok, ok.error
     assert [f.get("target") for f in json.loads(ok.raw)["faults"]] == ["lead1"] and any("the bus's BSMs stay untouched" in n for n in ok.notes)
+    once = p.parse(scene + "Drop 30 % of the lead car's BSMs at random, but the bus's messages stay clean.")
+    assert once.ok and sum("the bus's messages stay clean" in n for n in once.notes) == 1, (once.error, once.notes)  # noted once, not by both readers
     own = p.parse(scene + "Drop 30 % of the bus's BSMs at random. The bus's BSMs stay untouched.")
     assert not own.ok and "The bus's BSMs stay untouched" in own.error, own.error  # refused, quoted
 

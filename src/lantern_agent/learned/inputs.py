@@ -32,6 +32,11 @@ WARNING_POS_SCALE = 50.0  # m
 NUM_NUMERIC = 1 + len(COMMANDS) + 2 + 1 + 1 + 2
 
 
+def row_speeds(numeric: np.ndarray) -> np.ndarray:
+    """(N,) ego speed in m/s of cached numeric rows: column 0 in both layouts, as the model read it (float32)."""
+    return np.asarray(numeric, dtype=np.float32)[:, 0] * SPEED_SCALE
+
+
 def warning_text(active: bool, text: str) -> str:
     """The text the model reads: the rendered warning while active, else empty."""
     return " ".join(str(text).split()) if active else ""

@@ -37,7 +37,7 @@ from lantern_agent.learned import data as ds
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
 from lantern_agent.learned.history import history_indices, reads_history, standstill_indices
-from lantern_agent.learned.inputs import SPEED_SCALE, V2_FROM_V1, position_features
+from lantern_agent.learned.inputs import V2_FROM_V1, position_features, row_speeds
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, EMPTY_TOKENS_FILE, Policy, save_policy
 from lantern_agent.learned.source import LearnedSource, image_rows
 
@@ -164,8 +164,7 @@ class LearnedSourceV2(LearnedSource):
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
         past = None
         if reads_history(cfg.history_frames, cfg.history_anchor):
-            speed = np.asarray(cache.numeric, dtype=np.float32)[:, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
-            past = past_rows(infos, cache.sequence_id, cfg, speed)[fields["base_index"]]
+            past = past_rows(infos, cache.sequence_id, cfg, row_speeds(cache.numeric))[fields["base_index"]]
         return FeatureCacheV2(**fields, tokens=tokens, token_mask=mask, past_index=past), built
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:

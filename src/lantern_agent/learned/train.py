@@ -157,11 +157,11 @@ def standstill_repeats(cache: TrainableRows, rows: np.ndarray) -> tuple[np.ndarr
     stop wherever the image leaves go less likely than stop, and the policy waits until the route times out
     (docs/learned_agent.md, round 9). Repeating rows rather than weighting the loss keeps the loop and the validation
     split (never repeated) as they are."""
-    from lantern_agent.learned.inputs import SPEED_SCALE
+    from lantern_agent.learned.inputs import row_speeds
 
     if not hasattr(cache, "numeric"):
         raise TrainError("--balance-standstill reads the ego speed of the learned backbone's feature cache; --backbone vlm has none")
-    speed = np.asarray(cache.numeric, dtype=np.float32)[rows, 0] * SPEED_SCALE  # column 0 in both layouts (inputs.py)
+    speed = row_speeds(cache.numeric[rows])
     one_s = np.asarray(cache.waypoints, dtype=np.float32)[rows, 3]  # the 1-s waypoint (0.25 s apart)
     standing = speed < STANDSTILL_SPEED
     go = standing & (np.hypot(one_s[:, 0], one_s[:, 1]) > GO_DISPLACEMENT)

@@ -1577,7 +1577,7 @@ _SPEED_UNITS = ("m/s", "km/h", "mph")
 def _si(x: float, unit: str) -> Optional[float]:
     """x in ``unit`` in spec units (m, s, m/s); None for a unit with no spec conversion here."""
     u = unit.lower()
-    return {"m/s": x, "km/h": x / 3.6, "mph": x * 0.44704, "s": x, "ms": x / 1000.0, "m": x}.get(u)
+    return {"m/s": x, "km/h": x * KMH, "mph": x * MPH, "s": x, "ms": x / 1000.0, "m": x}.get(u)
 
 
 def _relative_then_base(t: str, notes: Optional[list[str]] = None) -> str:
@@ -1872,8 +1872,10 @@ def _sender_exclusions(prompt: str, data: dict[str, Any], notes: list[str]) -> N
     bsm = [f for f in data.get("faults") or [] if f.get("stream") == "bsm"]
     for m in _SENDER_SPARED.finditer(prompt):
         clause, noun = m.group("c"), (m.group("n1") or m.group("n2")).lower()
+        # noted once: ``_SENDER_CLEAN`` may have set the clause aside, with its note, while the text was read
+        said = [] if any(clause in n for n in notes) else [f'not a test instruction: noted: "{clause}" (no fault on that vehicle\'s messages)']
         if not bsm:
-            notes.append(f'not a test instruction: noted: "{clause}" (no fault on that vehicle\'s messages)')
+            notes.extend(said)
             continue
         if any(not f.get("target") for f in bsm):
             raise not_understood(clause, "its BSMs are to stay healthy, but the BSM fault names no sender, so it would hit them too: name the vehicle whose BSMs are faulted")
@@ -1888,7 +1890,7 @@ def _sender_exclusions(prompt: str, data: dict[str, Any], notes: list[str]) -> N
             raise not_understood(clause, "which vehicle's BSMs stay healthy is not clear from the scene: name it by its place (the lead, the van from the right)")
         if any(f.get("target") in spared for f in bsm):
             raise not_understood(clause, "its BSMs are to stay healthy, but the fault is on that vehicle")
-        notes.append(f'not a test instruction: noted: "{clause}" (no fault on that vehicle\'s messages)')
+        notes.extend(said)
 
 
 def _quote_rejected(prompt: str, data: Optional[dict[str, Any]], msg: str) -> str:
