@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 31))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 32))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -5263,8 +5263,12 @@ def test_a_position_its_messages_report_is_never_a_vehicles_place() -> None:
     # chained after an occluder in one sentence: the truck was a follower 5 m back and the position fault was lost, without a word
     a = OfflineParser().parse("LTA: we turn left at 4 m/s, 14 m from the stop line. An oncoming connected van at 13 m/s is 85 m out, a legacy "
                               "lorry in the opposite turn lane hiding it, and the van's BSMs putting it 6 m back along its path.")
-    # (held-out 26, second round: "putting it 6 m back along its path" is now fault wording, so the sentence is refused on its lorry instead)
-    assert not a.ok and ("6 m" in a.error or "hiding it" in a.error), a.error
+    # (held-out 26, second round: "putting it 6 m back along its path" is now fault wording, so the sentence was refused on its lorry instead;
+    # after held-out 31 the occluder chained in the sentence is a vehicle of its own: the reading is whole, the 6 m the van's offset)
+    assert a.ok, a.error
+    d = a.spec.model_dump(mode="json")
+    assert [(v["cls"], v["role"]) for v in d["vehicles"]] == [("van", "opposing"), ("truck", "occluder")]
+    assert [(f["op"], f["target"], f["shift"]) for f in d["faults"]] == [("pos_perturb", "oncoming1", [-6.0, 0.0])]
     a = OfflineParser().parse("FCW: we drive at 90 km/h; a connected truck 50 m ahead at 40 km/h, an unequipped car 20 m behind us, and the truck's "
                               "messages showing it 4 m further back.")
     assert not a.ok and "4 m" in a.error, a.error
@@ -5772,3 +5776,130 @@ def test_a_fault_on_the_followers_messages_targets_the_follower_not_every_sender
     assert [(v["id"], v["role"]) for v in d["vehicles"]] == [("lead1", "lead"), ("follower1", "follower")]
     assert d["faults"][0]["target"] == "follower1"
     assert json.loads(p.parse(scene + "Delay the lead car's BSMs by 300 ms.").raw)["faults"][0]["target"] == "lead1"
+
+
+# ------------------------------------------------------------------------------- after held-out 31 (fresh sentences; each with a near miss)
+
+
+def _veh(a) -> list[tuple]:
+    return [(v["cls"], v["role"], v["distance"], v["speed"], v["equipped"], (v.get("behaviour") or {}).get("kind"))
+            for v in a.spec.model_dump(mode="json")["vehicles"]]
+
+
+def test_pair_speed_and_gap_with_a_follower_behind_the_ego() -> None:
+    """"The host and the lead van both drive at 60 km/h, 30 m apart, with a bus without V2X 15 m behind the ego": the lead at the gap, the bus
+    a follower ("behind the ego" as "behind us"; ", with a" chaining a vehicle that states its own distance); without its distance the bus
+    stays refused, never placed by a default."""
+    p = OfflineParser()
+    a = p.parse("EEBL on a rural road. The host and the lead van both drive at 60 km/h, 30 m apart, with a bus without V2X 15 m behind the ego; "
+                "the lead brakes at 5 m/s^2 at t = 3 s.")
+    assert a.ok, a.error
+    assert _veh(a) == [("van", "lead", 30.0, pytest.approx(16.667, abs=1e-3), True, "brake_at"), ("bus", "follower", 15.0, None, False, None)]
+    assert not p.parse("EEBL on a rural road. The host and the lead van both drive at 60 km/h, 30 m apart, with a bus without V2X somewhere; "
+                       "the lead brakes at 5 m/s^2 at t = 3 s.").ok
+
+
+def test_the_one_ahead_each_doing_a_speed_with_a_gap() -> None:
+    """"Our car and the one ahead are each doing 70 km/h with a 25 m gap; ... the one ahead brakes": the lead at 25 m, both at 70 km/h; with
+    no gap said the lead keeps no distance (nothing invented)."""
+    p = OfflineParser()
+    a = p.parse("EEBL please. Our car and the one ahead are each doing 70 km/h with a 25 m gap, and at t = 6 s the one ahead brakes hard at 6 m/s².")
+    assert a.ok, a.error
+    assert _veh(a) == [("car", "lead", 25.0, pytest.approx(19.444, abs=1e-3), True, "brake_at")]
+    assert a.spec.ego.speed == pytest.approx(19.444, abs=1e-3)
+    b = p.parse("EEBL please. Our car and the one ahead are each doing 70 km/h, and at t = 6 s the one ahead brakes hard at 6 m/s².")
+    assert not b.ok or _veh(b)[0][2] is None
+
+
+def test_from_a_time_the_lead_decelerates_is_its_brake_time_not_a_window() -> None:
+    """"from t = 2 s the lead decelerates at 8 m/s²": brake_at 2 s; "from 4 s the lead's BSMs freeze" stays the fault's window; "at that same
+    speed" gives the lead the speed said before it."""
+    p = OfflineParser()
+    a = p.parse("EEBL at 90 km/h, behind a lead truck 45 m ahead at that same speed; from t = 2 s the lead decelerates at 8 m/s².")
+    assert a.ok, a.error
+    assert _veh(a) == [("truck", "lead", 45.0, 25.0, True, "brake_at")]
+    assert a.spec.model_dump(mode="json")["vehicles"][0]["behaviour"]["t"] == 2.0
+    b = p.parse("EEBL: ego at 25 m/s behind a lead truck 45 m ahead at 20 m/s that brakes at 8 m/s² at 6 s; from 4 s the lead's BSMs freeze.")
+    assert b.ok, b.error
+    d = b.spec.model_dump(mode="json")
+    assert d["vehicles"][0]["behaviour"]["t"] == 6.0 and (d["faults"][0]["op"], d["faults"][0]["window"]["start"]) == ("freeze", 4.0)
+
+
+def test_a_single_car_is_a_car_but_the_ego_in_apposition_stays_the_ego() -> None:
+    p = OfflineParser()
+    a = p.parse("IMA baseline: we are 20 m before the stop line at 18 km/h; a lone van crosses from the right at 30 km/h, 40 m from its own line. No faults.")
+    assert a.ok, a.error
+    assert [(c, r, d) for c, r, d, *_ in _veh(a)] == [("van", "crossing_right", 40.0)]
+    b = p.parse("GLOSA replay: the ego, a single connected car, cruising at 30 mph, 200 m from the stop line, green 15 s into the run.")
+    assert b.ok and _veh(b) == [], b.error
+
+
+def test_ego_waiting_while_creeping_keeps_the_oncoming_vehicle_moving() -> None:
+    """"The ego waits 10 m from the stop line creeping at 2 m/s, and an oncoming van approaches at 40 km/h from 80 m": the ego's wait is no
+    other vehicle's (the van moving, at 80 m); an oncoming van that itself waits at its stop line still stands there."""
+    p = OfflineParser()
+    a = p.parse("LTA: the ego waits 10 m from the stop line creeping at 2 m/s, and an oncoming van approaches at 40 km/h from 80 m.")
+    assert a.ok, a.error
+    assert _veh(a) == [("van", "opposing", 80.0, pytest.approx(11.111, abs=1e-3), True, None)]
+    assert (a.spec.ego.speed, a.spec.ego.distance) == (2.0, 10.0)
+    b = p.parse("LTA: the ego is 10 m from the stop line at 2 m/s, and an oncoming van waits at its stop line.")
+    assert b.ok and _veh(b)[0][5] == "stop", b.error
+
+
+def test_red_before_i_would_get_to_it() -> None:
+    a = parse("RLVW: I drive at 50 km/h from 120 m back, and the light turns red 2.5 s before I would get to it. No faults.")
+    assert a.model_dump(mode="json")["communication"]["signal"]["align"]["before_arrival"] == 2.5
+    assert not OfflineParser().parse("RLVW: I drive at 50 km/h from 120 m back, and the light turns red 2.5 s before the truck would get to it. No faults.").ok
+
+
+def test_both_streams_said_healthy_and_an_imperative_placing_the_ego() -> None:
+    p = OfflineParser()
+    a = p.parse("GLOSA reference: Place the host vehicle 180 m from the stop line at 12 m/s; green at 14 s. Both SPaT and MAP remain healthy, nobody else around.")
+    assert a.ok and not a.spec.faults and (a.spec.ego.distance, a.spec.ego.speed) == (180.0, 12.0), a.error
+    assert any("Both SPaT and MAP remain healthy" in n for n in a.notes)
+    assert not p.parse("GLOSA reference: the ego 180 m from the stop line at 12 m/s; green at 14 s. Both SPaT and MAP remain healthy for 5 s.").ok
+
+
+def test_jamming_with_its_stream_and_size_is_that_loss_and_without_them_is_refused() -> None:
+    """A jammer is the cause of a loss: read only where the loss is said with its stream and size (else every message lost would be a
+    default nobody said): "someone jams the SPaT near the light, so 25% of them are lost" is drop spat 0.25; "the jammer wipes out the lead's
+    BSMs in bursts of 3, burst probability 20%" is that burst loss (a framing "where an attacker jams the channel" set aside, noted); a
+    jammer with no size, or a wipe-out with only a time, stays refused."""
+    p = OfflineParser()
+    a = p.parse("GLOSA attack case: someone jams the SPaT near the light, so 25% of them are lost at random. Ego at 40 km/h from 220 m, green at 18 s.")
+    assert a.ok, a.error
+    f = a.spec.model_dump(mode="json")["faults"]
+    assert [(x["op"], x["stream"], x["probability"]) for x in f] == [("drop", "spat", 0.25)] and any("jamming" in n for n in a.notes)
+    b = p.parse("An EEBL test where an attacker jams the channel. We and the lead car both at 25 m/s, the lead 40 m in front; the lead brakes at 6 m/s² at t = 5 s. "
+                "The jammer wipes out the lead's BSMs in bursts of 3 messages, with burst probability 20%.")
+    assert b.ok, b.error
+    f = b.spec.model_dump(mode="json")["faults"][0]
+    assert (f["op"], f["probability"], f["length"]) == ("burst_drop", 0.2, 3)
+    for bad in ("GLOSA attack case: someone jams the SPaT near the light. Ego at 40 km/h from 220 m, green at 18 s.",
+                "An EEBL test where an attacker jams the channel. We and the lead car both at 25 m/s, the lead 40 m in front; the lead brakes at 6 m/s² at t = 5 s.",
+                "EEBL: we and the lead car both at 25 m/s, the lead 40 m in front. The jammer wipes out the lead's BSMs for 3 s."):
+        assert not p.parse(bad).ok, bad
+
+
+def test_true_signal_group_said_after_the_map_rebind() -> None:
+    p = OfflineParser()
+    a = p.parse("GLOSA: ego 160 m out at 11 m/s, green at 12 s. The MAP puts our lane on signal group 6, although the correct one is group 2.")
+    assert a.ok, a.error
+    assert a.spec.faults[0].signal_group == 6 and any("true signal group 2" in n for n in a.notes)
+    assert not p.parse("GLOSA: ego 160 m out at 11 m/s, green at 12 s. The MAP puts our lane on signal group 6, although the correct one is group 6.").ok
+
+
+def test_an_occluder_chained_with_and_is_a_vehicle_of_its_own() -> None:
+    """"a bus crossing from the right ..., and a truck with no V2X parked at our corner that hides it": the truck is the occluder (it states
+    no distance of its own); a chained vehicle with no place stays refused; "into the left turn" is no side a vehicle crosses from."""
+    p = OfflineParser()
+    a = p.parse("IMA: a bus crossing from the right at 8 m/s, 45 m from its stop line, and a truck with no V2X parked at our corner that hides it. "
+                "We approach at 6 m/s, 25 m from the line. Drop 20% of the bus's BSMs.")
+    assert a.ok, a.error
+    assert [(c, r, e) for c, r, _, _, e, _ in _veh(a)] == [("bus", "crossing_right", True), ("truck", "occluder", False)]
+    assert not p.parse("IMA: a bus crossing from the right at 8 m/s, 45 m from its stop line, and a truck with no V2X. "
+                       "We approach at 6 m/s, 25 m from the line.").ok
+    c = p.parse("LTA: ego creeping into the left turn at 2 m/s, 9 m from the stop line, an oncoming van at 12 m/s, 100 m out, and a bus with no V2X "
+                "in the opposite turn lane that hides the van.")
+    assert c.ok, c.error
+    assert [(x, r) for x, r, *_ in _veh(c)] == [("van", "opposing"), ("bus", "occluder")]

@@ -865,11 +865,12 @@ def _range_picks(t: str, notes: list[str]) -> str:
 _STREAM_NAME = r"(?:(?:the |its |our |their )?(?:spat|map|bsms?|cams?)(?: (?:messages?|stream|feed))?)"
 #: after held-out 29: a stream said to stay healthy ("but not the MAP: the MAP stays clean", "the SPaT came through fine", "The MAP and the
 #: BSMs shall not be altered"): context (no fault on it), noted and set aside; only with no number in it
-_STREAM_CLEAN = re.compile(r"(?:(?<=[,;:.])|^)\s*(?P<c>(?:(?:but|and|while|with)\s+)?(?:not (?:on )?" + _STREAM_NAME + r"\s*[:,;]?\s*)?" + _STREAM_NAME
+#: (after held-out 31 also two streams said together with "both" ("Both MAP and SPaT stay fine") and "gets through untouched")
+_STREAM_CLEAN = re.compile(r"(?:(?<=[,;:.])|^)\s*(?P<c>(?:(?:but|and|while|with)\s+)?(?:both\s+(?=(?:the )?\w+ and ))?(?:not (?:on )?" + _STREAM_NAME + r"\s*[:,;]?\s*)?" + _STREAM_NAME
                            + r"(?:,? (?:and|or|nor) " + _STREAM_NAME + r")*\s+(?:(?:stays?|remains?|is|are|was|were|gets?|kept|left|keeps?|shall|should|must|will|has to|have to)\s+)?"
                            r"(?:(?:be|stay|remain|kept|left|not|never)\s+){0,2}"
                            r"(?:clean|untouched|intact|unaltered|unaffected|unimpaired|unmodified|healthy|perfect|fine|alone|as is|altered|touched|faulted|modified|impaired|"
-                           r"(?:came|comes|come|got|gets|get) through (?:fine|clean(?:ly)?|ok|okay|intact|perfectly))"
+                           r"(?:came|comes|come|got|gets|get) through (?:fine|clean(?:ly)?|ok|okay|intact|perfectly|untouched|unaffected|unharmed))"
                            r"(?: (?:throughout|the whole (?:time|run)|all (?:along|the time)))?)(?=\s*(?:[,;.]|$))", re.I)
 
 
@@ -965,6 +966,87 @@ def _held30_wordings(t: str, notes: list[str]) -> str:
                   r"\1 is about to turn \2", t, flags=re.I)
 
 
+#: after held-out 31: who jams, the jamming verb (a jammer is the cause of a loss, never a fault of its own size)
+_JAMMER = r"(?:(?:an?|the) (?:attacker|adversary|hacker|jammer)|someone|somebody)"
+#: "an attacker (selectively) jams the MAP broadcasts (near the junction), so 40% of them are lost at random": the loss of that stream, its size said
+_JAM_SO = re.compile(r"(?P<c>" + _JAMMER + r" (?:\w+ly )?(?:jams|is jamming) (?P<s>" + _STREAM_NAME + r"(?: broadcasts?)?)\b[^,.;]*?),? so (?:that )?"
+                     r"(?P<n>\d+(?:\.\d+)? ?(?:%|per ?cent)) of them (?:are|get|will be|go) (?P<v>lost|dropped|missing)\b", re.I)
+#: "The jammer wipes out the lead's BSMs in bursts of 6 messages, with burst probability 15%": those messages lost, as said (a size in the sentence)
+_JAM_LOSS = re.compile(r"\b(?:the|a|an|this|that) (?:jammer|jamming|attacker|attack) (?:wipes|knocks|takes) out (?P<s>[^.;]*?\b(?:bsms?|spat|map|cams?|messages))\b"
+                       r"(?=[^.;]*(?:\d ?%|\d ?per ?cent|probability \d|bursts? of \d))", re.I)
+#: "(a cyber scenario) where someone jams the channel (during an EEBL run)": a framing naming no stream and no size, set aside only where a
+#: jammer's loss with its stream and size is said as well (``_JAM_LOSS``); alone it stays in the text and is refused
+_JAM_FRAME = re.compile(r"(?P<c>,?\s*(?:where|in which|with|while|as) " + _JAMMER + r" (?:\w+ly )?(?:jams|is jamming) (?:the )?(?:radio |wireless |v2x )?"
+                        r"(?:channel|band|frequency|link|airwaves|radio)(?P<p> (?:during|in|on|for))?)(?=\s|[.,;]|$)", re.I)
+
+
+#: after held-out 31: a lane's true signal group said as context AFTER the MAP's wrong one ("the MAP ... assigns our lane to signal group 4, even
+#: though the real one is group 2"): the true one noted and set aside (as ``_TRUE_GROUP``, the order reversed); only right after a group the
+#: MAP is said to give, and only a different number
+_TRUE_GROUP_AFTER = re.compile(r"(?P<w>\bmap\b[^.;]*?\bgroup (?P<wn>\d+))(?P<c>\s*,?\s*(?:even though|although|though|whereas|while|but|when) (?:the |its |our )?"
+                               r"(?:real|true|actual|correct|right|proper)(?: one| signal group| group)? (?:is|would be|should be|ought to be) (?:signal )?group (?P<a>\d+))"
+                               r"(?=\s*[,.;]|$)", re.I)
+
+
+def _jamming(t: str, notes: list[str]) -> str:
+    """A jammer said as the cause of a loss (after held-out 31): the loss with its stream and size is the fault; the jamming words are noted.
+    Why only then: "an attacker jams the MAP" names no size, and a loss with no size would run as every message lost (a default the
+    engineer never said): such a clause stays in the text and is refused, quoted."""
+    def so(m: re.Match[str]) -> str:
+        notes.append(f'noted: the jamming "{m.group("c").strip()}" (the loss said with its size is the fault)')
+        return f"{m.group('n')} of {m.group('s')} are {m.group('v')}"
+    t = _JAM_SO.sub(so, t)
+    if _JAM_LOSS.search(t):
+        def loss(m: re.Match[str]) -> str:
+            notes.append(f'noted: "{m.group(0)}" is a loss of {m.group("s")} (its size as said)')
+            return f"the {m.group('s')} are lost"
+        t = _JAM_LOSS.sub(loss, t)
+
+        def frame(m: re.Match[str]) -> str:
+            notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the jammer\'s loss said with its size is the fault)')
+            return ": " if m.group("p") else ""  # "a cyber scenario where someone jams the channel during an EEBL run": "a cyber scenario: an EEBL run"
+        t = _JAM_FRAME.sub(frame, t)
+    return t
+
+
+def _held31_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 31 (each generic; each one refused, quoted, before):
+
+    - a lane's true signal group said after the MAP's wrong one ("..., even though the real one is group 2"): noted (``_TRUE_GROUP_AFTER``);
+    - a jammer as the cause of a loss said with its stream and size (``_jamming``);
+    - an imperative "Put / Place the ego N m from the stop line ..." opening a sentence: "The ego is N m ..." (as held-out 29's "shall place
+      the ego"; the distance was left over); only with the number right after it;
+    - "the one ahead" / "the one in front (of us)" naming the only vehicle of the intent ("Our car and the one ahead are each doing 60 km/h
+      ...; the one ahead brakes hard"): the lead; only where no vehicle is introduced by a noun, so it can name no other one;
+    - "from T s the lead decelerates / brakes at D": the lead's braking from T, as "at T s the lead brakes" (the time was left over); only
+      right before the lead (or "it") and its braking verb, so "from 4 s the lead's BSMs freeze" stays a fault's window;
+    - "at that same speed" said of a vehicle: "at the same speed" (the speed said just before it: "the run is done at 80 km/h, following a
+      lead car 40 m ahead at that same speed" gave the lead none); "that same speed as ..." is left to the comparison rules;
+    - "a single / lone car": a car (the adjective hid the vehicle phrase, and its speed was left over); not in an apposition ("the ego, a
+      single equipped car, ...": that is the ego);
+    - the ego "waits" N m from the line while "creeping / rolling / inching at V": the ego is there, moving at V (the wait said a standstill,
+      refused beside the speed); only with such a verb of slow motion and its speed in the same clause.
+    """
+    t = _jamming(t, notes)
+
+    def true_after(m: re.Match[str]) -> str:
+        if m.group("a") == m.group("wn"):
+            return m.group(0)
+        notes.append(f'noted: the true signal group {m.group("a")} (context: the MAP\'s wrong group {m.group("wn")} is the fault)')
+        return m.group("w")
+    t = _TRUE_GROUP_AFTER.sub(true_after, t)
+    t = re.sub(r"(?:(?<=^)|(?<=[.;:!?] ))(?:please,? )?(?:put|place|position|spawn|set) (the (?:ego|host vehicle|host|test vehicle|subject vehicle|vehicle under test)|our car)\b(?!['’])"
+               r"(?= (?:about |some |roughly )?\d)", lambda m: m.group(1)[0].upper() + m.group(1)[1:] + " is", t, flags=re.I)
+    if not _NP.search(t.lower()):
+        t = re.sub(r"\b(the) one (?:right |just |directly )?(?:ahead|in front)(?: of us)?\b(?! of)", r"\1 lead", t, flags=re.I)
+    t = re.sub(r"\bfrom (?:t ?= ?)?(\d+(?:\.\d+)? ?s),? (?=(?:the |our |that )?(?:lead(?:er|ing)?(?: (?:car|vehicle|van|truck|bus|lorry|suv))?|it) (?:starts to |begins to )?"
+               r"(?:brakes?|decelerates?|slows? down)\b)", r"at \1 ", t, flags=re.I)
+    t = re.sub(r"\b(at|doing|going|driving at) that same speed\b(?! as)", r"\1 the same speed", t, flags=re.I)
+    t = re.sub(r"(?<!,)(?<!\()(?<!, )(?<!\( )\b(an?|one) (?:single|lone|sole) (?=(?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")\b)", "a ", t, flags=re.I)
+    return re.sub(r"\b((?:the |our )?(?:ego|test vehicle|host vehicle|host|vehicle under test|subject vehicle)|we|i) (?:waits|wait|is waiting|are waiting|am waiting)\b"
+                  r"(?=[^.;,]*?\b(?:creeping|creeps|creep|rolling|rolls|roll|inching|inches|inch) (?:forward |along )?at \d)", r"\1 is", t, flags=re.I)
+
+
 def document_layer(text: str) -> tuple[str, list[str]]:
     """(the intent without its document structure, a note for each piece set aside as not a test instruction).
 
@@ -1052,6 +1134,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _held31_wordings(t, notes)  # "the one ahead", "from 3 s the lead decelerates", "that same speed", "a single car", "waits ... creeping at" (after held-out 31)
     t = _held30_wordings(t, notes)  # "a vehicle under test", "a remote vehicle, a van,", "the other car's messages are fine", true group (after held-out 30)
     t = _streams_clean(t, notes)  # "but not the MAP: the MAP stays clean" (after held-out 29)
     t = _rejected_variants(t, notes)  # "instead of freezing the SPaT, drop ...", "we already ran the delay variant; now only the drop" (after held-out 29)
@@ -2871,7 +2954,7 @@ _LEAD_ALONE = r"lead(?:er)?(?! (?:" + _NOUN + r")\b)"
 #: (after held-out 24: "Host and the connected lead car both at 25 m/s": the bare "host" of a pair is the ego, as "host vehicle" is)
 _PAIR_WHO = (r"\b(?:(?P<e1>" + _EGO_NAMES + r"|us|(?:the )?host)|(?:the |our )?(?:(?:" + _ADJ + r")\s+)*(?P<n1>" + _NOUN + r"|" + _LEAD_ALONE + r"))"
              r"(?: and |\s?[+&]\s?)(?:(?P<e2>" + _EGO_NAMES + r"|us|(?:the )?host)|(?:the |our )?(?:(?:" + _ADJ + r")\s+)*(?P<n2>" + _NOUN + r"|" + _LEAD_ALONE + r"))")
-_PAIR_SPEED = re.compile(_PAIR_WHO + r"(?: are| both| are both| each)?(?: (?:at|on|doing|driving at|travelling at|traveling at|cruising at|going|rolling at|moving at|with"
+_PAIR_SPEED = re.compile(_PAIR_WHO + r"(?: are| both| are both| each| are each)?(?: (?:at|on|doing|driving at|travelling at|traveling at|cruising at|going|rolling at|moving at|with"
                          r"|(?:cruise|drive|travel|move|roll|run|go|travelling|traveling|driving|cruising|moving|rolling|running)(?: at)?))? "
                          r"(?P<n>\d+(?:\.\d+)?) ?(?P<u>km/h|kph|kmh|mph|m/s)(?![\w/²^])", re.I)
 #: ... said with the speed first (after held-out 19: "60 km/h for the ego and the lead", "25 m/s each for us and the van")
@@ -4355,6 +4438,13 @@ _AT_OWN_LINE = re.compile(r"\b(?:at|on) (?:its|their) (?:own )?(?:stop[- ]?)?(?:
 #: as a moving crossing car; only "... stop line" was read)
 _WAITS_AT_LINE = re.compile(r"\b(?:waits?|waiting|stopped|standing|queued|stands|sits|sitting|idles|idling|held"
                             r"|from (?:a )?(?:standstill|stand-still|rest|standing start|stationary))\b[^,;]*(?:stop line|" + _AT_OWN_LINE.pattern + r")")
+def _other_waits(low: str) -> bool:
+    """Whether the sentence says a vehicle other than the ego waits at its line (``_WAITS_AT_LINE``). After held-out 31: "The ego waits 12 m
+    from the stop line creeping at 3 m/s, and an oncoming car approaches at 50 km/h from 100 m" made the oncoming car stand at its line, and its
+    own speed and distance were left over (refused); a wait whose subject is the ego is the ego's, never the other vehicle's."""
+    return any(not re.search(r"\b" + _EGO_NAMES + r"\s+(?:(?:is|are|am|'re|still|just|then|now)\s+)?$", low[: w.start()]) for w in _WAITS_AT_LINE.finditer(low))
+
+
 #: seventh round: a start from standstill said of a crossing or oncoming vehicle ("a car from the left from standstill at its line" ran as a
 #: moving car placed nowhere): it stands at its line, as "waiting at its line" does (``_WAITS_AT_LINE``); said with a motion away from it
 #: ("pulls away from standstill at its line", "starts from rest at its line and crosses") S cannot hold it (a vehicle that stands, or one
@@ -4418,7 +4508,8 @@ def _role(low: str, app: str) -> Optional[str]:
         # a vehicle beside us: a parked or view-blocking one is the occluder; one that drives there has no place in S (``_vehicles``
         # refuses it, quoted), never a crossing car from that side
         return "occluder" if re.search(r"\bparked\b|\bstopped\b|\bstanding\b|\bstationary\b", sided) or _OCCLUDES.search(low) else None
-    m = re.search(r"(?:from|on|to) (?:the|our) (left|right)\b|\bfrom (left|right)(?:[- ](?:hand )?side)?\b", sided)
+    # (after held-out 31: a word boundary first, "into the left turn" is no "to the left": the ego's turn made an oncoming truck cross from the left)
+    m = re.search(r"\b(?:from|on|to) (?:the|our) (left|right)\b|\bfrom (left|right)(?:[- ](?:hand )?side)?\b", sided)
     if m and not m.group(0).startswith("from") and _PARKED_AT_SIDE.search(sided):
         # after held-out 17: a parked vehicle said to stand on a side ("a parked bus 12 m ahead on the right", "a van parked on our left,
         # 15 m in front") blocks the view from there: it is the occluder, not traffic crossing from that side (it ran as a crossing bus)
@@ -4434,8 +4525,9 @@ def _role(low: str, app: str) -> Optional[str]:
         return "opposing"
     if re.search(r"behind us|(?<!\bwe )(?<!\bi )\bfollows? (?!(?:a|an|it|the|that)\b).*behind|\bfollows .* behind|\bfollows us\b", low):
         return "follower"
-    # after held-out 24: "a delivery van follows the host" follows the ego as "follows us" does (it ran as a second lead, silently)
-    if re.search(r"\b(?:follows|following|tails|trails) (?:the |our )?(?:host|ego|subject|test)(?: vehicle| car)?\b(?!'s)|\b(?:follows|following) (?:our|my) (?:own )?(?:car|vehicle)\b", low):
+    # after held-out 24: "a delivery van follows the host" follows the ego as "follows us" does (it ran as a second lead, silently); after
+    # held-out 31 also "behind the ego" as "behind us" ("with a truck without V2X 20 m behind the ego": no role, and the pair's gap was refused)
+    if re.search(r"\b(?:follows|following|tails|trails|behind) (?:the |our )?(?:host|ego|subject|test)(?: vehicle| car)?\b(?!'s)|\b(?:follows|following) (?:our|my) (?:own )?(?:car|vehicle)\b", low):
         return "follower"
     # after held-out 11: "tails us 20 m back", "sits on our bumper", "15 m behind (follower, no OBU)": a vehicle behind the ego, not one it follows
     if re.search(r"\b(?:tails|tailing|trails|trailing|tailgates|tailgating) (?:us|the ego|ego|the hv|hv|the host vehicle)\b|\bon our (?:tail|bumper)\b|\bfollower\b", low):
@@ -5030,7 +5122,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 # after the held-out 17 round: "another truck 25 m further ahead", "a second car 20 m ahead of it" ran as 25 m / 20 m from us
                 at = s.lower().find(rel.group(0))
                 raise not_understood(_clause_at(s, at) if at >= 0 else s, f"{rel.group(1) or rel.group(2)} m from another vehicle, not from us: say the {noun}'s distance from us")
-            if role in ("opposing", "crossing_left", "crossing_right") and _WAITS_AT_LINE.search(low):
+            if role in ("opposing", "crossing_left", "crossing_right") and _other_waits(low):
                 still = _FROM_STANDSTILL.search(low)
                 if still:
                     a = max(low.rfind(c, 0, still.start()) for c in ",;(") + 1
@@ -5303,6 +5395,9 @@ _CHAIN = re.compile(r"(?:,\s*|\s)(?:and\s+)?(?:then\s+)?(?:beyond (?:it|that|the
                     r"|,\s*(?:and\s+)?then\s+$|,\s*(?:and\s+)?(?:right |close |directly )?behind (?:it|that|them)\s*,?\s*$"
                     # after held-out 16: a queue's "and then" with no comma ("a connected van 60 m out at 11 m/s and then a non-V2X car 100 m out")
                     r"|\sand\s+then\s+$"
+                    # after held-out 31: a second vehicle added with ", with" ("a lead car 35 m ahead, with a truck without V2X 20 m behind the ego":
+                    # its own distance was left over and refused); only after a comma and only where it states its own distance, as every chain word
+                    r"|,\s*with\s+$"
                     # after held-out 16: the vehicle an occluder hides ("a box truck without V2X, 12 m ahead of the host, hides a van ... 40 m from its line")
                     r"|" + _HIDES + r"\s+$"
                     # after held-out 12: vehicles listed with commas, each placed on its own ("a connected coach 80 m ahead doing 35 mph, an
@@ -5341,7 +5436,10 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
         # crosses from the left at 13 m/s, 4.5 s from the conflict point": read as one, the truck took the car's words and the car was lost)
         # after held-out 26, second round: or a value said of the chain at once after it ("a truck from the left and a bus from the right, both
         # at 30 km/h": the bus was no vehicle of its own, so the speed gave the ego a second one; ``_collective`` gives it to each)
-        if _CHAIN.search(low[keep[-1].end() : m.start()]) and (_metres(own) or re.search(_TTC, own) or (_role(own, "") and _COLLECTIVE.search(own))):
+        # after held-out 31: or an occluder said by its own words, which has no distance to state ("a truck crossing from the left ..., and a van
+        # without V2X parked at our corner that hides it from our sensors": read as one, the van was no vehicle and the prompt was refused)
+        if _CHAIN.search(low[keep[-1].end() : m.start()]) and (_metres(own) or re.search(_TTC, own) or (_role(own, "") and _COLLECTIVE.search(own))
+                                                               or _role(own, "") == "occluder"):
             keep.append(m)
         elif _ANOTHER.search(m.group(0)) and _same_class(m, keep):
             keep.append(m)  # "another truck", "a second truck" after a truck: a vehicle of its own, placed by its own words or refused (after the held-out 17 round)
@@ -5569,7 +5667,8 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
 
 #: "before we arrive", "before HV arrival", "before it gets there", "before the subject vehicle reaches the stop line", "before arrival"
 # after held-out 26, second round: also the line named back ("... before the car would get to that line", "reaches this white line")
-_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
+# after held-out 31 also "get to it" (the light or line just named: "the signal must go red 3.5 s before I would get to it")
+_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to it\b|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
            r"(?: (?:at |to )?(?:the |its |our |that |this )?(?:(?:stop|white) )?(?:line|bar|junction|intersection|crossing|light|signal))?")
 #: after held-out 18: also "ahead of" / "prior to" ("switches to red 3.4 s ahead of it getting there", "2 s prior to our arrival")
 #: after held-out 25 also "before predicted / expected arrival" (a type-approval report's wording)
