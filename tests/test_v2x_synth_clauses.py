@@ -5903,3 +5903,68 @@ def test_an_occluder_chained_with_and_is_a_vehicle_of_its_own() -> None:
                 "in the opposite turn lane that hides the van.")
     assert c.ok, c.error
     assert [(x, r) for x, r, *_ in _veh(c)] == [("van", "opposing"), ("bus", "occluder")]
+
+
+# ------------------------------------------------------------------------------- a fault named on several streams (issue 21)
+
+_RLVW = "RLVW: ego at 12 m/s from 120 m, red 3 s before arrival. "
+
+
+def _fault_rows(a) -> list[tuple]:
+    return [(f["op"], f["stream"], f.get("probability", f.get("delay")), f.get("target"), json.dumps(f.get("window"), sort_keys=True))
+            for f in a.spec.model_dump(mode="json", exclude_none=True)["faults"]]
+
+
+@pytest.mark.parametrize("said, want", [
+    ("Both MAP and SPaT are dropped at 20%.", [("drop", "map", 0.2), ("drop", "spat", 0.2)]),
+    ("The SPaT and the MAP are both delayed by 300 ms.", [("delay", "spat", 0.3), ("delay", "map", 0.3)]),
+    ("Drop 20% of the SPaT and MAP messages.", [("drop", "spat", 0.2), ("drop", "map", 0.2)]),
+    ("Drop 20% of both the MAP and the SPaT.", [("drop", "map", 0.2), ("drop", "spat", 0.2)]),
+    ("Drop 20% of the SPaT, MAP and BSMs.", [("drop", "spat", 0.2), ("drop", "map", 0.2), ("drop", "bsm", 0.2)]),
+    ("The SPaT as well as the MAP is delayed by 300 ms.", [("delay", "spat", 0.3), ("delay", "map", 0.3)]),
+])
+def test_a_fault_on_several_streams_is_one_fault_per_stream(said: str, want: list[tuple]) -> None:
+    """"Both MAP and SPaT are dropped at 20%" ran as a MAP loss alone (the SPaT's lost without a word): one fault per stream named, with the
+    same operator and size (the verifier then refuses a stream the application does not read, as for any fault)."""
+    a = OfflineParser().parse(_RLVW + said)
+    assert a.ok, a.error
+    assert [x[:3] for x in _fault_rows(a)] == want
+
+
+def test_a_window_is_carried_to_each_stream() -> None:
+    a = OfflineParser().parse(_RLVW + "Freeze the SPaT and the MAP from 2 s for 4 s.")
+    assert a.ok, a.error
+    f = a.spec.model_dump(mode="json", exclude_none=True)["faults"]
+    assert [(x["op"], x["stream"]) for x in f] == [("freeze", "spat"), ("freeze", "map")]
+    assert f[0]["window"] == f[1]["window"] and (f[0]["window"]["start"], f[0]["window"]["duration"]) == (2.0, 4.0)
+
+
+def test_a_bsm_stream_named_with_the_spat_keeps_its_sender() -> None:
+    a = OfflineParser().parse("LTA: we turn left at 10 m/s from 60 m, an oncoming car at 15 m/s from 80 m. Delay the SPaT and the car's BSMs by 300 ms.")
+    assert a.ok, a.error
+    f = a.spec.model_dump(mode="json", exclude_none=True)["faults"]
+    assert [(x["op"], x["stream"], x["delay"], x.get("target")) for x in f] == [("delay", "spat", 0.3, ""), ("delay", "bsm", 0.3, "oncoming1")]
+
+
+@pytest.mark.parametrize("said", ["Drop 20% of the SPaT or MAP messages.", "Drop 20% of either the SPaT or the MAP.", "Drop 20% of the SPaT and/or MAP.",
+                                  "Drop 20% of the SPaT and 30% of the MAP."])
+def test_streams_said_with_or_or_with_their_own_sizes_in_one_clause_are_refused(said: str) -> None:
+    a = OfflineParser().parse(_RLVW + said)
+    assert not a.ok
+    assert said.rstrip(".") in a.error
+
+
+def test_a_healthy_stream_beside_the_faulted_one_stays_a_note() -> None:
+    p = OfflineParser()
+    a = p.parse(_RLVW + "Drop 20% of the SPaT. The MAP is fine.")
+    assert a.ok, a.error
+    assert [x[:3] for x in _fault_rows(a)] == [("drop", "spat", 0.2)] and any("The MAP is fine" in n for n in a.notes)
+    b = p.parse(_RLVW + "Drop 20% of the SPaT but the MAP is fine.")  # it ran as a MAP loss
+    assert b.ok, b.error
+    assert [x[:3] for x in _fault_rows(b)] == [("drop", "spat", 0.2)]
+
+
+def test_two_streams_with_their_own_sizes_in_two_sentences_are_two_fault_rows() -> None:
+    a = OfflineParser().parse(_RLVW + "The SPaT is dropped at 20%. The MAP is dropped at 30%.")
+    assert a.ok, a.error
+    assert [x[:3] for x in _fault_rows(a)] == [("drop", "spat", 0.2), ("drop", "map", 0.3)]

@@ -2420,6 +2420,11 @@ def anaphoric_fault_problem(scene_sents: Sequence[str]) -> Optional[OfflineParse
     return None
 
 
+_STREAM_ONE = (r"(?:the |its |their |our |all |both )?(?:[\w-]+(?:'s|’s) )?(?:spat|spatem|map|mapem|mapdata|bsms?|cams?)(?: messages?| data| broadcasts?)?")
+#: a comma piece that only names more streams ("MAP and BSMs", "the MAP and the BSMs"): said after a fault, the same fault's streams
+_STREAMS_ONLY = re.compile(r"(?:(?:and|as well as|plus) )?" + _STREAM_ONE + r"(?:\s*(?:,\s*(?:and\s+)?|and\s+|as well as\s+|plus\s+)" + _STREAM_ONE + r")*(?: too| as well)?")
+
+
 def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
     """(scene sentences, fault clauses, clauses about the messages that no operator reads).
 
@@ -2505,6 +2510,8 @@ def split_faults(sents: Sequence[str]) -> tuple[list[str], list[str], list[str]]
             elif (last_fault >= 0 and _VAGUE_AMOUNT.search(p.lower()) and not _has_scene(p) and not re.search(r"\d", p)
                   and _first(_OPS, faults[last_fault].lower()) in ("drop", "burst_drop")):
                 faults[last_fault] += ", " + p  # "SPaT messages dropped, just the odd one": the loss's vague size, refused with it (after held-out 13)
+            elif last_fault >= 0 and _STREAMS_ONLY.fullmatch(p.lower().strip()):
+                faults[last_fault] += ", " + p  # "Drop 20% of the SPaT, MAP and BSMs": the fault's further streams (issue 21), never scene talk
             elif _is_unknown_fault(p):
                 unknown.append(p)
             elif last_fault >= 0 and not _has_scene(p) and _QTY.search(p):
@@ -3335,6 +3342,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     if comm:
         spec["communication"] = comm
     spec["faults"] = merge_restated(_its_vehicle(_read_faults(fault_clauses, app, vehicles), text, app, vehicles))
+    _streams_kept(fault_clauses, spec["faults"])
     # after held-out 29: a BSM fault that names its sender by words no vehicle answers to ("the former's BSMs", "the other one's BSMs") with two
     # or more vehicles in the scene ran on every sender's BSMs, without a word: refused, quoted
     parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
@@ -3596,6 +3604,73 @@ def _its_vehicle(faults: list[dict[str, Any]], text: str, app: str, vehicles: Se
     return faults
 
 
+#: a stream named in a fault clause only to say it stays healthy ("drop 20 % of the SPaT but the MAP is fine", "... not the MAP"): not faulted
+_STREAM_SPARED_AFTER = re.compile(r"^\s*(?:messages?\s+|data\s+)?(?:is|are|stays?|remains?|keeps?|will (?:stay|be)|should (?:stay|be)|must (?:stay|be))\s+"
+                                  r"(?:\w+\s+)?(?:fine|clean|healthy|ok|okay|unaffected|untouched|intact|nominal|normal|unfaulted|unchanged|alone)\b")
+_STREAM_SPARED_BEFORE = re.compile(r"\b(?:not|except(?: for)?|apart from|other than|but not|excluding|without)\s+(?:the |its |our |any )?$")
+#: what may stand between two streams that one fault is said of: "the SPaT and (the) MAP", "SPaT messages and MAP messages", "the SPaT, MAP and
+#: BSMs", "SPaT as well as MAP", "both the MAP and the SPaT" ("both" before the first stream needs nothing here)
+_STREAM_AND = re.compile(r"^\s*(?:(?:messages?|data|content|streams?)\s*)?(?:,\s*(?:and\s+|as well as\s+)?|and\s+|as well as\s+|plus\s+|&\s*|\+\s*)"
+                         r"(?:also\s+)?(?:the |its |their |our |all |every |each |both )?(?:[\w-]+ )?(?:[\w-]+(?:'s|’s) )?$")
+_STREAM_OR = re.compile(r"\bor\b|\beither\b|\bnor\b|/")
+
+
+def _streams_named(low: str) -> list[tuple[str, int, int]]:
+    """The streams a fault clause names, each once, in the order named, as (stream, start, end) of its first mention; a stream named only to
+    say it stays healthy ("but the MAP is fine", "not the MAP") is left out."""
+    found: dict[str, tuple[str, int, int]] = {}
+    for name, words in (("spat", _SPAT_WORDS), ("map", _MAP_WORDS), ("bsm", _BSM_WORDS)):
+        for m in words.finditer(low):
+            if _STREAM_SPARED_AFTER.match(low[m.end():]) or _STREAM_SPARED_BEFORE.search(low[: m.start()]):
+                continue
+            found.setdefault(name, (name, m.start(), m.end()))
+            break
+    return sorted(found.values(), key=lambda x: x[1])
+
+
+def _streams_kept(clauses: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
+    """The check on the finished reading (issue 21): a stream a fault clause names (not said to stay healthy) that no fault of the reading is
+    on was lost without a word; refused, quoted."""
+    have = {f.get("stream") for f in faults}
+    for c in clauses:
+        lost = [n for n, _, _ in _streams_named(_STILL_OK.sub(" ", c.lower())) if n not in have]
+        if lost:
+            names = " and ".join("BSM" if n == "bsm" else n.upper() for n in lost)
+            raise not_understood(c, f"it names the {names}, but no fault read is on {'it' if len(lost) == 1 else 'them'}: say the fault of each stream")
+
+
+def _each_stream(f: dict[str, Any], c: str, vehicles: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One fault per stream its clause names (issue 21, after held-out 31): "Both MAP and SPaT are dropped at 20%" ran as a MAP loss alone,
+    the SPaT's fault lost without a word. Two or three streams joined by "and" / "," / "as well as" (``_STREAM_AND``) each get the fault, with
+    the same operator, magnitudes and window (a sender only on the BSMs'); streams joined by "or" / "either", or named in any other relation
+    in the clause ("20 % of the SPaT and 30 % of the MAP"), are refused, quoted, never one of them guessed."""
+    low = _STILL_OK.sub(" ", c.lower())
+    named = _streams_named(low)
+    if len(named) == 1 and named[0][0] != f["stream"] and f["op"] not in ("rebind", "pos_perturb") and _explicit_stream(low) not in (None, named[0][0]):
+        pass  # "drop 20 % of the SPaT but the MAP is fine" read the MAP (named, but healthy): the one stream faulted, below
+    elif len(named) < 2:
+        return [f]
+    between = [low[a[2]: b[1]] for a, b in zip(named, named[1:])]
+    listed = ", ".join(n.upper() if n != "bsm" else "BSM" for n, _, _ in named)
+    if any(_STREAM_OR.search(g) for g in between) or re.search(r"\beither\b", low[: named[0][1]]):
+        raise not_understood(c, f"the fault is on which stream? it names {listed} with 'or': say each stream it is on ('the SPaT and the MAP')")
+    if not all(_STREAM_AND.match(g) for g in between):
+        raise not_understood(c, f"it names {listed}, and which of them the fault is on, or with which size, is not clear: "
+                             "say one fault per sentence ('Drop 20% of the SPaT. Drop 30% of the MAP.') or one fault on both ('the SPaT and the MAP')")
+    if f["op"] in ("rebind", "pos_perturb"):
+        raise not_understood(c, f"a {'wrong signal group is a MAP' if f['op'] == 'rebind' else 'position offset is a BSM'} fault, but it names {listed}: say which stream")
+    out = []
+    for name, _, _ in named:
+        g = {k: v for k, v in f.items() if k not in ("target", "_all", "window")} | {"stream": name}
+        if name == "bsm":
+            g["target"] = f["target"] if f.get("stream") == "bsm" else _target(low, vehicles, c)
+            if not g["target"] and re.search(r"\ball\b|\bevery\b|\beach\b", low):
+                g["_all"] = True
+        g["window"] = _window(low, g.get("target", ""), vehicles)
+        out.append(g)
+    return out
+
+
 def _read_faults(clauses: Sequence[str], app: str, vehicles: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each fault clause read; one named without its size ("EEBL with stale messages: ...") is a mention of the same
     fault stated with its size elsewhere ("... are stale by 1 s"), and refused, quoted, when there is none."""
@@ -3603,7 +3678,7 @@ def _read_faults(clauses: Sequence[str], app: str, vehicles: list[dict[str, Any]
     unsized: list[tuple[str, _Unsized]] = []
     for c in clauses:
         try:
-            out.append(_fault(c, app, vehicles) | {"_clause": c})
+            out.extend(_each_stream(_fault(c, app, vehicles) | {"_clause": c}, c, vehicles))
         except _Unsized as e:
             unsized.append((c, e))
     for c, e in unsized:
