@@ -5968,3 +5968,20 @@ def test_two_streams_with_their_own_sizes_in_two_sentences_are_two_fault_rows() 
     a = OfflineParser().parse(_RLVW + "The SPaT is dropped at 20%. The MAP is dropped at 30%.")
     assert a.ok, a.error
     assert [x[:3] for x in _fault_rows(a)] == [("drop", "spat", 0.2), ("drop", "map", 0.3)]
+
+
+@pytest.mark.parametrize("said, want", [
+    ("Drop 20% of all messages.", [("drop", "spat", 0.2), ("drop", "map", 0.2)]),
+    ("Every V2X message arrives 300 ms late.", [("delay", "spat", 0.3), ("delay", "map", 0.3)]),
+    ("The messages arrive 300 ms late.", [("delay", "spat", 0.3)]),  # no "all": the signal's messages, as every stored intent reads it
+    ("The RSU clock is 800 ms behind.", [("skew", "spat", None)]),  # (``_fault_rows`` reads a loss or delay size only)
+])
+def test_all_messages_on_a_signal_application_are_both_of_its_streams(said: str, want: list[tuple]) -> None:
+    """"Drop 20% of all messages" on RLVW ran on the SPaT alone, the MAP's share of "all" lost without a word: both streams the application
+    reads. On a BSM application "all messages" stays its one stream."""
+    a = OfflineParser().parse(_RLVW + said)
+    assert a.ok, a.error
+    assert [x[:3] for x in _fault_rows(a)] == want
+    b = OfflineParser().parse("FCW: ego at 20 m/s, lead car 40 m ahead at 10 m/s. Drop 30% of all messages.")
+    assert b.ok, b.error
+    assert [x[:3] for x in _fault_rows(b)] == [("drop", "bsm", 0.3)]

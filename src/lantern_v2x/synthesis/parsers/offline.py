@@ -3615,6 +3615,11 @@ _STREAM_AND = re.compile(r"^\s*(?:(?:messages?|data|content|streams?)\s*)?(?:,\s
 _STREAM_OR = re.compile(r"\bor\b|\beither\b|\bnor\b|/")
 
 
+#: a loss or delay said of every message, naming no stream ("drop 20% of all messages", "every V2X message arrives 300 ms late")
+_EVERY_STREAM = re.compile(r"\b(?:all|every|each)(?: (?:of )?(?:the|our|its|their))?(?: (?:v2x|v2i|c-v2x|its|its-g5|dsrc|incoming|received|broadcast))?"
+                           r" (?:messages?|packets?|broadcasts?|traffic)\b")
+
+
 def _streams_named(low: str) -> list[tuple[str, int, int]]:
     """The streams a fault clause names, each once, in the order named, as (stream, start, end) of its first mention; a stream named only to
     say it stays healthy ("but the MAP is fine", "not the MAP") is left out."""
@@ -3646,6 +3651,10 @@ def _each_stream(f: dict[str, Any], c: str, vehicles: list[dict[str, Any]]) -> l
     in the clause ("20 % of the SPaT and 30 % of the MAP"), are refused, quoted, never one of them guessed."""
     low = _STILL_OK.sub(" ", c.lower())
     named = _streams_named(low)
+    if not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb") and _EVERY_STREAM.search(low):
+        # "Drop 20% of all messages" on RLVW / GLOSA ran on the SPaT alone, the MAP's share of "all" lost without a word: both streams the
+        # application reads (a clause naming no stream otherwise stays the SPaT's: "the RSU clock is 800 ms behind")
+        return [{**f, "stream": name} | ({"window": dict(f["window"])} if isinstance(f.get("window"), dict) else {}) for name in ("spat", "map")]
     if len(named) == 1 and named[0][0] != f["stream"] and f["op"] not in ("rebind", "pos_perturb") and _explicit_stream(low) not in (None, named[0][0]):
         pass  # "drop 20 % of the SPaT but the MAP is fine" read the MAP (named, but healthy): the one stream faulted, below
     elif len(named) < 2:
