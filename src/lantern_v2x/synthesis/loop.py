@@ -69,6 +69,7 @@ class LoopConfig:
     gate: bool = True  # False: the ablation: mutants skip the feasibility gate (the initial spec is still verified)
     minimize: bool = True  # reduce admitted programs to 1-minimal witnesses
     seed: int = 0  # the program seed (channel draws, equipage, tie-breaking)
+    accept_repairs: bool = False  # True: a verifier repair may change a value the intent states (noted); False: Infeasible, noted
 
 
 @dataclass
@@ -136,7 +137,7 @@ def compile_prompt(prompt: str, parser: Any, cfg: LoopConfig, *, revision: int =
     from lantern_v2x.synthesis.verify import verify
 
     rec = PassRecord(revision=revision, prompt=prompt)
-    res = parse_with_feedback(prompt, parser, verify, k=cfg.attempts)
+    res = parse_with_feedback(prompt, parser, verify, k=cfg.attempts, accept_repairs=cfg.accept_repairs)
     rec.attempts = [a.to_dict() for a in res.attempts]
     spec = res.spec
     verdict = verify(spec) if spec is not None else None

@@ -5,6 +5,15 @@ syntactically (not JSON, not the schema) or analytically (the feasibility
 verifier's errors E). Both kinds go back to the parser the same way, every
 attempt is recorded (raw output, error, latency), and the number of attempts
 is a study metric, so nothing may retry silently.
+
+A repair never changes what the intent states without a word (issue 21): the
+first complete reading is what the engineer said; a later attempt that changes
+or removes one of its values (the verifier's placement suggestion moved "an
+oncoming car 300 m away" to 90 m) is accepted only with ``accept_repairs``
+and then noted ("repaired: ..."); by default the intent's own reading is the
+result, Infeasible with the verifier's reasons (the check and the quantity),
+and a note says what the repair would have changed. A value the intent left
+out that a repair fills in (a default the verifier placed) is noted either way.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ class ParseResult:
     attempts: tuple[ParseAttempt, ...]
     errors: tuple[str, ...] = ()  # the last attempt's errors (parse or verifier) when no S was accepted
     verified: bool = False  # the accepted S passed the verifier (False also when it was never reached)
+    repairs: tuple[str, ...] = ()  # what later attempts changed in the intent's own reading ("vehicles[1].distance 300.0 -> 90.0")
 
     @property
     def ok(self) -> bool:
@@ -46,6 +56,7 @@ class ParseResult:
             "verified": self.verified,
             "attempts": [a.to_dict() for a in self.attempts],
             "errors": list(self.errors),
+            "repairs": list(self.repairs),
         }
 
 
@@ -55,7 +66,27 @@ def errors_of(verdict_or_errors: Any) -> list[str]:
     return [e if isinstance(e, str) else str(e) for e in items]  # a str subclass (``verify.VerifierError``) keeps its suggestion
 
 
-def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[ScenarioSpec], Any] | None = None, k: int = 3) -> ParseResult:
+def _leaves(data: Any, path: str = "") -> dict[str, Any]:
+    """Every value of a JSON-like S by its field path ("vehicles[1].distance")."""
+    if isinstance(data, dict):
+        return {k: v for key, val in data.items() for k, v in _leaves(val, f"{path}.{key}" if path else key).items()}
+    if isinstance(data, list) and data:
+        return {k: v for i, val in enumerate(data) for k, v in _leaves(val, f"{path}[{i}]").items()}
+    return {path: data}
+
+
+def repair_changes(stated: dict[str, Any], now: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(values of the intent's reading a repair changed or removed, values it added) between two S's ``_leaves``."""
+    changed = [f"{k} {v!r} -> {now[k]!r}" if k in now else f"{k} {v!r} removed" for k, v in stated.items() if now.get(k, _GONE) != v]
+    added = [f"{k} = {v!r}" for k, v in now.items() if k not in stated]
+    return changed, added
+
+
+_GONE = object()
+
+
+def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[ScenarioSpec], Any] | None = None, k: int = 3,
+                        accept_repairs: bool = False) -> ParseResult:
     """Parse ``prompt`` with at most ``k`` attempts, feeding parse, coverage and verifier errors back.
 
     Coverage (``offline.coverage_problems``) is checked on every parser's S
@@ -69,6 +100,10 @@ def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[Sce
     result's spec is the first one with no errors; when all ``k`` attempts
     fail, ``spec`` is the last schema-valid S (so a caller can report it as
     Gated with the verifier's reasons) or None if none validated.
+
+    ``accept_repairs`` False (the default): an attempt that changes a value of
+    the first complete reading ends the loop with that reading, unaccepted
+    (the module's docstring says why).
     """
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
@@ -77,6 +112,9 @@ def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[Sce
     errors: list[str] = []
     seen: set[float] = set()
     lossy = False
+    stated: dict[str, Any] | None = None  # the first complete reading's values: what the intent states
+    stated_spec: ScenarioSpec | None = None
+    stated_errors: list[str] = []
     for i in range(k):
         att = parser.parse(prompt, previous=previous, errors=list(errors))
         if att.feedback != tuple(errors):
@@ -96,8 +134,18 @@ def parse_with_feedback(prompt: str, parser: IntentParser, verify: Callable[[Sce
             errors = lost
             continue
         errors = errors_of(verify(spec)) if verify is not None else []
+        if stated is None:
+            stated, stated_spec, stated_errors = _leaves(data), spec, errors
+        changed, added = repair_changes(stated, _leaves(data))
+        if changed and not accept_repairs:  # the intent's reading stands, with the verifier's reasons; what the repair would do is said
+            note = "not repaired: " + "; ".join(changed) + " would change what the intent states (say it so in the intent, or accept the verifier's repairs: --accept-repairs)"
+            attempts[-1] = replace(att, notes=(*att.notes, note))
+            return ParseResult(prompt, stated_spec, tuple(attempts), tuple(stated_errors), verified=False)
         if not errors:
-            return ParseResult(prompt, spec, tuple(attempts), (), verified=verify is not None)
+            said = [f"repaired (--accept-repairs): {c}" for c in changed] + [f"placed by the verifier (not stated in the intent): {a}" for a in added]
+            if said:
+                attempts[-1] = replace(att, notes=(*att.notes, *said))
+            return ParseResult(prompt, spec, tuple(attempts), (), verified=verify is not None, repairs=tuple(changed + added))
     if lossy:  # the last S dropped a requested fault, a clause or a number: there is no S to report
         return ParseResult(prompt, None, tuple(attempts), tuple(errors), verified=False)
     return ParseResult(prompt, previous, tuple(attempts), tuple(errors), verified=False)
@@ -107,4 +155,4 @@ def _with_feedback(att: ParseAttempt, errors: Sequence[str]) -> ParseAttempt:
     return replace(att, feedback=tuple(errors))
 
 
-__all__ = ["ParseResult", "Verifier", "errors_of", "parse_with_feedback"]
+__all__ = ["ParseResult", "Verifier", "errors_of", "parse_with_feedback", "repair_changes"]

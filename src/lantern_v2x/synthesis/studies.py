@@ -70,12 +70,18 @@ def _median(xs: list[float]) -> float | None:
     return statistics.median(xs) if xs else None
 
 
+#: the studies reproduce the paper's loop (Sec. 2.2), in which the parser re-reads its S with the verifier's feedback and may
+#: move a vehicle it placed to where the encounter happens; `lantern v2x synthesize` / `test` refuse such a repair of a stated
+#: value unless asked (``parse_loop``; issue 21)
+PAPER_REPAIRS = True
+
+
 # -- study 1: plain traffic ------------------------------------------------------------------------------
 
 
 def plain_traffic(prompts: list[tuple[str, str]], parser: Any, out: Path, *, attempts: int = 3, execute_fn: Execute = execute, progress: bool = True) -> dict[str, Any]:
     """Compile rate, attempts per scene, grounding success and labels of plain-traffic prompts under a healthy channel."""
-    cfg = LoopConfig(attempts=attempts)
+    cfg = LoopConfig(accept_repairs=PAPER_REPAIRS, attempts=attempts)
     bar = _progress(len(prompts), "prompts", progress)
     rows = []
     for pid, prompt in prompts:
@@ -140,7 +146,7 @@ def plain_traffic_markdown(r: dict[str, Any]) -> str:
 def refinement(prompts: list[tuple[str, str]], parser: Any, reflector: Any, out: Path, *, budget: int = 60, reflections: int = 5, attempts: int = 3,
                seed: int = 0, execute_fn: Execute = execute, progress: bool = True) -> dict[str, Any]:
     """The 50-prompt refinement study: the two loops applied separately to every non-admitted target (module docstring)."""
-    cfg = LoopConfig(attempts=attempts, search_budget=budget, reflections=reflections, seed=seed)
+    cfg = LoopConfig(accept_repairs=PAPER_REPAIRS, attempts=attempts, search_budget=budget, reflections=reflections, seed=seed)
     bar = _progress(len(prompts), "prompts", progress)
     rows = []
     for pid, prompt in prompts:
@@ -255,7 +261,7 @@ def gate_ablation(prompts: list[tuple[str, str]], parser: Any, out: Path, *, app
     """Admissions per ``budget`` executions with and without the gate: the budget is split evenly over the suite's
     executed targets of ``application``; the search does not stop at the first admission (every distinct admitted
     mutant counts; the catalogue spreads them over mechanisms)."""
-    cfg0 = LoopConfig(attempts=attempts)
+    cfg0 = LoopConfig(accept_repairs=PAPER_REPAIRS, attempts=attempts)
     targets = []
     for pid, prompt in prompts:
         c, run = run_pass(prompt, parser, cfg0, prompt_id=pid, execute_fn=execute_fn)
@@ -269,7 +275,7 @@ def gate_ablation(prompts: list[tuple[str, str]], parser: Any, out: Path, *, app
     for seed in seeds:
         for gated in (True, False):
             def make() -> dict[str, Any]:
-                cfg = LoopConfig(attempts=attempts, seed=seed, gate=gated)
+                cfg = LoopConfig(accept_repairs=PAPER_REPAIRS, attempts=attempts, seed=seed, gate=gated)
                 adm = ex = rej = 0
                 for (pid, prog, run), b in zip(targets, per):
                     if b == 0:
