@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 32))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 33))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -5985,3 +5985,82 @@ def test_all_messages_on_a_signal_application_are_both_of_its_streams(said: str,
     b = OfflineParser().parse("FCW: ego at 20 m/s, lead car 40 m ahead at 10 m/s. Drop 30% of all messages.")
     assert b.ok, b.error
     assert [x[:3] for x in _fault_rows(b)] == [("drop", "bsm", 0.3)]
+
+
+# ---- after held-out 32 (fresh sentences; each with a near miss that stays refused)
+
+@pytest.mark.parametrize("said, name", [
+    ("We also ship a do-not-pass warning, please check it: we follow a slow van at 18 m/s, 40 m ahead, the van at 12 m/s.", "do-not-pass warning"),
+    ("Overtaking assist check: our car at 22 m/s behind a lorry doing 15 m/s, 60 m ahead. Drop 10% of the lorry's BSMs.", "Overtaking assist"),
+    ("For the lane change warning, the ego drives 25 m/s behind a car at 20 m/s, 50 m ahead.", "lane change warning"),
+    ("A CACC case: we drive 20 m/s, a truck 30 m ahead at 20 m/s brakes hard at 5 m/s² at t = 3 s.", "CACC"),
+])
+def test_an_application_the_spec_does_not_have_is_refused_naming_it(said: str, name: str) -> None:
+    """Held-out 32 s34: "Our ECU also has a do-not-pass function, so please test that: the ego follows a slow truck ..." ran as FCW without
+    a word (the truck read as a lead). An application outside the six is refused, quoted, naming it; the ego pulling out to overtake too."""
+    a = OfflineParser().parse(said)
+    assert not a.ok and name in a.error and "does not have" in a.error, a.error or a.raw
+    b = OfflineParser().parse("FCW: the ego follows a slow truck at 20 m/s, 40 m ahead, the truck at 12 m/s, and pulls out to overtake it.")
+    assert not b.ok and "overtak" in b.error, b.error or b.raw
+
+
+def test_a_named_supported_application_with_passing_words_is_not_an_other_application() -> None:
+    """Near miss: "intersection collision warning" is IMA's, and a lead "passing" nothing stays read as before."""
+    a = OfflineParser().parse("FCW: the ego at 20 m/s follows a slow truck at 12 m/s, 40 m ahead. Drop 20% of the truck's BSMs.")
+    assert a.ok, a.error
+    assert json.loads(a.raw)["application"] == "fcw"
+
+
+def test_both_at_the_same_speed_after_the_pair_gives_the_lead_that_speed() -> None:
+    """Held-out 32 s29: "we follow a truck at 85 km/h with a 20 m gap, both at the same speed" left the truck's speed unset, without a word."""
+    for both in ("both at the same speed", "both doing the same speed", "the two of us at the same speed"):
+        a = OfflineParser().parse(f"EEBL: we follow a van at 72 km/h with a 30 m gap, {both}, and it brakes hard at 7 m/s^2 at t = 4 s.")
+        assert a.ok, a.error
+        spec = json.loads(a.raw)
+        assert spec["ego"]["speed"] == 20.0 and spec["vehicles"][0]["speed"] == 20.0, (both, spec)
+
+
+@pytest.mark.parametrize("said", [
+    "EEBL: we follow a van with a 30 m gap, both at the same speed, and it brakes hard at 7 m/s^2 at t = 4 s.",  # no speed to copy
+    "EEBL: we follow a van at 72 km/h with a 30 m gap, it keeps the same speed, and it brakes hard at 7 m/s^2 at t = 4 s.",  # fills no one
+    "FCW: we drive 20 m/s behind a van 30 m ahead and a truck 60 m ahead, both at the same speed.",  # which two?
+])
+def test_a_same_speed_that_gives_no_vehicle_a_speed_is_refused(said: str) -> None:
+    """The safety net: "the same speed" said while a moving vehicle keeps no speed is refused, quoted, never dropped."""
+    a = OfflineParser().parse(said)
+    assert not a.ok and "same speed" in a.error, a.error or a.raw
+
+
+@pytest.mark.parametrize("healthy", ["The SPaT and the MAP are both fine.", "The MAP itself is fine and there's no other traffic."])
+def test_streams_said_fine_with_both_or_itself(healthy: str) -> None:
+    """Held-out 32 s03 / s06: "The SPaT and the MAP are both fine", "The SPaT itself is fine and there's no other traffic": healthy, noted."""
+    a = OfflineParser().parse("RLVW: our car at 50 km/h, 160 m from the stop line, the light turns red 2.5 s before we arrive. " + healthy)
+    assert a.ok, a.error
+    assert not json.loads(a.raw).get("faults")
+    b = OfflineParser().parse("RLVW: our car at 50 km/h, 160 m from the stop line, the light turns red 2.5 s before we arrive. "
+                              "The SPaT and the MAP are both fine at 20%.")  # a number in it: not a healthy statement
+    assert not b.ok
+
+
+def test_the_true_group_said_as_the_lane_belonging_to_it() -> None:
+    """Held-out 32 s09: "..., although the lane really belongs to group 8" after the MAP's wrong group: noted; the same group refused."""
+    base = "GLOSA: the MAP ties our lane to signal group 6, although the lane actually belongs to group {}. Ego 40 km/h, 200 m from the stop line, green at 12 s."
+    a = OfflineParser().parse(base.format(2))
+    assert a.ok, a.error
+    assert json.loads(a.raw)["faults"][0]["signal_group"] == 6
+    assert not OfflineParser().parse(base.format(6)).ok
+
+
+def test_framing_about_the_writers_usual_work_and_only_those_two_vehicles() -> None:
+    """Held-out 32 s05 / s26: "I usually test truck platooning, but today it's RLVW: ..." is framing; "Only those two vehicles" with one
+    vehicle introduced is no other vehicle; with two introduced it stays refused, and a number in the framing keeps it refused."""
+    scene = "RLVW: our car approaches at 45 km/h, 150 m from the stop line, and the light turns red 3 s before we get there."
+    a = OfflineParser().parse("I normally work on bus fleets, but today it's " + scene)
+    assert a.ok, a.error
+    assert not OfflineParser().parse("I normally work on 4 bus fleets, but today it's " + scene).ok
+    b = OfflineParser().parse("FCW: we drive 50 mph and a van ahead does 25 mph, 150 ft in front of us. Only those two vehicles.")
+    assert b.ok, b.error
+    assert len(json.loads(b.raw)["vehicles"]) == 1
+    c = OfflineParser().parse("FCW: we drive 50 mph and a van ahead does 25 mph, 150 ft in front of us, and a car ahead does 20 mph, 300 ft in "
+                              "front of us. Only those two vehicles.")
+    assert not c.ok

@@ -865,13 +865,15 @@ def _range_picks(t: str, notes: list[str]) -> str:
 _STREAM_NAME = r"(?:(?:the |its |our |their )?(?:spat|map|bsms?|cams?)(?: (?:messages?|stream|feed))?)"
 #: after held-out 29: a stream said to stay healthy ("but not the MAP: the MAP stays clean", "the SPaT came through fine", "The MAP and the
 #: BSMs shall not be altered"): context (no fault on it), noted and set aside; only with no number in it
-#: (after held-out 31 also two streams said together with "both" ("Both MAP and SPaT stay fine") and "gets through untouched")
+#: (after held-out 31 also two streams said together with "both" ("Both MAP and SPaT stay fine") and "gets through untouched"; after held-out
+#: 32 "both" / "itself" after the streams ("The SPaT and the MAP are both fine", "The SPaT itself is fine") and a clause of no traffic chained
+#: with "and" after it ("... is fine and there's no other traffic"))
 _STREAM_CLEAN = re.compile(r"(?:(?<=[,;:.])|^)\s*(?P<c>(?:(?:but|and|while|with)\s+)?(?:both\s+(?=(?:the )?\w+ and ))?(?:not (?:on )?" + _STREAM_NAME + r"\s*[:,;]?\s*)?" + _STREAM_NAME
-                           + r"(?:,? (?:and|or|nor) " + _STREAM_NAME + r")*\s+(?:(?:stays?|remains?|is|are|was|were|gets?|kept|left|keeps?|shall|should|must|will|has to|have to)\s+)?"
-                           r"(?:(?:be|stay|remain|kept|left|not|never)\s+){0,2}"
+                           + r"(?:,? (?:and|or|nor) " + _STREAM_NAME + r")*\s+(?:(?:itself|themselves|as such)\s+)?(?:(?:stays?|remains?|is|are|was|were|gets?|kept|left|keeps?|shall|should|must|will|has to|have to)\s+)?"
+                           r"(?:(?:both|all|each)\s+)?(?:(?:be|stay|remain|kept|left|not|never)\s+){0,2}"
                            r"(?:clean|untouched|intact|unaltered|unaffected|unimpaired|unmodified|healthy|perfect|fine|alone|as is|altered|touched|faulted|modified|impaired|"
                            r"(?:came|comes|come|got|gets|get) through (?:fine|clean(?:ly)?|ok|okay|intact|perfectly|untouched|unaffected|unharmed))"
-                           r"(?: (?:throughout|the whole (?:time|run)|all (?:along|the time)))?)(?=\s*(?:[,;.]|$))", re.I)
+                           r"(?: (?:throughout|the whole (?:time|run)|all (?:along|the time)))?)(?=\s*(?:[,;.]|$)|\s+and\s+(?:there(?:'s| is| are)|no |nobody|nothing|no-one))", re.I)
 
 
 def _streams_clean(t: str, notes: list[str]) -> str:
@@ -984,7 +986,10 @@ _JAM_FRAME = re.compile(r"(?P<c>,?\s*(?:where|in which|with|while|as) " + _JAMME
 #: though the real one is group 2"): the true one noted and set aside (as ``_TRUE_GROUP``, the order reversed); only right after a group the
 #: MAP is said to give, and only a different number
 _TRUE_GROUP_AFTER = re.compile(r"(?P<w>\bmap\b[^.;]*?\bgroup (?P<wn>\d+))(?P<c>\s*,?\s*(?:even though|although|though|whereas|while|but|when) (?:the |its |our )?"
-                               r"(?:real|true|actual|correct|right|proper)(?: one| signal group| group)? (?:is|would be|should be|ought to be) (?:signal )?group (?P<a>\d+))"
+                               r"(?:(?:real|true|actual|correct|right|proper)(?: one| signal group| group)? (?:is|would be|should be|ought to be)"
+                               # after held-out 32: the lane said to belong to its true group ("..., although the lane really belongs to group 8")
+                               r"|(?:lane|approach|it) (?:really |actually |truly |in reality |in fact |correctly |properly |normally )?(?:belongs to|is served by|is controlled by|should be on|is on)) "
+                               r"(?:signal )?group (?P<a>\d+))"
                                r"(?=\s*[,.;]|$)", re.I)
 
 
@@ -1012,7 +1017,8 @@ def _jamming(t: str, notes: list[str]) -> str:
 def _held31_wordings(t: str, notes: list[str]) -> str:
     """Wordings read after held-out 31 (each generic; each one refused, quoted, before):
 
-    - a lane's true signal group said after the MAP's wrong one ("..., even though the real one is group 2"): noted (``_TRUE_GROUP_AFTER``);
+    - a lane's true signal group said after the MAP's wrong one ("..., even though the real one is group 2"): noted (``_TRUE_GROUP_AFTER``;
+      after held-out 32 also "..., although the lane really belongs to group 8");
     - a jammer as the cause of a loss said with its stream and size (``_jamming``);
     - an imperative "Put / Place the ego N m from the stop line ..." opening a sentence: "The ego is N m ..." (as held-out 29's "shall place
       the ego"; the distance was left over); only with the number right after it;
@@ -1045,6 +1051,28 @@ def _held31_wordings(t: str, notes: list[str]) -> str:
     t = re.sub(r"(?<!,)(?<!\()(?<!, )(?<!\( )\b(an?|one) (?:single|lone|sole) (?=(?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")\b)", "a ", t, flags=re.I)
     return re.sub(r"\b((?:the |our )?(?:ego|test vehicle|host vehicle|host|vehicle under test|subject vehicle)|we|i) (?:waits|wait|is waiting|are waiting|am waiting)\b"
                   r"(?=[^.;,]*?\b(?:creeping|creeps|creep|rolling|rolls|roll|inching|inches|inch) (?:forward |along )?at \d)", r"\1 is", t, flags=re.I)
+
+
+def _held32_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 32 (each generic; each one refused, quoted, before):
+
+    - a framing about the writer's usual work before the test ("I usually test truck platooning, but today it's RLVW: ..."): noted and set
+      aside; only at the start of a sentence, with no number in it, and only where "but today / this time / now it's" names the test after it;
+    - "Only those / these two vehicles" where the intent introduces exactly one vehicle beside the ego: "No other vehicles" (the two are the
+      ego and that one); with two or more vehicles introduced "those two" could name two of them, and it stays refused, quoted.
+    """
+    def writer(m: re.Match[str]) -> str:
+        if re.search(r"\d", m.group("c")):
+            return m.group(0)
+        notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the writer\'s usual work)')
+        return m.group("lead") + "It's "
+    t = re.sub(r"(?P<lead>^|(?<=[.;:!?])\s+)(?P<c>i (?:usually|normally|mostly|typically|generally|mainly|often) (?:test|work on|work with|do|look after)\b[^.;:]*?,?\s+"
+               r"but (?:today|this time|now|here)(?:,)? )(?:it(?:'s|’s| is)|we(?:'re| are) (?:doing|testing)) ", writer, t, flags=re.I)
+    only_two = re.compile(r"(?:(?<=^)|(?<=[.;:!?] ))only (?:those|these|the) two (?:vehicles|cars)(?: (?:in the scene|on the road))?(?=\s*(?:[.;!]|$))", re.I)
+    if only_two.search(t) and len(_NP.findall(only_two.sub(" ", t).lower())) == 1:
+        notes.append('noted: "Only those two vehicles" is the ego and the one vehicle introduced: no other vehicles')
+        t = only_two.sub("No other vehicles", t)
+    return t
 
 
 def document_layer(text: str) -> tuple[str, list[str]]:
@@ -1134,6 +1162,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _held32_wordings(t, notes)  # "I usually test X, but today it's RLVW", "Only those two vehicles" (after held-out 32)
     t = _held31_wordings(t, notes)  # "the one ahead", "from 3 s the lead decelerates", "that same speed", "a single car", "waits ... creeping at" (after held-out 31)
     t = _held30_wordings(t, notes)  # "a vehicle under test", "a remote vehicle, a van,", "the other car's messages are fine", true group (after held-out 30)
     t = _streams_clean(t, notes)  # "but not the MAP: the MAP stays clean" (after held-out 29)
@@ -3116,6 +3145,40 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
         raise
 
 
+#: after held-out 32: V2X applications the specification does not have (its six: RLVW, GLOSA, IMA, LTA, FCW, EEBL), named by name or
+#: acronym; "intersection collision warning" is IMA's and not here
+_OTHER_APP = re.compile(r"(?<![\w-])(?P<a>do[- ]not[- ]pass(?:ing)?(?: warning| assist\w*| function| feature| alert| app(?:lication)?)?|dnpw|dnp warning"
+                        r"|(?:overtak\w*|passing) (?:assist\w*|aid|warning|alert|support|function|feature)"
+                        r"|blind[- ]spot (?:warning|detection|assist\w*|monitoring|alert|information|function|feature)|bsw|bsd"
+                        r"|lane[- ]change (?:warning|assist\w*|alert|support|function|feature)|lcw|lca"
+                        r"|emergency vehicle(?: approach(?:ing)?)? (?:warning|alert|notification|function|feature|app(?:lication)?)|evw"
+                        r"|wrong[- ]way (?:driv\w* )?(?:warning|alert)|wwdw?"
+                        r"|queue(?:[- ]end)? warning|traffic jam (?:ahead )?warning|curve speed warning|csw|road ?works? warning|rww"
+                        r"|(?:cooperative|connected) adaptive cruise control|cacc|stationary vehicle warning|slow vehicle warning|speed limit warning"
+                        r"|vulnerable road user warning|vru (?:warning|alert|protection|case|test|scenario)|pedestrian (?:collision )?warning|pcw|hazardous location warning|hlw|in-vehicle signage"
+                        r"|control loss warning|clw)(?![\w-])", re.I)
+#: the ego pulling out to overtake: a manoeuvre S has no field for (its egos keep their lane); the ego motion rules did not read it
+_EGO_OVERTAKES = re.compile(r"\bpull(?:s|ing)? out to (?:overtake|pass)\b", re.I)  # "we overtake the van" is ``_ego_motion``'s (quoted there)
+
+
+def _other_application(prompt: str) -> None:
+    """An application the specification does not have, named in the intent ("Our ECU also has a do-not-pass function, so please test that:
+    the ego follows a slow truck ..."), or the ego's overtaking it tests, is refused, quoted, naming it (after held-out 32: s34 ran as FCW,
+    the truck ahead read as a lead, without a word). Before it, such an intent was refused only where its scene named no situation of the
+    six ("no known situation"); a scene that also reads as one of them (a vehicle ahead) ran as that application. Named anywhere, even as
+    framing: refused rather than guessed (a framing about the writer's other work names no application here, e.g. "I usually test truck
+    platooning")."""
+    t = " ".join(prompt.split())
+    m = _OTHER_APP.search(t)
+    if m:
+        raise not_understood(_clause_at(t, m.start()), f"'{m.group('a')}' is an application the specification does not have; it has RLVW, GLOSA, "
+                             "IMA, LTA, FCW and EEBL")
+    m = _EGO_OVERTAKES.search(t)
+    if m:
+        raise not_understood(_clause_at(t, m.start()), "the ego's overtaking is a manoeuvre the specification does not have (its ego keeps its "
+                             "lane; DNPW / overtaking assistance is no application of it)")
+
+
 #: a separation said as the user said it ("separated by 35 m", "separated by a gap of 35 m"): read as "35 m apart" (``_read_prompt``)
 _SEPARATED_BY = re.compile(r"\bseparated by (?:a (?:gap|distance) of )?(\d+(?:\.\d+)? ?m)\b(?!/)", re.I)
 
@@ -3147,6 +3210,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     said = text  # the intent as worded, before the rewrites below (a refusal may quote it)
     if not text:
         raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
+    _other_application(prompt)  # "a do-not-pass function", "blind spot warning": an application S does not have (after held-out 32)
     text = _lone_car_is_ego(text, notes)
     # after held-out 26: "the pair of them / the two of them / both of them / each of them at 80 km/h" is "both at 80 km/h" (held-out 25's
     # "host and van both at X" convention: the ego's and the other vehicle's speed); it gave the ego the speed and the lead none, or the lead
@@ -3324,7 +3388,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
     spec["vehicles"] = vehicles
-    _same_speed(low, spec["ego"], vehicles)
+    _same_speed(low, spec["ego"], vehicles, text)
     _own_same_speed(spec["ego"], vehicles, low)
     _both_said_apart(scene_sents, vehicles)
     _both_two_vehicles(scene_sents, spec["ego"], vehicles)
@@ -3363,6 +3427,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     if problems:
         raise OfflineParseError("offline parse: " + problems[0])
     whose = _followed_at(spec["ego"], vehicles) or _brakes_from_rest(stands, spec["ego"], vehicles)
+    _same_speed_unfilled(low, text, spec["ego"], vehicles)  # "the same speed" that gave no vehicle a speed (after held-out 32)
     motion = _motion_unheld(vehicles) or _motion_unattached(scene_sents, vehicles)
     for v in vehicles:
         v.pop("_noun", None)
@@ -4286,20 +4351,58 @@ _SAME_SPEED = re.compile(r"\b(?:(?:the )?ego|we|us|the host vehicle)\b[^,;.]{0,2
                          r"|\d ?m (?:ahead|in front)(?: of us)?,? (?:at|doing|going|driving) the same speed\b(?! as)"
                          r"|\b(?:follow\w*|behind|tailing|trailing)\b[^,;.]{0,60}?\b(?:at|doing|with|going|driving) the same speed\b(?! as)|\b(?:at |doing )?(?:the )?same speed as (?:it|the lead\w*|that \w+|us|we|the ego)\b"
                          # after held-out 11: "15 m/s like us", "as fast as us", "the same as the ego" (the lead's speed, ours too)
-                         r"|\d ?(?:km/h|mph|m/s),? (?:just )?(?:like|as) (?:us|we do|the ego|ours)\b|\bas fast as (?:us|we|the ego)\b")
+                         r"|\d ?(?:km/h|mph|m/s),? (?:just )?(?:like|as) (?:us|we do|the ego|ours)\b|\bas fast as (?:us|we|the ego)\b"
+                         # after held-out 32: the shared speed said after the pair's sentence, in a clause of its own ("we follow a truck at 85 km/h
+                         # with a 20 m gap, both at the same speed": the lead had none, without a word)
+                         r"|" + r"\b(?:both|the two(?: of (?:us|them))?) (?:(?:are |of us |of them )?(?:at|doing|going|driving|driving at|travelling at|traveling at|cruising at|moving at|running at|with)) the same speed\b(?! as)")
+#: after held-out 32: "both (are) at / doing the same speed": a pair said to share one speed; where it fills no vehicle (no single lead, or
+#: neither of the two has a stated speed) it is refused, quoted (``_same_speed``), never dropped
+_BOTH_SAME_SPEED = re.compile(r"\b(?:both|the two(?: of (?:us|them))?) (?:(?:are |of us |of them )?(?:at|doing|going|driving|driving at|travelling at|traveling at|cruising at|moving at|running at|with)) the same speed\b(?! as)")
 
 
-def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]]) -> None:
-    """One speed stated once for two: the one of the ego and the lead that has it fills the other (a number is never invented)."""
-    if not _SAME_SPEED.search(low):
+def _same_speed(low: str, ego: dict[str, Any], vehicles: list[dict[str, Any]], text: str = "") -> None:
+    """One speed stated once for two: the one of the ego and the lead that has it fills the other (a number is never invented).
+
+    After held-out 32: "both at the same speed" said after the pair ("we follow a truck at 85 km/h with a 20 m gap, both at the same
+    speed") fills the lead as well; such a clause that fills neither (no single lead, or no stated speed to copy) is refused, quoted:
+    the engineer said the two share a speed, and a speed left unset there is a silent error."""
+    m = _SAME_SPEED.search(low)
+    if not m:
         return
+    both = _BOTH_SAME_SPEED.search(low)
+    src = text if len(text) == len(low) else low  # the clause quoted as written
     leads = [v for v in vehicles if v["role"] == "lead"]
     if len(leads) != 1:
+        if both:
+            raise not_understood(_clause_at(src, both.start()), "'both at the same speed': which two? say the speed of each vehicle")
         return
-    if "speed" not in ego and "speed" in leads[0]:
+    if both and "_follow_at" in ego and "speed" not in ego:
+        # "we follow a truck at 85 km/h ..., both at the same speed": the followed-at speed (ours or the truck's? ``_followed_at``) is both's
+        v = ego.pop("_follow_at")[1]
+        if leads[0].get("speed") is not None and abs(leads[0]["speed"] - v) > 1e-6:
+            raise not_understood(_clause_at(src, both.start()), "'both at the same speed' but two speeds are stated: say one")
+        ego["speed"] = ego["desired_speed"] = leads[0]["speed"] = v
+    elif "speed" not in ego and "speed" in leads[0]:
         ego["speed"] = ego["desired_speed"] = leads[0]["speed"]
     elif "speed" in ego and "speed" not in leads[0]:
         leads[0]["speed"] = ego["speed"]
+    elif both and ("speed" not in ego or "speed" not in leads[0]):
+        raise not_understood(_clause_at(src, both.start()), "'both at the same speed' but no speed is stated: give it in km/h, mph or m/s")
+
+
+def _same_speed_unfilled(low: str, text: str, ego: dict[str, Any], vehicles: Sequence[dict[str, Any]]) -> None:
+    """A safety net (after held-out 32): "the same speed" said in the intent while a moving vehicle of the scene (lead, oncoming,
+    crossing) is left with no speed beside an ego that has one. The engineer said two share a speed and the rules that read "same speed"
+    gave it to no one ("we follow a truck at 85 km/h with a 20 m gap, both at the same speed" left the truck's speed unset, without a
+    word): refused, quoted. A "same speed as the van" between two other vehicles is ``_own_same_speed``'s and filled before this."""
+    m = re.search(r"\bsame speed\b", low)
+    if not m or ego.get("speed") is None:
+        return
+    moving = [v for v in vehicles if v.get("role") in ("lead", "opposing", "crossing_left", "crossing_right")
+              and v.get("speed") is None and v.get("behaviour", {}).get("kind") != "stop" and "time_to_conflict" not in v]
+    if moving:
+        src = text if len(text) == len(low) else low
+        raise not_understood(_clause_at(src, m.start()), "'the same speed' gives no vehicle its speed here: say each vehicle's speed in km/h, mph or m/s")
 
 
 #: "same speed" said in a vehicle's own clause ("a truck ahead at 20 m, same speed", "a van 30 m in front going the same speed as us"):
