@@ -6177,3 +6177,93 @@ def test_the_reason_for_the_test_first_is_no_vehicle() -> None:
     assert len(_vehicles_of(a)) == 1
     b = OfflineParser().parse("A delivery van's camera recorded a near miss at 80 km/h, so we want " + scene)
     assert not any("the reason" in n for n in b.notes)  # a number in it: not set aside as a reason
+
+
+# ------------------------------------------------------------------------------- after the held-out 33 round: three silent errors found beside it
+
+
+def _raw(a) -> dict:
+    assert a.ok, a.error
+    return json.loads(a.raw)
+
+
+def test_a_vehicle_with_numbers_in_the_reason_for_the_test_is_refused_quoted() -> None:
+    """Silent error (found after held-out 33): "A delivery van's camera recorded a near miss at 80 km/h, so we want EEBL: we follow a car at
+    60 km/h at 25 m, ..." ran with the lead a van at 80 km/h (22.222 m/s), the car and its 60 km/h lost. A reason that names a vehicle and a
+    number (or a vehicle doing something now) is refused, quoted, in each of its shapes; one with neither is noted and set aside."""
+    scene = "we drive at 20 m/s behind a car 25 m ahead that brakes hard at 4 s."
+    a = OfflineParser().parse("A delivery van's camera recorded a near miss at 80 km/h, so we want EEBL: we follow a car at 60 km/h at 25 m, "
+                              "and it brakes hard at 6 m/s² at 4 s.")
+    assert not a.ok and '"A delivery van\'s camera recorded a near miss at 80 km/h"' in a.error and "reason" in a.error
+    for reason, quote in [
+        ("A taxi driver reported a crash at 50 km/h, so we need EEBL: ", "A taxi driver reported a crash at 50 km/h"),
+        ("After a lorry braked at 9 m/s² on the ring road, we want an EEBL test: ", "a lorry braked at 9 m/s² on the ring road"),
+        ("Since a bus rear-ended a truck at thirty km/h on Monday, we want EEBL: ", "a bus rear-ended a truck at thirty km/h on Monday"),
+        ("We want EEBL because a van braked at 8 m/s² in front of our test car: ", "a van braked at 8 m/s² in front of our test car"),
+        ("Because a truck is braking hard ahead, we want EEBL: ", "a truck is braking hard ahead"),
+    ]:
+        r = OfflineParser().parse(reason + scene)
+        assert not r.ok and f'"{quote}"' in r.error, (reason, r.error)
+    for reason in ("A bus nearly hit a van last month, so we want EEBL: ", "We need EEBL since a truck hit a stopped van last week: ",
+                   "A truck driver complained about late warnings, so we want EEBL: "):
+        d = _raw(OfflineParser().parse(reason + scene))
+        assert [(v["role"], v.get("cls", "car"), v["distance"]) for v in d["vehicles"]] == [("lead", "car", 25.0)]
+        assert d["ego"]["speed"] == 20.0
+    # near misses, read as before: the scene said first with "so we want ... to ..."; a reason with no vehicle
+    d = _raw(OfflineParser().parse("We drive at 20 m/s behind a car 25 m ahead that brakes hard at 4 s, so we want EEBL to warn us in time."))
+    assert d["vehicles"][0]["distance"] == 25.0 and d["vehicles"][0]["behaviour"] == {"kind": "brake_at", "t": 4.0}
+    d = _raw(OfflineParser().parse("Our last field test went badly, so we want RLVW: we approach a red light 100 m away at 50 km/h; the SPaT is delayed by 1.5 s."))
+    assert d["ego"]["distance"] == 100.0 and d["faults"][0]["delay"] == 1.5
+
+
+def test_each_at_after_the_pair_and_a_braking_said_by_noun_land_on_that_vehicle() -> None:
+    """Silent error (found after held-out 33): "we follow a lead van, each at 72 kph, 30 m apart, and a truck 60 m ahead at 15 m/s; the van
+    brakes at 6 m/s² at 3 s" left the van with no speed and gave the truck the braking. "each at" right after the ego follows a vehicle is the
+    pair's speed though more vehicles follow; a braking said of "the van" lands on the van (by its noun); two vans, or no vehicle of the noun
+    while another brakes: refused, quoted."""
+    d = _raw(OfflineParser().parse("We want EEBL: we follow a lead van, each at 72 kph, 30 m apart, and a truck 60 m ahead at 15 m/s; the van "
+                                   "brakes at 6 m/s² at 3 s."))
+    assert d["ego"]["speed"] == 20.0
+    van, truck = d["vehicles"]
+    assert (van["cls"], van["distance"], van["speed"], van["behaviour"]) == ("van", 30.0, 20.0, {"kind": "brake_at", "t": 3.0, "decel": 6.0})
+    assert (truck["cls"], truck["distance"], truck["speed"], truck.get("behaviour")) == ("truck", 60.0, 15.0, None)
+    d = _raw(OfflineParser().parse("EEBL: we tail a car, each at 90 km/h, 40 m apart, and a bus 80 m ahead at 20 m/s; the car brakes hard at 5 s."))
+    assert [(v.get("cls", "car"), v["speed"], (v.get("behaviour") or {}).get("kind")) for v in d["vehicles"]] == [("car", 25.0, "brake_at"), ("bus", 20.0, None)]
+    two = "EEBL: we drive at 20 m/s behind a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s{}"
+    for tail in (". The van brakes at 6 m/s² at 3 s.", "; at 3 s the van brakes at 6 m/s².", ", and the van brakes hard at 3 s.",
+                 "; the white van then brakes hard at 3 s.", "; the lead van brakes hard at 3 s."):
+        d = _raw(OfflineParser().parse(two.format(tail)))
+        assert [(v["cls"], (v.get("behaviour") or {}).get("kind")) for v in d["vehicles"]] == [("van", "brake_at"), ("truck", None)], tail
+    d = _raw(OfflineParser().parse(two.format("; the truck brakes hard at 3 s.")))  # near miss: the truck named, the truck brakes
+    assert [(v["cls"], (v.get("behaviour") or {}).get("kind")) for v in d["vehicles"]] == [("van", None), ("truck", "brake_at")]
+    vans = OfflineParser().parse("EEBL: we drive at 20 m/s behind a van 30 m ahead at 20 m/s, and a second van 60 m ahead at 15 m/s; the van brakes hard at 3 s.")
+    assert not vans.ok and '"the van brakes hard at 3 s"' in vans.error and "2 vehicles" in vans.error
+    assert not OfflineParser().parse(two.format("; the bus brakes hard at 3 s.")).ok
+    d = _raw(OfflineParser().parse("EEBL: we follow a lead van, each at 72 kph, 30 m apart; the van brakes at 6 m/s² at 3 s."))  # near miss: as before
+    assert (d["vehicles"][0]["speed"], d["ego"]["speed"]) == (20.0, 20.0)
+
+
+def test_healthy_messages_beside_a_stated_fault_are_refused_quoting_both() -> None:
+    """Silent error (found after held-out 33): "RLVW with healthy messages: the SPaT is delayed by 1.5 s" ran as the delay, the
+    contradiction unsaid. Healthy words said of the test beside a fault are refused, quoting both; said of another stream or of the rest
+    ("otherwise") they are noted."""
+    for p, quote in [
+        ("RLVW with healthy messages: the SPaT is delayed by 1.5 s.", "RLVW with healthy messages"),
+        ("GLOSA with clean comms: we approach a light 200 m away at 50 km/h; the SPaT freezes at 5 s.", "GLOSA with clean comms"),
+        ("IMA, no faults: a car from the left at 10 m/s, 40 m from its line; drop 30% of its BSMs.", "no faults"),
+        ("FCW with all messages clean: we drive at 20 m/s toward a car stopped 60 m ahead; delay the car's BSMs by 400 ms.", "FCW with all messages clean"),
+        ("RLVW, nothing wrong with the messages; drop 20% of the SPaT.", "nothing wrong with the messages"),
+        ("RLVW: the SPaT is delayed by 1.5 s; nothing wrong with the SPaT.", "nothing wrong with the SPaT"),
+    ]:
+        a = OfflineParser().parse(p)
+        assert not a.ok and f'"{quote}"' in a.error and "healthy messages are said" in a.error, (p, a.error)
+    for p, note in [("RLVW: the SPaT is delayed by 1.5 s, no faults on the MAP.", "no faults on the MAP"),
+                    ("RLVW: the SPaT is delayed by 1.5 s; nothing wrong with the MAP.", "nothing wrong with the MAP"),
+                    ("RLVW: the SPaT is delayed by 1.5 s, with healthy messages otherwise.", "with healthy messages")]:
+        a = OfflineParser().parse(p)
+        assert [(f["op"], f["stream"], f["delay"]) for f in _raw(a)["faults"]] == [("delay", "spat", 1.5)]
+        assert any(note in n for n in a.notes), a.notes
+    # near misses, read as before: healthy with no fault; a negated fault kind beside another; "no faults other than"
+    assert _raw(OfflineParser().parse("RLVW with clean messages: we approach a red light 100 m away at 50 km/h.")).get("faults") in (None, [])
+    assert _raw(OfflineParser().parse("RLVW: the SPaT is delayed by 1.5 s with no packet loss."))["faults"][0]["delay"] == 1.5
+    assert _raw(OfflineParser().parse("RLVW with no faults other than a 1.5 s SPaT delay."))["faults"][0]["delay"] == 1.5

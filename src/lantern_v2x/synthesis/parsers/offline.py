@@ -1130,7 +1130,9 @@ def _held33_wordings(t: str, notes: list[str]) -> str:
     - the reason for the test first, with no number and "so we want" after it ("A fleet truck's dashcam caught a sudden stop, so we want
       EEBL: ..."): noted (the truck of the reason is no vehicle of the scene);
     - "both the same speed" said of a pair: "both at the same speed" (held-out 32's rules and their safety net then apply); ", each at N
-      km/h," right after the ego follows the one vehicle introduced: "both at N km/h"; with two or more vehicles left as written (refused).
+      km/h," right after the ego follows the one vehicle introduced: "both at N km/h"; after the held-out 33 round also where that vehicle,
+      said with "a", is the intent's first and more follow ("..., and a truck 60 m ahead"); "the van, each at" among several left as written.
+      (A reason with a number or a vehicle of its own: ``_motivations``.)
     """
     def true_instead(m: re.Match[str]) -> str:
         a = m.group("a") or m.group("b")
@@ -1175,9 +1177,65 @@ def _held33_wordings(t: str, notes: list[str]) -> str:
     t = re.sub(r"(?P<lead>^|(?<=[.;!?])\s+)(?P<c>[^.;:\d]*?\b(?:caught|recorded|captured|filmed|logged|saw|showed)\b[^.;:\d]*?),? so (?P<w>(?:we|i) (?:want|need|would like|'d like))\b",
                reason, t, flags=re.I)
     t = re.sub(r"\bboth the same speed\b", "both at the same speed", t, flags=re.I)
-    if _one_vehicle_introduced(t):
-        t = re.sub(r"(\b(?:follows?|following|behind|tails?|tailing|trails?|trailing) (?:a|an|the) (?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead))(?:,| ,)\s*each (?:at|doing|driving at|going) "
-                   r"(?=\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)\b)", r"\1, both at ", t, flags=re.I)
+    one = _one_vehicle_introduced(t)
+
+    def each_at(m: re.Match[str]) -> str:
+        # after the held-out 33 round: also where more vehicles are introduced after the pair ("we follow a lead van, each at 72 kph, 30 m apart,
+        # and a truck 60 m ahead at 15 m/s" left the van with no speed, without a word): the pair is the ego and the vehicle it follows, said
+        # with "a" and introducing the intent's first vehicle; one said with "the" among several is left as written (refused)
+        if one or (m.group("art").lower() in ("a", "an") and not _NP.search(t[: m.start()].lower())):
+            return m.group(1) + ", both at "
+        return m.group(0)
+    return re.sub(r"(\b(?:follows?|following|behind|tails?|tailing|trails?|trailing) (?P<art>a|an|the) (?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead))(?:,| ,)\s*each (?:at|doing|driving at|going) "
+                  r"(?=\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)\b)", each_at, t, flags=re.I)
+
+
+#: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
+_ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
+#: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
+_SCENE_NOW = re.compile(r"\b(?:follows?|following|brakes|braking|crosses|crossing|approaches|approaching|drives|driving|turns|turning|stops|"
+                        r"stopping|comes|coming|runs|running|waits|waiting|is|are|sits|sitting|travels|travell?ing|cruises|cruising|overtakes|"
+                        r"merges|cuts in|pulls out|decelerates|decelerating)\b", re.I)
+
+
+def _motivations(t: str, notes: list[str]) -> str:
+    """The reason for the test said before the request, naming a vehicle ("A delivery van's camera recorded a near miss at 80 km/h, so we
+    want EEBL: we follow a car at 60 km/h ...", "Because a truck stopped dead on the A9, we need EEBL: ...", "We want FCW because a bus
+    nearly hit a van: ...").
+
+    Why (found after held-out 33, a silent error): the reason's van became the lead and its 80 km/h the lead's speed, the car the intent
+    follows lost, without a word; ``_held33_wordings`` set aside only a reason with no number. Now a reason that names a vehicle, said as
+    "X, so we want ...", "Because / since / after X, we want ...", or "We want <application> because / since / after X:", is
+    - set aside, noted, when it clearly is one: no number and no scene verb in the present ("A bus nearly hit a van last month");
+    - refused, quoted, when it holds a number (the van's 80 km/h could be the lead's) or says a vehicle doing something now ("Since a van
+      brakes hard ahead, we want EEBL: ..."): which vehicle and values are the scene's is not said, and the scene is never guessed.
+    A reason that names no vehicle, or states a fault of the messages, is left as written (the rules read or refuse it)."""
+    apps = r"(?:rlvw|glosa|ima|lta|fcw|eebl)"
+    shapes = [
+        re.compile(r"(?P<lead>^|(?<=[.;!?])\s+)(?P<c>(?![^.;:]*\b(?:because|since)\b)[^.;:]*?),? so (?:that )?(?P<w>" + _ASK + r")\b", re.I),
+        re.compile(r"(?P<lead>^|(?<=[.;!?])\s+)(?:because|since|after|as) (?P<c>[^.;:]*?), (?P<w>" + _ASK + r")\b", re.I),
+        re.compile(r"(?P<lead>^|(?<=[.;!?])\s+)(?P<w>" + _ASK + r" (?:to (?:test|check|run|see) )?(?:an? |the )?" + apps + r"(?: (?:test|case|scenario|run|check))?),? "
+                   r"(?:because|since|after|as) (?P<c>[^.;:]*?)(?=\s*(?::|[.;!?](?:\s|$)|$))", re.I),
+    ]
+    for shape in shapes:
+        m = shape.search(t)
+        if m and shape is not shapes[2] and (re.match(r"\s*(?:we|i|us|ego|the ego|our ego|the host|the subject)\b", m.group("c"), re.I)
+                                              or not re.match(r"[^.;:]*:|[^.;]*[.;!?]\s+\S", t[m.end():])):
+            continue  # the scene itself said first ("We drive ... behind a car ..., so we want EEBL to warn us"), or no request after it
+        if not m or not re.search(r"\b(?:" + _NOUN + r")s?\b", m.group("c"), re.I) or _MSG.search(m.group("c").lower()) or _FAULTISH.search(m.group("c").lower()):
+            continue
+        c = m.group("c").strip()
+        said_number = re.search(r"\d|\b(?:" + _NW + r")[\s-]+(?:km/h|kph|kmh|mph|m/s|metres|meters|m|seconds|s|percent|%)\b", c, re.I)
+        if said_number or _SCENE_NOW.search(c):
+            why = "holds a number that could be a value of the scene" if said_number else "says a vehicle doing something now, as a scene would"
+            raise not_understood(c, f"the reason for the test names a vehicle and {why}: is it a vehicle of the test, or only what prompted it? "
+                                 "Say the test's vehicles and values after the request, and the reason without them")
+        notes.append(f'not a test instruction: noted: the reason "{c}" (what prompted the test; its vehicle is no vehicle of the scene)')
+        if m.re is shapes[2]:
+            t = t[: m.start("w")] + m.group("w") + t[m.end("c"):]
+        else:
+            w = m.group("w")
+            t = t[: m.start()] + m.group("lead") + w[0].upper() + w[1:] + t[m.end("w"):]
     return t
 
 
@@ -1269,6 +1327,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
     t = _held33_wordings(t, notes)  # "instead of its actual group N", "green arriving", "with clean messages", "each at 65 kph" (after held-out 33)
+    t = _motivations(t, notes)  # "A van's camera recorded a near miss at 80 km/h, so we want EEBL: ..." (after the held-out 33 round)
     t = _held32_wordings(t, notes)  # "I usually test X, but today it's RLVW", "Only those two vehicles" (after held-out 32)
     t = _held31_wordings(t, notes)  # "the one ahead", "from 3 s the lead decelerates", "that same speed", "a single car", "waits ... creeping at" (after held-out 31)
     t = _held30_wordings(t, notes)  # "a vehicle under test", "a remote vehicle, a van,", "the other car's messages are fine", true group (after held-out 30)
@@ -3500,6 +3559,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion or standing
     _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
+    _braking_by_noun(scene_sents, vehicles)  # "...; the van brakes at 6 m/s²" lands on the van, never on the truck said last (after the held-out 33 round)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles, text)
     _own_same_speed(spec["ego"], vehicles, low)
@@ -3520,6 +3580,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         spec["communication"] = comm
     spec["faults"] = merge_restated(_its_vehicle(_read_faults(fault_clauses, app, vehicles), text, app, vehicles))
     _streams_kept(fault_clauses, spec["faults"])
+    _healthy_beside_fault(text, fault_clauses, spec["faults"], vehicles, notes)  # "with healthy messages: the SPaT is delayed by 1.5 s" (after the held-out 33 round)
     # after held-out 29: a BSM fault that names its sender by words no vehicle answers to ("the former's BSMs", "the other one's BSMs") with two
     # or more vehicles in the scene ran on every sender's BSMs, without a word: refused, quoted
     parties = [v for v in vehicles if v["role"] not in ("occluder", "follower")]
@@ -5828,6 +5889,97 @@ def _same_class(m: re.Match[str], before: Sequence[re.Match[str]]) -> bool:
 
 _LEAD_BRAKING_TAIL = re.compile(r",\s*((?:(?:at|after) \d+(?:\.\d+)? ?s,?\s+)?(?:the |our |that )?lead(?:er|ing)?(?: (?:car|vehicle|van|truck|bus|lorry|suv|sedan))?"
                                 r" (?:suddenly |then |hard |sharply )?(?:brakes?|decelerates?|slams?)\b[^;]*)$")
+
+
+#: a braking said of a vehicle by its noun ("the van brakes at 6 m/s² at 3 s", "at 3 s the white van suddenly brakes hard")
+_NOUN_BRAKES = re.compile(r"\b(?:the|that|this) ((?:(?:" + _ADJ + r"|white|red|blue|black|grey|gray|silver|delivery|box|small|big|large)\s+)*)(" + _NOUN + r")\b(?!['’])"
+                          r"(?= (?:(?:then|suddenly|hard|sharply|abruptly|also|now)\s+)*(?:brakes?|slams?|decelerates?|(?:hard|emergency|full|panic)[- ]brak(?:es|ing|e))\b)", re.I)
+
+
+#: the whole test said to have healthy messages ("with healthy messages", "clean comms", "no faults", "fault-free", "all messages stay clean")
+_NO_FAULT_SAID = re.compile(r"\b(?:(?:with|using|over|on|under|and|keep|keeps|keeping)\s+(?:(?:a|an|all|the)\s+)?(?:clean|healthy|fault[- ]free|perfect|ideal|error[- ]free|nominal|unimpaired|"
+                            r"untouched|unfaulted|flawless)\s+(?:v2x\s+)?(?:messages|messaging|communications?|comms|v2x|channel|link|radio|network)"
+                            r"|no faults?(?: at all| whatsoever| of any kind)?(?! (?:other than|besides|except|apart from|beyond|but)\b)|fault[- ]free"
+                            r"|nothing wrong(?: with (?:the )?(?:messages|comms|channel|v2x|radio))?|no (?:message|radio|channel|comms|v2x|communication) (?:faults?|impairments?|problems?|errors?)"
+                            r"|(?:all|every) (?:v2x )?messages? (?:are |is |stay |stays |remain |remains )?(?:clean|healthy|intact|fine|untouched|unfaulted))\b", re.I)
+#: what a healthy phrase is said of, right after it ("no faults on the MAP", "healthy messages from the van")
+_HEALTHY_OF = re.compile(r"\s+(?:on|in|for|to|from|of|with)\s+(?:the\s+)?(?:(?P<s>spat|spatem|map|mapem|bsms?|cams?)\b|(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _NOUN + r"))(?:['’]s)?\b)", re.I)
+
+
+def _healthy_beside_fault(text: str, fault_clauses: Sequence[str], faults: Sequence[dict[str, Any]], vehicles: Sequence[dict[str, Any]], notes: list[str]) -> None:
+    """Healthy messages said of the test beside a fault it states is refused, quoting both.
+
+    Why (found after held-out 33, a silent error): "RLVW with healthy messages: the SPaT is delayed by 1.5 s" ran as the delay, the healthy
+    words read by no rule (``_HEALTHY`` is only taken out before a fault is looked for), so the contradiction was never said; "with clean
+    messages" is read as no faults only where no fault word is said (``_held33_wordings``). Now "with healthy / clean messages", "no faults",
+    "fault-free", "all messages stay clean" beside a fault read is refused, quoting both: which of the two is the test is not said. Healthy
+    words said of another stream or vehicle ("no faults on the MAP" beside a SPaT delay, "healthy messages from the truck" beside the van's
+    BSM loss) are context, noted; of the faulted stream or vehicle, refused. Words about one stream said healthy in the fault's own clause
+    ("but the MAP is fine") were set aside before (``_streams_clean``, ``_SENDER_CLEAN``) and never reach here."""
+    if not faults:
+        return
+    if re.search(r"\b(?:rows?|variants?|cases?|runs?|options?|configs?|configurations?) \w+ only\b|\bas (?:the|in the) (?:default|baseline|first|previous|other|reference) "
+                 r"(?:row|variant|case|run|option|config|configuration)\b", text, re.I):
+        return  # a healthy row beside the faulted row asked for ("Default row: ... no fault. Row B: as the default row, but ... Please run row B only")
+    for m in _NO_FAULT_SAID.finditer(text):
+        if re.match(r",?\s*(?:otherwise|elsewhere|apart from (?:that|this|it)|besides (?:that|this|it)|except\b|other than|for the rest|on (?:all )?the other streams)", text[m.end():], re.I):
+            notes.append(f'noted: "{text[m.start(): m.end()]}" said of the rest, beside the fault')  # "with healthy messages otherwise": no contradiction
+            continue
+        of = _HEALTHY_OF.match(text, m.end())
+        said = text[m.start(): of.end() if of else m.end()]
+        if of and of.group("s"):
+            stream = re.sub(r"s$", "", of.group("s").lower()).replace("mapem", "map").replace("spatem", "spat").replace("cam", "bsm")
+            if all(f.get("stream") != stream for f in faults):
+                notes.append(f'noted: "{said}" (no fault on that stream; the fault is on another)')
+                continue
+        elif of and of.group("v"):
+            noun = re.search(r"(" + _NOUN + r")$", of.group("v"), re.I)
+            stem = re.sub(r"e?s$", "", noun.group(1).lower()) if noun else ""
+            mine = {v["id"] for v in vehicles if v.get("_noun") == stem or v["cls"] == _class_of(stem)}
+            bsm = [f for f in faults if f.get("stream") == "bsm"]
+            if mine and all(f.get("target") and f.get("target") not in mine for f in bsm):  # a BSM fault with no sender is on every sender's
+                notes.append(f'noted: "{said}" (that vehicle\'s messages are not faulted; the fault is elsewhere)')
+                continue
+        fault = next((c for c in fault_clauses if c.strip()), "")
+        raise not_understood(_clause_at(text, m.start()), f'healthy messages are said, but "{fault.strip()}" states a fault: which one is the test? '
+                             "Say the fault alone, or the healthy run alone")
+
+
+def _braking_by_noun(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
+    """A braking said of a vehicle by its noun lands on a vehicle of that noun, or is refused, quoted.
+
+    Why (found after held-out 33, a silent error): "we follow a lead van ..., and a truck 60 m ahead at 15 m/s; the van brakes at 6 m/s² at
+    3 s" gave the braking to the truck (the clause after ";" was read as the last vehicle's words, and a sentence of its own too), without a
+    word. Now, where the braking (``brake_at``) sits on a vehicle the clause does not name and exactly one vehicle answers to its noun, the
+    braking is moved to that one (the other keeps its cruise); where none or several answer (a "bus" in a scene of a van and a truck, two
+    vans: "the van brakes" with a van 30 m and a second van 60 m ahead braked the far one), it is refused, quoted; "the lead van" / "the second van"
+    are left to the rules of place and ordinal. "the vehicle" names no class and is left to the other rules."""
+    braking = [v for v in vehicles if (v.get("behaviour") or {}).get("kind") == "brake_at"]
+    if not braking:
+        return
+    for s in sents:
+        for m in _NOUN_BRAKES.finditer(s):
+            word = re.sub(r"e?s$", "", m.group(2).lower())
+            if word == "vehicle":
+                continue
+            named = [v for v in vehicles if v.get("_noun") == word] or [v for v in vehicles if v["cls"] == _class_of(m.group(2))]
+            quote = _clause_at(s, m.start())
+            if len(named) > 1 and re.search(r"\b(?:lead|leading|front|first|second|third|other|rear|last|far|near|nearer|further|farther)\b", m.group(1), re.I):
+                continue  # "the lead van", "the second van" of two vans: picked by place or ordinal (the lead's and ``_target``'s rules)
+            if len(named) > 1:
+                raise not_understood(quote, f'the braking is said of "the {m.group(1)}{m.group(2)}", but {len(named)} vehicles answer to it: name the '
+                                     "braking one by its place (the one 30 m ahead, the second one)")
+            if any(v in braking for v in named):
+                continue
+            if len(named) != 1 or len(braking) != 1:
+                raise not_understood(quote, f'the braking is said of "the {m.group(2)}", but ' + (f"no {m.group(2)} is in the scene" if not named else
+                                     f"{len(named)} vehicles answer to it" if len(named) > 1 else "another vehicle brakes too")
+                                     + ": name the braking vehicle by its place (the lead, the one 60 m ahead)")
+            if named[0]["role"] != "lead":
+                raise not_understood(quote, f"the {m.group(2)} is not ahead of us in our lane: S reads a braking (brake_at) only of a vehicle ahead")
+            src = braking[0]
+            named[0]["behaviour"] = src.pop("behaviour")  # the other keeps its cruise (no behaviour: ``_mk``'s default)
+            braking = [named[0]]
 
 
 def _lead_braking_to_lead(segs: list[tuple[re.Match[str], str]], app: str) -> list[tuple[re.Match[str], str]]:
