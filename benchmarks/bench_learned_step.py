@@ -6,7 +6,8 @@ checkpoint) + the fusion head. The policy's default input is 256x128 (`lantern t
 --image-size`); the peer in the same run is the same step at the dataset's 320x160, and the
 ratio says what the smaller input saves. Input layout 2 (issue 19: MiniLM's token states through a
 trained attention head instead of its pooled embedding, ``learned/inputs.py``) is measured in the same
-run at 256x128, its peer the layout-1 step. The head is randomly initialised (its cost does not
+run at 256x128, its peer the layout-1 step; so is layout 2 with the stride-16 image map (``--image-map 32``,
+round 10), its peer the layout-2 step. The head is randomly initialised (its cost does not
 depend on its values), so no dataset is needed.
 
     .venv/bin/python benchmarks/bench_learned_step.py [--steps 30]
@@ -32,17 +33,18 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=30)
     a = ap.parse_args()
     medians = {}
-    for size, layout in (((256, 128), 1), ((320, 160), 1), ((256, 128), 2)):
-        medians[size, layout] = measure(size, a.steps, layout)
-    print(f"new-text step, 256x128 / 320x160 (layout 1): {medians[(256, 128), 1] / medians[(320, 160), 1]:.2f}")
-    print(f"new-text step, layout 2 / layout 1 (256x128): {medians[(256, 128), 2] / medians[(256, 128), 1]:.2f}")
+    for size, layout, image_map in (((256, 128), 1, 0), ((320, 160), 1, 0), ((256, 128), 2, 0), ((256, 128), 2, 32)):
+        medians[size, layout, image_map] = measure(size, a.steps, layout, image_map)
+    print(f"new-text step, 256x128 / 320x160 (layout 1): {medians[(256, 128), 1, 0] / medians[(320, 160), 1, 0]:.2f}")
+    print(f"new-text step, layout 2 / layout 1 (256x128): {medians[(256, 128), 2, 0] / medians[(256, 128), 1, 0]:.2f}")
+    print(f"new-text step, layout 2 + image map 32 / layout 2 (256x128): {medians[(256, 128), 2, 32] / medians[(256, 128), 2, 0]:.2f}")
 
 
-def measure(size: tuple[int, int], steps: int, layout: int = 1) -> float:
+def measure(size: tuple[int, int], steps: int, layout: int = 1, image_map: int = 0) -> float:
     """Print the three cases at one policy input size and layout; return the new-text median (ms)."""
     with tempfile.TemporaryDirectory() as d:
         torch.manual_seed(0)
-        save_policy(Policy(PolicyConfig(image_width=size[0], image_height=size[1], inputs=layout)), Path(d), {"dataset_hash": "bench", "seed": 0})
+        save_policy(Policy(PolicyConfig(image_width=size[0], image_height=size[1], inputs=layout, image_map=image_map)), Path(d), {"dataset_hash": "bench", "seed": 0})
         be = LearnedBackend(model_dir=d, torch_threads=1)
         img = np.random.default_rng(0).integers(0, 256, (320, 640, 3), dtype=np.uint8)
 
@@ -52,7 +54,7 @@ def measure(size: tuple[int, int], steps: int, layout: int = 1) -> float:
             return Observation(frame=0, t=0.0, image=img, speed=6.0, pose=(0.0, 0.0, 0.0), route=np.zeros((0, 2)), command=4,
                                target_point_ego=(15.0, 0.0), distance_to_maneuver=-1.0, warning=w, actors=None)
 
-        print(f"policy input {size[0]}x{size[1]}, layout {layout}:")
+        print(f"policy input {size[0]}x{size[1]}, layout {layout}" + (f", image map {image_map}" if image_map else "") + ":")
         med = 0.0
         for name, warned, fresh in (("no warning (empty text)", False, False), ("warning, repeated text", True, False), ("warning, new text every step", True, True)):
             be.reset()

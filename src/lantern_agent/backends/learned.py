@@ -146,7 +146,7 @@ class LearnedBackend(Backend):
                 self._empty_tokens = (z["tokens"].astype(np.float32), z["mask"].astype(np.float32))
         self._token_memo: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         #: the last model step's camera frame (as received) and its image features
-        self._last_image: tuple[np.ndarray, Any] | None = None
+        self._last_image: tuple[np.ndarray, tuple[Any, Any]] | None = None  # (frame, (pooled features, stride-16 map or None))
         self.stats = LearnedStats()
         self._last: tuple[np.ndarray, tuple[float, float, float], float] | None = None
         self.outputs = str(self.policy.cfg.outputs)
@@ -234,7 +234,7 @@ class LearnedBackend(Backend):
         import torch
 
         from lantern_agent.learned.cache import resize_to
-        from lantern_agent.learned.encoders import image_features
+        from lantern_agent.learned.encoders import image_features, image_features_and_map
         from lantern_agent.learned.inputs import observation_inputs
 
         if obs.image is None:
@@ -246,20 +246,24 @@ class LearnedBackend(Backend):
         last = self._last_image
         if last is not None and last[0].shape == frame.shape and np.array_equal(last[0], frame):
             self.stats.repeated_frames += 1
-            feats = last[1]
+            feats, fmap = last[1]
         else:
             img = frame
             if (img.shape[1], img.shape[0]) != self.image_size:
                 self.stats.resized_frames += 1
                 img = resize_to(img, self.image_size)
-            feats = image_features(self.image_net, [img])
-            self._last_image = (frame.copy(), feats)
+            if self.policy.cfg.image_map:  # the stride-16 map comes out of the same encoder pass
+                feats, fmap = image_features_and_map(self.image_net, [img])
+                fmap = fmap.half()  # what training read: the cache stores the maps as float16
+            else:
+                feats, fmap = image_features(self.image_net, [img]), None
+            self._last_image = (frame.copy(), (feats, fmap))
         with torch.inference_mode():
             if self.inputs_version == 2:
                 tok, mask = self.encode_tokens(text)
                 # the speed as training read it for the standstill rule (``num[0]``, float32)
                 past = self._history.past(obs.frame, feats, float(num[0] * SPEED_SCALE)) if self.policy.cfg.reads_history else None
-                return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask), past)
+                return self.policy(feats, torch.from_numpy(tok), torch.from_numpy(num)[None], torch.from_numpy(mask), past, fmap)
             return self.policy(feats, torch.from_numpy(self.encode_text(text)), torch.from_numpy(num)[None])
 
     def _plan_path_speed(self, obs: Observation) -> Plan:

@@ -21,7 +21,9 @@ and renamed: an interrupted build leaves nothing half-valid.
 
 Learned agent layout: ``image.npy`` (N, 3840) float16, ``text_index.npy``
 (N,) into ``text.npy`` (U, 384) float32 + ``texts.json``, ``numeric.npy``
-(N, 13). The ``vlm`` head's layout is in ``vlm_head.py``.
+(N, 13); with the stride-16 map (``lantern train --image-map``; a cache of its own, ``-map16`` in its name, so
+the caches of the other configurations are untouched) also ``image_map.npy`` (N, 112, H/16, W/16) float16.
+The ``vlm`` head's layout is in ``vlm_head.py``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from lantern_agent.learned import data as ds
-from lantern_agent.learned.encoders import IMAGE_FEATURES, EfficientNetLite0, EncoderIdentity, TextEncoder, cache_root, image_features
+from lantern_agent.learned.encoders import (
+    IMAGE_FEATURES, EfficientNetLite0, EncoderIdentity, TextEncoder, cache_root, image_features, image_features_and_map,
+)
 from lantern_agent.learned.inputs import numeric_features, warning_text
 
 #: 2: also holds the termination-crossing warning rows (flagged); a version-1 cache is never read again
@@ -75,12 +79,14 @@ class FeatureCache(TrainableRows):
     text_index: np.ndarray
     numeric: np.ndarray
     texts: list[str]  # the distinct texts ``text`` embeds, in its order
+    image_map: np.ndarray | None = None  # (N, 112, H/16, W/16) float16, memory-mapped; only in a ``-map16`` cache
 
 
 def concat_caches(caches: list[FeatureCache]) -> FeatureCache:
     """One cache of several datasets' caches, rows in the order given (``lantern train --data A --data B``: DAgger's
     aggregate). Each dataset keeps its own cache on disk, so adding a dataset never re-encodes the others; the image
-    features of all of them are read into memory here (3840 float16 a row: 240 MB for 31,000 rows)."""
+    features of all of them are read into memory here (3840 float16 a row: 240 MB for 31,000 rows; a stride-16
+    map adds 16,384 float16 a row at 256x128: 1 GB)."""
     if len(caches) == 1:
         return caches[0]
     offsets = np.cumsum([0] + [len(c.texts) for c in caches[:-1]])
@@ -96,6 +102,7 @@ def concat_caches(caches: list[FeatureCache]) -> FeatureCache:
         text_index=np.concatenate([np.asarray(c.text_index) + o for c, o in zip(caches, offsets)]),
         numeric=np.concatenate([c.numeric for c in caches]),
         texts=[t for c in caches for t in c.texts],
+        image_map=np.concatenate([np.asarray(c.image_map) for c in caches]) if all(c.image_map is not None for c in caches) else None,
     )
 
 
@@ -112,8 +119,8 @@ def cache_path(info: ds.DatasetInfo, tag: str, base: Path | None = None) -> Path
     return (base or cache_root() / "features") / f"{safe}-{tag}-v{CACHE_VERSION}"
 
 
-def cache_dir_for(info: ds.DatasetInfo, ident: EncoderIdentity, image_size: tuple[int, int], base: Path | None = None) -> Path:
-    return cache_path(info, f"{ident.key()}-{image_size[0]}x{image_size[1]}", base)
+def cache_dir_for(info: ds.DatasetInfo, ident: EncoderIdentity, image_size: tuple[int, int], base: Path | None = None, with_map: bool = False) -> Path:
+    return cache_path(info, f"{ident.key()}-{image_size[0]}x{image_size[1]}{'-map16' if with_map else ''}", base)
 
 
 def resize_to(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -215,9 +222,11 @@ def build_rows_cache(info: ds.DatasetInfo, path: Path, featurizer: Featurizer, m
 class _EncoderFeaturizer:
     """The learned agent's frozen encoders: pooled image map, sentence embedding of the warning text, numbers."""
 
-    def __init__(self, image_net: EfficientNetLite0, text_encoder: TextEncoder, image_size: tuple[int, int]) -> None:
+    def __init__(self, image_net: EfficientNetLite0, text_encoder: TextEncoder, image_size: tuple[int, int], with_map: bool = False) -> None:
         self.image_net, self.text_encoder, self.image_size = image_net, text_encoder, image_size
+        self.with_map = with_map
         self.img_chunks: list[np.ndarray] = []
+        self.map_chunks: list[np.ndarray] = []
         self.texts: dict[str, int] = {}
         self.tindex: list[int] = []
         self.numeric: list[np.ndarray] = []
@@ -225,7 +234,12 @@ class _EncoderFeaturizer:
     def add(self, b: dict[str, list], keep: list[int]) -> None:
         imgs = [resize_to(ds.decode_png(b["image_png"][i]), self.image_size) for i in keep]
         for s in range(0, len(imgs), IMAGE_BATCH):
-            self.img_chunks.append(image_features(self.image_net, imgs[s : s + IMAGE_BATCH]).numpy().astype(np.float16))
+            if self.with_map:
+                feats, fmap = image_features_and_map(self.image_net, imgs[s : s + IMAGE_BATCH])
+                self.map_chunks.append(fmap.numpy().astype(np.float16))
+            else:
+                feats = image_features(self.image_net, imgs[s : s + IMAGE_BATCH])
+            self.img_chunks.append(feats.numpy().astype(np.float16))
         for i in keep:
             active = bool(b["warning_active"][i])
             t = warning_text(active, b["warning_text"][i] or "")
@@ -236,6 +250,8 @@ class _EncoderFeaturizer:
     def write(self, tmp: Path) -> None:
         text_list = list(self.texts)
         np.save(tmp / "image.npy", np.concatenate(self.img_chunks).reshape(-1, IMAGE_FEATURES))
+        if self.with_map:
+            np.save(tmp / "image_map.npy", np.concatenate(self.map_chunks))
         np.save(tmp / "text.npy", self.text_encoder.encode(text_list))
         np.save(tmp / "text_index.npy", np.asarray(self.tindex, dtype=np.int64))
         np.save(tmp / "numeric.npy", np.stack(self.numeric))
@@ -251,6 +267,7 @@ def load_cache(path: Path) -> FeatureCache:
         text_index=np.load(path / "text_index.npy"),
         numeric=np.load(path / "numeric.npy"),
         texts=json.loads((path / "texts.json").read_text()),
+        image_map=np.load(path / "image_map.npy", mmap_mode="r") if (path / "image_map.npy").is_file() else None,
     )
 
 
@@ -262,10 +279,12 @@ def build_cache(
     base: Path | None = None,
     batch_size: int = 32,
     progress: Callable[[int], None] | None = None,
+    with_map: bool = False,
 ) -> tuple[FeatureCache, bool]:
-    """The learned agent's cache of ``info`` (built now when absent). Returns (cache, built_now)."""
+    """The learned agent's cache of ``info`` (built now when absent; ``with_map``: the cache that also holds the
+    stride-16 map). Returns (cache, built_now)."""
     ident = EncoderIdentity.current()
-    path = cache_dir_for(info, ident, image_size, base)
+    path = cache_dir_for(info, ident, image_size, base, with_map)
     extra = {"encoders": ident.__dict__ | {"image_pool": list(ident.image_pool)}}
-    built = build_rows_cache(info, path, _EncoderFeaturizer(image_net, text_encoder, image_size), extra, batch_size, progress)
+    built = build_rows_cache(info, path, _EncoderFeaturizer(image_net, text_encoder, image_size, with_map), extra, batch_size, progress)
     return load_cache(path), built

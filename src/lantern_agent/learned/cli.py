@@ -66,6 +66,10 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--balance-standstill", action="store_true",
                     help="repeat the training rows where the ego stands and the expert drives off until they weigh as much as the "
                          "standing rows where it waits (the head otherwise learns to wait: docs/learned_agent.md, round 9)")
+    ap.add_argument("--image-map", type=number(int, ge=0), default=0, metavar="CHANNELS",
+                    help="--inputs 2: the head also reads the image encoder's stride-16 map through a trained convolution of "
+                         "CHANNELS channels (trained perception on the detail the pooled map loses; docs/learned_agent.md, round 10; "
+                         "its own feature cache, ~30 KB a row); default 0: off")
     ap.add_argument("--threads", type=number(int, ge=1), default=1, help="torch threads (default 1: the machine is shared with simulators)")
     ap.add_argument("--cache-dir", metavar="DIR", default=None, help="feature cache location (default $LANTERN_CACHE_DIR or ~/.cache/lantern/features)")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -113,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--history-max-speed needs --history-frames or --history-anchor standstill")
     if (a.history_frames or standstill) and (a.backbone == "vlm" or a.inputs != 2):
         ap.error("a frame history (--history-frames, --history-anchor standstill) needs --inputs 2 (--backbone learned)")
+    if a.image_map and (a.backbone == "vlm" or a.inputs != 2):
+        ap.error("--image-map needs --inputs 2 (--backbone learned)")
     if a.backbone == "vlm" and a.no_speed_input:
         ap.error("--no-speed-input applies to --backbone learned only")
     size = None if a.backbone == "vlm" else (a.image_size or LEARNED_IMAGE_SIZE)
@@ -121,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, outputs=a.outputs,
                       keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames,
                       history_max_speed=a.history_max_speed or 0.0, history_anchor=a.history_anchor,
-                      balance_standstill=a.balance_standstill)
+                      balance_standstill=a.balance_standstill, image_map=a.image_map)
     try:
         source = None
         if a.backbone == "vlm":

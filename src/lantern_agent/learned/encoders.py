@@ -48,6 +48,13 @@ IMAGE_STD = 128.0
 IMAGE_POOL = (1, 3)
 IMAGE_CHANNELS = 1280
 IMAGE_FEATURES = IMAGE_CHANNELS * IMAGE_POOL[0] * IMAGE_POOL[1]
+#: The stride-16 map (the end of stage 5: 112 channels) that an image-map head reads through a trained convolution
+#: (``model.MapBranch``). Why: a small crossing car at the yield line is a few pixels wide; by the stride-32 head map
+#: it is averaged away. Standing at the yield line, whether the expert drives off is separable from the stride-16 map
+#: with a trained convolution (AUC 0.89-0.90) but not from the head map, pooled or not (0.80-0.82; docs/learned_agent.md, round 10).
+MAP_BLOCKS = 11  # blocks of stages 1-5
+MAP_CHANNELS = 112
+MAP_STRIDE = 16
 TEXT_FEATURES = 384
 #: tokens the version-2 policy's text head reads per text (MiniLM token states; longer texts are truncated)
 TEXT_TOKENS = 48
@@ -148,6 +155,16 @@ class EfficientNetLite0(nn.Module):
             x = b(x)
         return F.relu6(self._bn1(self._conv_head(x)))
 
+    def feature_maps(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(B, 3, H, W) normalised -> (head map (B, 1280, H/32, W/32), stride-16 map (B, 112, H/16, W/16)), one pass."""
+        x = F.relu6(self._bn0(self._conv_stem(x)))
+        for b in self._blocks[:MAP_BLOCKS]:
+            x = b(x)
+        mid = x
+        for b in self._blocks[MAP_BLOCKS:]:
+            x = b(x)
+        return F.relu6(self._bn1(self._conv_head(x))), mid
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # noqa: D102 - ImageNet logits (used by the loading test)
         return self._fc(self.feature_map(x).mean(dim=(2, 3)))
 
@@ -208,6 +225,19 @@ def image_features(net: EfficientNetLite0, images: list[np.ndarray] | np.ndarray
     with torch.inference_mode():
         fmap = net.feature_map(image_tensor(images))
         return F.adaptive_avg_pool2d(fmap, IMAGE_POOL).flatten(1)
+
+
+def image_features_and_map(net: EfficientNetLite0, images: list[np.ndarray] | np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    """(``image_features``, the stride-16 map (B, MAP_CHANNELS, H/16, W/16)) of one encoder pass."""
+    with torch.inference_mode():
+        fmap, mid = net.feature_maps(image_tensor(images))
+        return F.adaptive_avg_pool2d(fmap, IMAGE_POOL).flatten(1), mid
+
+
+def map_shape(image_size: tuple[int, int]) -> tuple[int, int, int]:
+    """(channels, height, width) of the stride-16 map for a (width, height) input ("same" padding rounds up)."""
+    w, h = image_size
+    return MAP_CHANNELS, math.ceil(h / MAP_STRIDE), math.ceil(w / MAP_STRIDE)
 
 
 # --------------------------------------------------------------------------- text

@@ -26,7 +26,7 @@ from torch import nn
 
 from lantern.file_integrity import atomic_write, atomic_write_text, file_entry, verify_files
 from lantern_agent.backends.base import NUM_WAYPOINTS
-from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS
+from lantern_agent.learned.encoders import IMAGE_FEATURES, TEXT_FEATURES, TEXT_TOKENS, map_shape
 from lantern_agent.learned.history import reads_history
 from lantern_agent.learned.inputs import NUM_NUMERIC, NUM_NUMERIC_V2, SPEED_SCALE
 from lantern_agent.learned.manifest_file import read_manifest_file
@@ -91,6 +91,10 @@ class PolicyConfig:
     #: first frame of the ego's current standstill below ``history_max_speed`` (what the scene looked like when the
     #: car stopped: "a car crossed and has gone" differs from "nothing has come yet"; round 8)
     history_anchor: str = "window"
+    #: > 0: the head also reads the encoder's stride-16 map (``encoders.MAP_BLOCKS``) through a trained convolution of
+    #: this many channels (``MapBranch``; round 10): trained perception on the detail the pooled head map has lost
+    image_map: int = 0
+    image_map_dim: int = 128
 
     @property
     def reads_history(self) -> bool:
@@ -129,11 +133,31 @@ class TokenTextHead(nn.Module):
         return self.out((h * m).sum(1) / m.sum(1).clamp(min=1.0))
 
 
+class MapBranch(nn.Module):
+    """The stride-16 map (B, 112, H/16, W/16) -> (B, out_dim): a 1x1 convolution, a strided 3x3 one, then a linear
+    layer over the flattened grid, so where in the image something is stays part of what the head reads.
+
+    Small on purpose (~0.15 M parameters at 256x128): it runs on cached maps in training and adds ~0.6 ms to a
+    model step (bench_learned_step.py: ratio 1.02); the frozen encoder computes the map anyway on its way to the head map.
+    """
+
+    def __init__(self, image_size: tuple[int, int], width: int, out_dim: int, dropout: float) -> None:
+        super().__init__()
+        c, h, w = map_shape(image_size)
+        self.conv = nn.Sequential(nn.Conv2d(c, width, 1), nn.GELU(), nn.Conv2d(width, width, 3, stride=2, padding=1), nn.GELU())
+        cells = ((h - 1) // 2 + 1) * ((w - 1) // 2 + 1)
+        self.out = nn.Sequential(nn.Dropout(dropout), nn.Linear(width * cells, out_dim), nn.GELU())
+
+    def forward(self, fmap: torch.Tensor) -> torch.Tensor:  # noqa: D102 - cached maps arrive as float16
+        return self.out(self.conv(fmap.float()).flatten(1))
+
+
 class Policy(nn.Module):
     """(image features, text, numbers) -> (B, 10, 2) waypoints in metres (x forward, y right), or with
     ``outputs="path_speed"`` (B, 2P + 10): a path and a speed plan (``path_speed.split``).
 
     Layout 1: text = (B, 384) pooled embedding. Layout 2: text = (B, T, 384) token states plus ``text_mask`` (B, T).
+    ``img_map``: the stride-16 map, read when ``cfg.image_map`` > 0.
     """
 
     def __init__(self, cfg: PolicyConfig) -> None:
@@ -155,6 +179,11 @@ class Policy(nn.Module):
         if cfg.history_anchor == "standstill" and not cfg.history_max_speed > 0:
             raise CheckpointError("policy config: history_anchor 'standstill' needs history_max_speed > 0 (what standing means)")
         width = cfg.image_dim + cfg.text_dim + cfg.num_dim
+        if cfg.image_map < 0:
+            raise CheckpointError(f"policy config: image_map {cfg.image_map!r} is negative (0 = off)")
+        if cfg.image_map:
+            self.map = MapBranch((cfg.image_width, cfg.image_height), cfg.image_map, cfg.image_map_dim, cfg.dropout)
+            width += cfg.image_map_dim
         if cfg.reads_history:
             self.motion = nn.Sequential(nn.Linear(cfg.image_dim, cfg.motion_dim), nn.GELU())
             width += cfg.motion_dim
@@ -165,12 +194,16 @@ class Policy(nn.Module):
         )
 
     def forward(self, img: torch.Tensor, txt: torch.Tensor, num: torch.Tensor, text_mask: torch.Tensor | None = None,
-                img_past: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
+                img_past: torch.Tensor | None = None, img_map: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
         t = self.text(txt, text_mask) if self.cfg.inputs == 2 else self.text(txt)
         num_in = num
         if not self.cfg.speed_input:  # column 0 is the speed in both layouts (inputs.py)
             num_in = torch.cat([torch.zeros_like(num[..., :1]), num[..., 1:]], dim=-1)
         parts = [self.image(img), t, self.num(num_in)]
+        if self.cfg.image_map:
+            if img_map is None:
+                raise ValueError("this policy reads the stride-16 image map (image_map > 0): pass img_map")
+            parts.append(self.map(img_map))
         if self.cfg.reads_history:
             now = self._projected(img)
             change = self.motion(now - (now if img_past is None else self._projected(img_past)))

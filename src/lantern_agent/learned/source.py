@@ -21,10 +21,12 @@ from lantern_agent.learned.encoders import EncoderIdentity, TextEncoder, load_im
 from lantern_agent.learned.model import EMPTY_TEXT_FILE, Policy, PolicyConfig, save_policy
 
 
-def image_rows(image: np.ndarray, idx: np.ndarray) -> torch.Tensor:
-    """Rows ``idx`` of the (memory-mapped) image features as float32, read in sorted order and put back in ``idx``'s."""
+def image_rows(image: np.ndarray, idx: np.ndarray, dtype: type = np.float32) -> torch.Tensor:
+    """Rows ``idx`` of the (memory-mapped) image features, read in sorted order and put back in ``idx``'s.
+
+    ``dtype`` float16 for stride-16 maps: a training set's maps stay at half the memory (the head casts per batch)."""
     uniq, inv = np.unique(idx, return_inverse=True)
-    return torch.from_numpy(np.asarray(image[uniq], dtype=np.float32))[torch.from_numpy(inv.reshape(-1))]
+    return torch.from_numpy(np.asarray(image[uniq], dtype=dtype))[torch.from_numpy(inv.reshape(-1))]
 
 
 class LearnedSource:
@@ -50,7 +52,8 @@ class LearnedSource:
         self.size = tuple(cfg.image_size) if cfg.image_size else first_image_size(infos[0])
         self.cfg = cfg
         image_net, self.text_enc = load_image_encoder(), TextEncoder()
-        built = [build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress) for info in infos]
+        with_map = bool(getattr(cfg, "image_map", 0))
+        built = [build_cache(info, image_net, self.text_enc, self.size, base=cache_base, progress=progress, with_map=with_map) for info in infos]
         return concat_caches([c for c, _ in built]), any(b for _, b in built)
 
     def inputs(self, cache: FeatureCache, rows: np.ndarray) -> tuple[torch.Tensor, ...]:

@@ -58,6 +58,7 @@ class FeatureCacheV2(TrainableRows):
     counterexample: np.ndarray  # (N,) bool
     counterexample_kind: list[str]
     past_index: np.ndarray | None = None  # (N,) row of ``image`` the frame history reads (``history.py``); None: no history
+    image_map: np.ndarray | None = None  # (N0, 112, H/16, W/16) float16: the source cache's stride-16 maps (``--image-map``)
 
 
 def token_states(texts: list[str], encoder: TextEncoder, base: Path | None) -> tuple[np.ndarray, np.ndarray]:
@@ -106,6 +107,7 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
         "crosses_termination": np.concatenate([cache.crosses_termination, np.zeros(len(chosen), bool)]),
         "key": f"{cache.key}+cx{fraction:g}-s{seed}",
         "image": cache.image,
+        "image_map": cache.image_map,
         "base_index": np.concatenate([np.arange(n0), chosen]).astype(np.int64),
         "text_index": np.concatenate([np.asarray(cache.text_index), len(texts) + pick]).astype(np.int64),
         "numeric": np.concatenate([numeric0, num_ce]),
@@ -142,8 +144,13 @@ class TokenLookup(nn.Module):
         self.tokens = torch.from_numpy(np.ascontiguousarray(tokens))  # float16, converted per batch
         self.mask = torch.from_numpy(np.ascontiguousarray(mask, dtype=np.float32))
 
-    def forward(self, img: torch.Tensor, text_index: torch.Tensor, num: torch.Tensor, img_past: torch.Tensor | None = None) -> torch.Tensor:  # noqa: D102
-        return self.policy(img, self.tokens[text_index].float(), num, self.mask[text_index], img_past)
+    def forward(self, img: torch.Tensor, text_index: torch.Tensor, num: torch.Tensor, *extra: torch.Tensor) -> torch.Tensor:
+        """``extra``: the history frame's features when the policy reads a history, then the stride-16 map when it
+        reads one (``LearnedSourceV2.inputs``' order)."""
+        cfg = self.policy.cfg
+        past = extra[0] if cfg.reads_history else None
+        fmap = extra[-1] if cfg.image_map else None
+        return self.policy(img, self.tokens[text_index].float(), num, self.mask[text_index], past, fmap)
 
     def state_dict(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: D102 (resume: the policy's weights only)
         return self.policy.state_dict(*args, **kwargs)
@@ -169,12 +176,16 @@ class LearnedSourceV2(LearnedSource):
 
     def inputs(self, cache: FeatureCacheV2, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
         img = image_rows(cache.image, cache.base_index[rows])
-        out = (img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows]))
-        return out if cache.past_index is None else (*out, image_rows(cache.image, cache.past_index[rows]))
+        out: tuple[torch.Tensor, ...] = (img, torch.from_numpy(cache.text_index[rows]), torch.from_numpy(cache.numeric[rows]))
+        if cache.past_index is not None:
+            out = (*out, image_rows(cache.image, cache.past_index[rows]))
+        if self.cfg.image_map:
+            out = (*out, image_rows(cache.image_map, cache.base_index[rows], np.float16))
+        return out
 
     def make_model(self, cache: FeatureCacheV2) -> TokenLookup:
         head = self.head_config(inputs=2, history_frames=self.cfg.history_frames, history_max_speed=self.cfg.history_max_speed,
-                                history_anchor=self.cfg.history_anchor)
+                                history_anchor=self.cfg.history_anchor, image_map=self.cfg.image_map)
         return TokenLookup(Policy(head), cache.tokens, cache.token_mask)
 
     def save(self, model: torch.nn.Module, out: Path, manifest: dict[str, Any]) -> None:

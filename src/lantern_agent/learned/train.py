@@ -86,6 +86,9 @@ class TrainConfig:
     #: repeat each training row where the ego stands and the label drives off until standing "go" and "stop" rows weigh
     #: alike (``standstill_repeats``): an L1 loss predicts the median, and one standing row in three to seven says go
     balance_standstill: bool = False
+    #: > 0 (layout 2): the head also reads the encoder's stride-16 map through a trained convolution of this many
+    #: channels (``PolicyConfig.image_map``; a feature cache of its own)
+    image_map: int = 0
 
 
 @dataclass
@@ -294,6 +297,8 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
     roots = [i.root.resolve() for i in infos]
     if len(set(roots)) != len(roots):
         raise TrainError(f"a dataset is named twice: {', '.join(str(d) for d in dirs)}")
+    if cfg.image_map and (source.name != "learned" or cfg.inputs != 2):
+        raise TrainError("--image-map needs --inputs 2 (--backbone learned)")
     if len(infos) > 1 and not hasattr(source, "build_many"):
         raise TrainError(f"--backbone {source.name} trains on one dataset; give --data once")
     data_hash = aggregate_hash(infos)
