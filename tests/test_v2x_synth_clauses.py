@@ -6267,3 +6267,48 @@ def test_healthy_messages_beside_a_stated_fault_are_refused_quoting_both() -> No
     assert _raw(OfflineParser().parse("RLVW with clean messages: we approach a red light 100 m away at 50 km/h.")).get("faults") in (None, [])
     assert _raw(OfflineParser().parse("RLVW: the SPaT is delayed by 1.5 s with no packet loss."))["faults"][0]["delay"] == 1.5
     assert _raw(OfflineParser().parse("RLVW with no faults other than a 1.5 s SPaT delay."))["faults"][0]["delay"] == 1.5
+
+
+def test_the_lead_with_two_vehicles_ahead_is_the_nearest_or_refused() -> None:
+    """Silent error (found after the held-out 33 round): "a van 30 m ahead ..., and a truck 60 m ahead ...; the lead brakes hard at 3 s"
+    braked the truck 60 m away (both are S's role "lead"; "the lead" landed on the vehicle said last, "the lead's BSMs" on the one said
+    first). "The lead" / "the leader" / "the vehicle in front" / "the car directly ahead" is the nearest when the stated distances make it
+    one; a distance missing, equal distances, or "the one ahead" are refused, quoted."""
+    def brakes(a):  # the braking vehicle's (class, distance)
+        return [(v.get("cls") or "car", v["distance"]) for v in _raw(a)["vehicles"] if (v.get("behaviour") or {}).get("kind") == "brake_at"]
+
+    issue = "FCW/EEBL check: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead brakes hard at 3 s."
+    assert brakes(OfflineParser().parse(issue)) == [("van", 30.0)]
+    for p, want in [
+        ("EEBL: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the leader brakes at 6 m/s² at 3 s.", ("van", 30.0)),
+        ("FCW: a truck 60 m ahead at 15 m/s, and a van 30 m ahead at 20 m/s; the lead brakes hard at 3 s.", ("van", 30.0)),
+        ("FCW: we follow a car 25 m ahead at 50 km/h and a bus 70 m ahead at 40 km/h; at 4 s the vehicle in front brakes hard.", ("car", 25.0)),
+        ("EEBL: a bus 40 m ahead at 15 m/s and a car 20 m ahead at 15 m/s; the car directly ahead brakes hard at 5 s.", ("car", 20.0)),
+        ("FCW: a car 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead car brakes hard at 3 s.", ("car", 30.0)),
+    ]:
+        assert brakes(OfflineParser().parse(p)) == [want], p
+    # a BSM fault on "the lead" with two ahead: the nearest's, whichever is said first
+    for p, want in [
+        ("FCW: a truck 60 m ahead at 15 m/s, and a van 30 m ahead at 20 m/s; drop the BSMs of the leader.", "van"),
+        ("FCW: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead brakes hard at 3 s; the lead's BSMs arrive 0.5 s late.", "van"),
+        ("FCW: a truck 60 m ahead at 15 m/s, and a van 30 m ahead at 20 m/s; the lead's BSMs are lost 50% of the time.", "van"),
+    ]:
+        d = _raw(OfflineParser().parse(p))
+        target = next(v for v in d["vehicles"] if v["id"] == d["faults"][0]["target"])
+        assert target["cls"] == want, (p, d["faults"])
+    # near misses, read as before: a braking said by class noun, in the vehicle's own clause, or with one lead
+    assert brakes(OfflineParser().parse("FCW: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the truck brakes hard at 3 s.")) == [("truck", 60.0)]
+    assert brakes(OfflineParser().parse("FCW: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead truck brakes hard at 3 s.")) == [("truck", 60.0)]
+    assert brakes(OfflineParser().parse("FCW: a van 30 m ahead at 20 m/s that brakes hard at 3 s, and a truck 60 m ahead at 15 m/s.")) == [("van", 30.0)]
+    assert brakes(OfflineParser().parse("FCW: a lead van 30 m ahead at 20 m/s brakes hard at 3 s.")) == [("van", 30.0)]
+    # refusals, quoted: equal distances, a distance missing, words that fit either, "the lead car" with the nearest no car
+    for p, quote, why in [
+        ("FCW: a van 30 m ahead at 20 m/s, and a truck 30 m ahead at 15 m/s; the lead brakes hard at 3 s.", "the lead brakes hard at 3 s", "do not say which"),
+        ("FCW: a lead van at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead brakes hard at 3 s.", "the lead brakes hard at 3 s", "no distance said"),
+        ("FCW: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the one ahead brakes hard at 3 s.", "the one ahead brakes hard at 3 s", "fits each"),
+        ("FCW: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the one ahead's BSMs are dropped.", "the one ahead's BSMs are dropped", "fits each"),
+        ("FCW: a van 30 m ahead at 20 m/s, and a truck 30 m ahead at 15 m/s; the leader's BSMs arrive 0.3 s late.", "the leader's BSMs arrive 0.3 s late", "do not say which"),
+        ("FCW: a van 30 m ahead at 20 m/s, and a car 60 m ahead at 15 m/s; the lead car brakes hard at 3 s.", "the lead car brakes hard at 3 s", "immediately in front"),
+    ]:
+        a = OfflineParser().parse(p)
+        assert not a.ok and f'"{quote}"' in a.error and why in a.error, (p, a.error)
