@@ -6324,3 +6324,71 @@ def test_a_speed_said_of_the_ego_and_a_vehicle_it_introduces_reaches_both_or_is_
                 "delayed by 300 ms.")
     assert b.ok, b.error
     assert b.spec.ego.speed == pytest.approx(19.444, abs=1e-3) and b.spec.vehicles[0].speed == pytest.approx(19.444, abs=1e-3)
+
+
+def test_held34_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 34's refusals, read as wording classes (``_held34_wordings``; each with a positive in other words and a near miss)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    # the true group after the MAP's wrong one with the adverb after "is"; the same number twice stays refused
+    d = ok("RLVW at 45 km/h, 150 m before the stop line, red 2 s before arrival. The MAP ties our lane to signal group 4, though the approach "
+           "is actually served by group 2.")
+    assert d["faults"][0]["signal_group"] == 4
+    refused("RLVW at 50 km/h, 180 m before the stop line, red 3 s before arrival. The MAP binds the ego's lane to signal group 6, although "
+            "the lane is really controlled by group 6.", "really controlled by group 6")
+    # the writer's usual work with "we / I ... build / design ..., but today I'm testing": noted; with a number kept, it is read or refused
+    d = ok("I normally design trucks, but today I'm testing a red light violation warning. We come in at 40 km/h from 120 m, red 3 s before "
+           "arrival. Drop 20% of the SPaT at random.")
+    assert d["application"] == "rlvw" and d["ego"]["distance"] == 120.0
+    refused("We normally build motorcycles, but today I'm checking a car's red light violation warning at 40 km/h. The car comes in at 30 mph "
+            "from 600 ft, and its light should switch to red 2 s before it gets to the line.", "30 mph")
+    # the point of view "from the rider's side" after the application's name: noted; a motorcycle in the scene stays refused
+    d = ok("EEBL once more from the rider's perspective: ego at 80 km/h, lead car at 80 km/h, 30 m ahead; the lead car brakes at 8 m/s² at "
+           "4 s. Only those two vehicles.")
+    assert d["application"] == "eebl" and len(d["vehicles"]) == 1
+    refused("Car FCW again from the motorcycle side: ego at 50 mph, a motorcycle at 30 mph, 150 ft ahead.", "motorcycle")
+    # the ego as one of the writer's fleet: "the truck" after "one of our trucks" is the ego; with another vehicle of that noun, refused
+    d = ok("Take one of our trucks approaching a signal at 50 km/h from 140 m back, with the light turning red 2 s before the truck would "
+           "reach the stop line. Nothing else on the road.")
+    assert not d.get("vehicles") and d["communication"]["signal"]["align"] == {"event": "red", "before_arrival": 2.0}
+    refused("Take one of our buses approaching a signal at 40 km/h from 160 m back, with the light going red 3 s before the bus would reach "
+            "the stop line, and a bus 20 m behind us.", "before the bus would reach")
+    # "is N m in front of it" after the ego and one vehicle: "it" is the ego; with two vehicles between, refused
+    d = ok("FCW: our car travels at 90 km/h and a slow van, 40 km/h, is 60 m in front of it. Its BSMs are delayed by 200 ms.")
+    assert d["vehicles"][0]["distance"] == 60.0 and d["vehicles"][0]["cls"] == "van"
+    refused("FCW: our car travels at 90 km/h and a slow van, 40 km/h, and a truck is 60 m in front of it.", "in front of it")
+    # "Beginning / starting T s after the start and lasting until the end": an open window from T
+    d = ok("FCW: we drive at 80 km/h behind a car 50 m ahead at 60 km/h. Beginning 3 s after the start and lasting until the end, the car's "
+           "BSMs are frozen.")
+    assert d["faults"][0]["window"] == {"start": 3.0}
+    # "closes (in) on a truck ahead": the lead; without "ahead / in front" no situation is guessed
+    d = ok("Our car does 70 km/h and closes in on a truck ahead doing 30 km/h, 90 m in front. The truck's BSMs are dropped 30% at random.")
+    assert d["application"] == "fcw" and d["vehicles"][0]["role"] == "lead" and d["vehicles"][0]["distance"] == 90.0
+    refused("Our car does 70 km/h and closes in on a truck doing 30 km/h, 90 m away.", "no known situation")
+    # a follower that "waits behind our car at N m" / "follows my car N m behind"; an IMA scene with a follower stays IMA (it was FCW)
+    d = ok("LTA: our car turns left at 3 m/s from 10 m before the line, facing an oncoming car at 50 km/h, 90 m away. A van without V2X waits "
+           "behind our car at 6 m.")
+    assert [(v["role"], v.get("distance")) for v in d["vehicles"]] == [("opposing", 90.0), ("follower", 6.0)]
+    for text in ("IMA: my car crosses at 4 m/s, 15 m before the line; a car from the right at 10 m/s, 50 m out, runs the red, and a truck "
+                 "without V2X follows my car 12 m behind.",
+                 "Our car crosses at 5 m/s starting 22 m before the line. A bus from the left at 8 m/s, 45 m from its line, runs its red, and "
+                 "a car with no V2X follows us 10 m behind."):
+        d = ok(text)
+        assert d["application"] == "ima" and d["vehicles"][-1]["role"] == "follower", text
+    # the near miss: "follows us" with a lead said only as "N m ahead" names no FCW situation any more: refused, never guessed
+    refused("We drive at 60 km/h with a car 40 m ahead at 50 km/h, and a truck follows us 10 m behind.", "no known situation")
+    # an occluder's distance as an apposition, "between the two": the occluder at that distance; "behind it" is no distance from us
+    d = ok("FCW: our car at 100 km/h, a car ahead at 60 km/h and 120 m in front, and between the two a van without V2X, 50 m ahead of us, "
+           "that hides it.")
+    assert [(v["role"], v.get("distance"), v.get("equipped", True)) for v in d["vehicles"]] == [("lead", 120.0, True), ("occluder", 50.0, False)]
+    refused("FCW: our car at 90 km/h, a car ahead at 50 km/h and 100 m in front, and between the two a truck without V2X, 40 m behind it, "
+            "that hides it.", "40 m")

@@ -88,7 +88,8 @@ SITUATIONS: tuple[tuple[str, str], ...] = (
     ("rlvw", r"(turns?|goes|switches to|changes to) (yellow|amber|red)|traffic light|signali[sz]ed|\b(?:yellow|amber|red) (?:light |phase |onset )?(?:(?:comes|shows|goes|pops|flashes) up |comes on |appears |lights up |kicks in "
             # after held-out 18: a bare onset verb and "ahead of" / "prior to" ("red comes 3 s before arrival", "amber starts 2 s prior to arrival")
             r"|comes |arrives |starts |begins |is shown |shows )?\d+(?:\.\d+)? ?s (?:before\b|(?:ahead of|prior to) (?:(?:the |our |its )?(?:arrival|ego|host|we|it|us)\b|reaching|getting))"),
-    ("fcw", r"\bfollow(s|ing)?\b|\bbehind (a|an|the)\b|\blead\b|\bheadway\b|car[- ]to[- ]car rear|\bccr[bms]\b"),  # Euro NCAP's rear scenarios (CCRs / CCRm / CCRb)
+    # after held-out 34: a vehicle that follows US ("a car with no V2X follows us 10 m behind") is a follower, no lead: it made an IMA scene FCW
+    ("fcw", r"\bfollow(s|ing)?\b(?! (?:us|me|the ego|our car|my car)\b)(?! \d+(?:\.\d+)? ?m (?:behind|back)\b)|\bbehind (a|an|the)\b|\blead\b|\bheadway\b|car[- ]to[- ]car rear|\bccr[bms]\b"),  # Euro NCAP's rear scenarios (CCRs / CCRm / CCRb)
 )
 WEATHER: tuple[tuple[str, str], ...] = (
     ("heavy_rain", r"heavy (rain|downpour)|downpour|storm"),
@@ -988,7 +989,9 @@ _JAM_FRAME = re.compile(r"(?P<c>,?\s*(?:where|in which|with|while|as) " + _JAMME
 _TRUE_GROUP_AFTER = re.compile(r"(?P<w>\bmap\b[^.;]*?\bgroup (?P<wn>\d+))(?P<c>\s*,?\s*(?:even though|although|though|whereas|while|but|when) (?:the |its |our )?"
                                r"(?:(?:real|true|actual|correct|right|proper)(?: one| signal group| group)? (?:is|would be|should be|ought to be)"
                                # after held-out 32: the lane said to belong to its true group ("..., although the lane really belongs to group 8")
-                               r"|(?:lane|approach|it) (?:really |actually |truly |in reality |in fact |correctly |properly |normally )?(?:belongs to|is served by|is controlled by|should be on|is on)) "
+                               r"|(?:lane|approach|it) (?:really |actually |truly |in reality |in fact |correctly |properly |normally )?(?:belongs to|is served by|is controlled by|should be on|is on)"
+                               # after held-out 34: the adverb after "is" ("..., although the lane is really controlled by group 2")
+                               r"|(?:lane|approach|it) is (?:really|actually|truly|in reality|in fact|correctly|properly|normally) (?:served|controlled|governed) by) "
                                r"(?:signal )?group (?P<a>\d+))"
                                r"(?=\s*[,.;]|$)", re.I)
 
@@ -1190,6 +1193,90 @@ def _held33_wordings(t: str, notes: list[str]) -> str:
                   r"(?=\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)\b)", each_at, t, flags=re.I)
 
 
+#: after held-out 34: the ego said as one of the writer's fleet ("Take one of our buses approaching ...", "as seen from one of our coaches:")
+_OUR_FLEET = {"buses": "bus", "coaches": "coach", "trucks": "truck", "lorries": "lorry", "vans": "van", "tractors": "tractor", "ambulances": "ambulance"}
+#: after held-out 34: the writer's own vehicle kind as the point of view after the application's name ("Car FCW again from the motorcycle side:")
+_RIDER_SIDE = re.compile(r"(?P<lead>^[^.;:\d]*?\b(?:rlvw|glosa|ima|lta|fcw|eebl|warning|assist)\b(?: again| once more)?)"
+                         r"(?P<c>,?\s+(?:as seen |seen |viewed )?from (?:the|a) (?:motorcycle|motorbike|bike|rider|motorcyclist)(?:'s|’s)? "
+                         r"(?:side|point of view|perspective|viewpoint|angle))(?=\s*:)", re.I)
+#: after held-out 34: an occluder's distance said as an apposition before the hiding verb ("a truck without V2X, 40 m ahead of our car, that hides
+#: it"), with "between the two" before it
+_OCCLUDER_APPOS = re.compile(r"(?:\bbetween the two,? )?(?P<v>\b(?:a|an) (?:[\w-]+ ){0,2}?(?:" + _NOUN + r")(?: without v2x| with no v2x)?),\s*"
+                             r"(?P<d>\d+(?:\.\d+)? ?m) (?:ahead|in front)(?: of (?:our car|my car|us|me|the ego))?,\s*(?:that|which) "
+                             r"(?P<h>hides|blocks|screens|masks|obscures|conceals)\b", re.I)
+
+
+def _held34_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 34 (each generic; each one refused, quoted, before; each left as written where it could say two things):
+
+    - the writer's usual work said with "We normally build motorcycles, but today I'm checking ...": as held-out 32's framing ("I usually
+      test X, but today it's ..."), now also with "we", the verbs build / make / develop / design, and "I'm / we're checking / testing";
+      only at a sentence's start, with no number in it;
+    - "Car FCW again from the motorcycle side:": the writer's point of view, noted and set aside (``_RIDER_SIDE``; the runtime has no
+      motorcycle, and none is in the scene); only right after the application's name and before a colon, with no number;
+    - "ego at 50 mph, lead car at 30 mph, ...": the bare "lead car" after the ego's list entry is "a lead car" (so "Only those two vehicles"
+      counts it as the one vehicle introduced);
+    - the ego said as one of the writer's fleet ("Take one of our buses approaching ...", "as seen from one of our coaches:"): the framing
+      before a colon is set aside, and "the bus" / "the coach" after it is the ego, noted (its class is no field of S); only where no other
+      vehicle of that noun is introduced ("a bus", "another coach") and never its possessive ("the bus's BSMs" stays refused);
+    - "the ego travels at 80 kph and a slower car, 50 kph, is 45 m in front of it": "it" is the ego (the only other vehicle said between is
+      the subject of "is"); only with exactly one vehicle noun between the ego and "it";
+    - "Beginning / Starting T s after the start and lasting / running until the end": "From T s after the start until the end of the run";
+    - "closes (in) on a car ahead / in front": follows it (a lead approached from behind: FCW's scene); only with "ahead" / "in front";
+    - a follower said as "queues / waits / sits behind our car at N m" or "follows my car N m behind": "is N m behind us" (not "follows us":
+      "follows" read as the ego following a lead made an IMA scene an FCW one, see the round's tests);
+    - an occluder's distance said as an apposition before its hiding verb, with "between the two" before it ("and between the two a truck
+      without V2X, 40 m ahead of our car, that hides it"): "a truck without V2X 40 m ahead that hides it" (``_OCCLUDER_APPOS``).
+    """
+    def writer(m: re.Match[str]) -> str:
+        if re.search(r"\d", m.group("c")):
+            return m.group(0)
+        notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the writer\'s usual work)')
+        return m.group("lead") + "It's "
+    t = re.sub(r"(?P<lead>^|(?<=[.;:!?])\s+)(?P<c>(?:i|we) (?:usually|normally|mostly|typically|generally|mainly|often) (?:build|make|develop|design|test|work on|work with)\b[^.;:]*?,?\s+"
+               r"but (?:today|this time|now|here)(?:,)? )(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:checking|testing|looking at|doing) (?:an? |the )?(?:car(?:'s|’s) )?", writer, t, flags=re.I)
+
+    def rider(m: re.Match[str]) -> str:
+        notes.append(f'not a test instruction: noted: the point of view "{m.group("c").strip(" ,")}" (the writer\'s; no motorcycle in the scene)')
+        return m.group("lead")
+    t = _RIDER_SIDE.sub(rider, t)
+    t = re.sub(r"(?P<p>(?:^|(?<=[:;.] ))(?:the )?ego (?:at|doing|going) \d[^,;.]*,\s*)(?=lead (?:car|van|truck|bus|lorry|vehicle)\b)", r"\g<p>a ", t, flags=re.I)
+    fleet = re.search(r"\bone of our (" + "|".join(_OUR_FLEET) + r")\b", t, re.I)
+    if fleet:
+        noun = _OUR_FLEET[fleet.group(1).lower()]
+
+        def seen_from(m: re.Match[str]) -> str:
+            notes.append(f'not a test instruction: noted: the point of view "{m.group("c").strip(" ,")}" (the ego is that vehicle)')
+            return ""
+        start = fleet.start()
+        framed = re.search(r"(?P<c>,?\s+(?:as seen |seen |viewed )?from one of our " + fleet.group(1) + r")(?=\s*:)", t, re.I)
+        if framed:
+            start = framed.start()
+            t = t[:start] + seen_from(framed) + t[framed.end():]
+        after = t[start:]
+        if not re.search(r"\b(?:a|an|another|one more|the other|second) (?:[\w-]+ ){0,2}?" + noun + r"\b", t, re.I) and re.search(r"\bthe " + noun + r"\b(?!['’])", after, re.I):
+            notes.append(f'noted: "the {noun}" is the ego (one of the writer\'s {fleet.group(1)}; its class is no field of the specification)')
+            t = t[:start] + re.sub(r"\bthe " + noun + r"\b(?!['’])", "the ego", after, flags=re.I)
+
+    def it_ego(m: re.Match[str]) -> str:
+        if len(re.findall(r"\b(?:" + _NOUN + r")\b", m.group("r"), re.I)) != 1:
+            return m.group(0)
+        return m.group(1) + " the ego"
+    t = re.sub(r"(\b(?:the ego|our car|my car)\b(?P<r>[^.;]*?\band (?:a|an) [^.;]*?)\bis \d+(?:\.\d+)? ?m (?:in front of|ahead of)) it\b", it_ego, t, flags=re.I)
+    t = re.sub(r"\b(?:beginning|starting) (\d+(?:\.\d+)? ?s) after the start,? and (?:lasting|running|continuing|going on) (?:until|till|to) the end(?: of the (?:run|test|simulation))?\b",
+               r"from \1 after the start until the end of the run", t, flags=re.I)
+    t = re.sub(r"\b(close|closes|closing) (?:in )?on (?=(?:a|an) (?:[\w-]+ ){0,2}?(?:" + _NOUN + r")\b,? (?:ahead|in front)\b)",
+               lambda m: {"close": "follow ", "closes": "follows ", "closing": "following "}[m.group(1).lower()], t, flags=re.I)
+    t = re.sub(r"\b(?:queues|is queuing|is queueing|is queued|waits|is waiting|sits|is sitting|stands|is standing) behind (?:our car|my car|our vehicle|my vehicle|the ego(?: vehicle)?|us) "
+               r"at (\d+(?:\.\d+)? ?m)\b(?! (?:ahead|in front|from))", r"is \1 behind us", t, flags=re.I)
+    t = re.sub(r"\b(?:follows|tails|trails) (?:my car|my vehicle) (\d+(?:\.\d+)? ?m) (?:behind|back)\b", r"is \1 behind us", t, flags=re.I)
+
+    def occluder(m: re.Match[str]) -> str:
+        notes.append(f'noted: "{m.group(0)}" is the occluder {m.group("d")} ahead')
+        return f"{m.group('v')} {m.group('d')} ahead that {m.group('h')}"
+    return _OCCLUDER_APPOS.sub(occluder, t)
+
+
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
 _ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
 #: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
@@ -1326,6 +1413,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _held34_wordings(t, notes)  # "We normally build X, but today I'm checking", "one of our coaches", "closes on a car ahead", "queues behind our car at N m" (after held-out 34)
     t = _held33_wordings(t, notes)  # "instead of its actual group N", "green arriving", "with clean messages", "each at 65 kph" (after held-out 33)
     t = _motivations(t, notes)  # "A van's camera recorded a near miss at 80 km/h, so we want EEBL: ..." (after the held-out 33 round)
     t = _held32_wordings(t, notes)  # "I usually test X, but today it's RLVW", "Only those two vehicles" (after held-out 32)
