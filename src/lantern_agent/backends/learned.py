@@ -234,7 +234,7 @@ class LearnedBackend(Backend):
         import torch
 
         from lantern_agent.learned.cache import resize_to
-        from lantern_agent.learned.encoders import image_features, image_features_and_map
+        from lantern_agent.learned.encoders import image_features_and_map
         from lantern_agent.learned.inputs import observation_inputs
 
         if obs.image is None:
@@ -252,11 +252,8 @@ class LearnedBackend(Backend):
             if (img.shape[1], img.shape[0]) != self.image_size:
                 self.stats.resized_frames += 1
                 img = resize_to(img, self.image_size)
-            if self.policy.cfg.image_map:  # the stride-16 map comes out of the same encoder pass
-                feats, fmap = image_features_and_map(self.image_net, [img])
-                fmap = fmap.half()  # what training read: the cache stores the maps as float16
-            else:
-                feats, fmap = image_features(self.image_net, [img]), None
+            feats, fmap = image_features_and_map(self.image_net, [img])  # the stride-16 map comes out of the same encoder pass
+            fmap = fmap.half() if self.policy.cfg.image_map else None  # what training read: the cache stores the maps as float16
             self._last_image = (frame.copy(), (feats, fmap))
         with torch.inference_mode():
             if self.inputs_version == 2:

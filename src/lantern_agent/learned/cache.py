@@ -41,7 +41,7 @@ import numpy as np
 
 from lantern_agent.learned import data as ds
 from lantern_agent.learned.encoders import (
-    IMAGE_FEATURES, EfficientNetLite0, EncoderIdentity, TextEncoder, cache_root, image_features, image_features_and_map,
+    IMAGE_FEATURES, EfficientNetLite0, EncoderIdentity, TextEncoder, cache_root, image_features_and_map,
 )
 from lantern_agent.learned.inputs import numeric_features, warning_text
 
@@ -234,12 +234,10 @@ class _EncoderFeaturizer:
     def add(self, b: dict[str, list], keep: list[int]) -> None:
         imgs = [resize_to(ds.decode_png(b["image_png"][i]), self.image_size) for i in keep]
         for s in range(0, len(imgs), IMAGE_BATCH):
-            if self.with_map:
-                feats, fmap = image_features_and_map(self.image_net, imgs[s : s + IMAGE_BATCH])
-                self.map_chunks.append(fmap.numpy().astype(np.float16))
-            else:
-                feats = image_features(self.image_net, imgs[s : s + IMAGE_BATCH])
+            feats, fmap = image_features_and_map(self.image_net, imgs[s : s + IMAGE_BATCH])  # one pass: the map is on the way
             self.img_chunks.append(feats.numpy().astype(np.float16))
+            if self.with_map:
+                self.map_chunks.append(fmap.numpy().astype(np.float16))
         for i in keep:
             active = bool(b["warning_active"][i])
             t = warning_text(active, b["warning_text"][i] or "")

@@ -150,10 +150,7 @@ class EfficientNetLite0(nn.Module):
 
     def feature_map(self, x: torch.Tensor) -> torch.Tensor:
         """(B, 3, H, W) normalised -> (B, 1280, H/32, W/32)."""
-        x = F.relu6(self._bn0(self._conv_stem(x)))
-        for b in self._blocks:
-            x = b(x)
-        return F.relu6(self._bn1(self._conv_head(x)))
+        return self.feature_maps(x)[0]
 
     def feature_maps(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(B, 3, H, W) normalised -> (head map (B, 1280, H/32, W/32), stride-16 map (B, 112, H/16, W/16)), one pass."""
@@ -222,9 +219,7 @@ def image_tensor(images: list[np.ndarray] | np.ndarray) -> torch.Tensor:
 
 def image_features(net: EfficientNetLite0, images: list[np.ndarray] | np.ndarray) -> torch.Tensor:
     """(B, IMAGE_FEATURES): the head map pooled over IMAGE_POOL, flattened."""
-    with torch.inference_mode():
-        fmap = net.feature_map(image_tensor(images))
-        return F.adaptive_avg_pool2d(fmap, IMAGE_POOL).flatten(1)
+    return image_features_and_map(net, images)[0]
 
 
 def image_features_and_map(net: EfficientNetLite0, images: list[np.ndarray] | np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
