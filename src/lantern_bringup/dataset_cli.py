@@ -39,7 +39,9 @@ def cmd_collect(argv: list[str]) -> int:
     from lantern_bridge.dataset.card import write_card
     from lantern_bridge.dataset.collect import CollectSettings, collect
     from lantern_bridge.dataset.journal import STATE_FILE, JournalError
+    from lantern_bridge.dataset.expert import FLOW_RULE
     from lantern_bridge.dataset.perturb import PerturbSettings
+    from lantern_bridge.scenario.drive import FLOW_RULES
 
     ap = ArgumentParser(prog="lantern dataset collect", description="Collect the open-loop dataset (docs/dataset.md).")
     ap.add_argument("--out", required=True, help="new or empty output directory, or one an interrupted collection left (resumed)")
@@ -53,6 +55,9 @@ def cmd_collect(argv: list[str]) -> int:
     ap.add_argument("--dagger", metavar="CKPT_DIR", default=None,
                     help="DAgger: this `lantern train` checkpoint drives and the expert labels every state it visits (docs/dataset.md); "
                          "train on it together with the expert's dataset (`lantern train --data BASE --data THIS`)")
+    ap.add_argument("--expert-flow-rule", choices=FLOW_RULES, default=FLOW_RULE,
+                    help="when the expert stops yielding to Right-Turn Yield's cross flow: once every flow car is gone from the scene "
+                         f"or once every one has crossed the ego's path (default {FLOW_RULE}, the released data's rule)")
     a = ap.parse_args(argv)
     out = Path(a.out)
     dagger = driver_factory = None
@@ -70,6 +75,7 @@ def cmd_collect(argv: list[str]) -> int:
             return 2
         driver_factory = PolicyDriver
     settings = CollectSettings(size=a.size, camera=a.camera, perturb=PerturbSettings() if a.perturb else None, dagger=dagger,
+                               flow_rule=a.expert_flow_rule,
                                **({"seed": a.seed} if a.seed is not None else {}))
     resumable = out.is_dir() and (out / STATE_FILE).is_file()
     if out.is_dir() and (out / "manifest.json").is_file() and not resumable:
@@ -148,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cmds = {"collect": cmd_collect, "card": cmd_card}
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S] [--perturb | --dagger CKPT_DIR]\n  card DIR")
+        print("usage: lantern dataset {collect,card} ...\n  collect --out DIR [--size N] [--workers N] [--camera WxH] [--seed S] [--perturb | --dagger CKPT_DIR] [--expert-flow-rule gone|crossed]\n  card DIR")
         return 0
     if not argv:
         print("lantern dataset: an action is required: collect or card", file=sys.stderr)

@@ -43,6 +43,7 @@ class CollectSettings:
     rows_per_shard: int = ROWS_PER_SHARD
     perturb: PerturbSettings | None = None  # steering noise windows (perturb.py); None: the expert's own driving
     dagger: DaggerSettings | None = None  # the policy drives, the expert labels (dagger.py); None: the expert drives
+    flow_rule: str = expert.FLOW_RULE  # when the expert stops yielding to a cross flow (scenario.drive.FLOW_RULES)
 
 
 @dataclass(frozen=True)
@@ -94,22 +95,22 @@ def _driver(settings: DaggerSettings) -> dagger.Driver:
     return _DRIVER
 
 
-Job = tuple[int, str, int, tuple[int, int], int, "PerturbSettings | None", "DaggerSettings | None"]
+Job = tuple[int, str, int, tuple[int, int], int, "PerturbSettings | None", "DaggerSettings | None", str]
 
 
 def _job(args: Job) -> tuple[str, list[dict[str, Any]], list[str], dict[str, Any]]:
     """One rollout; the spec is rebuilt from (candidate index, variant, seed) because RouteSpec holds
     read-only mappings that do not pickle (and the rebuild is deterministic)."""
-    j, variant, seed, camera, bg, perturb, dag = args
+    j, variant, seed, camera, bg, perturb, dag, flow_rule = args
     assert _RENDER is not None
     a, b = candidate_pair(j, seed)
     spec = a if variant == "A" else b
     if dag is not None:
-        d = dagger.run(spec, _RENDER, _driver(dag), camera, bg)
+        d = dagger.run(spec, _RENDER, _driver(dag), camera, bg, flow_rule=flow_rule)
         trace = {"frames": d.frames, "policy_outcome": dagger.outcome_label(d), "policy_completion": round(d.completion, 4),
                  "policy_collisions": d.collisions, "labels_dropped": d.labels_dropped}
         return spec.route_id, d.rows, dagger.check(d), trace
-    r = rollout.run(spec, _RENDER, camera, bg, perturb=perturb)
+    r = rollout.run(spec, _RENDER, camera, bg, perturb=perturb, flow_rule=flow_rule)
     trace = {"frames": r.frames}
     if perturb is not None:
         trace.update(perturbation_windows=r.perturbation_windows, perturbed_samples_dropped=r.perturbed_rows)
@@ -124,15 +125,17 @@ def _rows(spec: RouteSpec, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def generator(settings: CollectSettings) -> dict[str, Any]:
     """The settings that decide the dataset (the manifest's ``generator``; a resume must match it). Without
-    perturbations the key is absent, so the datasets collected before it existed keep their hash."""
-    gen = {k: v for k, v in asdict(settings).items() if k not in ("perturb", "dagger")}
+    perturbations the key is absent, so the datasets collected before it existed keep their hash; the same for the
+    expert's flow rule at its default."""
+    gen = {k: v for k, v in asdict(settings).items() if k not in ("perturb", "dagger", "flow_rule")}
     if settings.perturb is not None:
         gen["perturb"] = settings.perturb.as_dict()
     if settings.dagger is not None:
         gen["dagger"] = settings.dagger.as_dict()
     return {**gen, "camera": list(settings.camera), "weathers": list(DATASET_WEATHERS), "hz": 20, "keep_every": rollout.KEEP_EVERY,
             "waypoints": rollout.N_WAYPOINTS, "waypoint_dt_s": rollout.WAYPOINT_TICKS * rollout.DT, "anti_deadlock": False,
-            "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP}}
+            "expert": {"cruise_mps": expert.CRUISE, "caution_mps": expert.CAUTION, "min_gap_m": expert.MIN_GAP,
+                       **({"flow_rule": settings.flow_rule} if settings.flow_rule != expert.FLOW_RULE else {})}}
 
 
 def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tuple[str, str]], workers: int = 1,
@@ -181,7 +184,8 @@ def collect(out_dir: Path, settings: CollectSettings, render: Callable[..., tupl
                         continue
                     specs[spec.route_id] = spec
                     keys.append((c.index, order))
-                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles, settings.perturb, settings.dagger))
+                    batch.append((c.index, spec.variant, settings.seed, settings.camera, settings.background_vehicles, settings.perturb, settings.dagger,
+                                  settings.flow_rule))
             results = pool.imap(_job, batch) if pool is not None else map(_job, batch)
             for key, (rid, rows, reasons, trace) in zip(keys, results):
                 if len(state.accepted) >= settings.size:

@@ -49,7 +49,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lantern.ego_path import PATH_POINTS, PATH_SPACING, resample_path  # the path label: SimLingo's 20 points 1 m apart
-from lantern_bridge.dataset.expert import CollectionExpert
+from lantern_bridge.dataset.expert import FLOW_RULE, CollectionExpert
 from lantern_bridge.dataset.rollout import (COMMANDS, DT, KEEP_EVERY, MAX_FRAMES, N_WAYPOINTS, TARGET_AHEAD, WAYPOINT_TICKS, Renderer,
                                             Rollout, lifecycle, phase, png, start, to_ego)
 from lantern_bridge.scenario.controller import ScenarioController
@@ -108,12 +108,12 @@ def _shared(world: World, ctrl: ScenarioController) -> dict[int, Any]:
     return {id(o): o for o in keep if o is not None}
 
 
-def _label(state: tuple[World, ScenarioController, SessionWorld]) -> tuple[np.ndarray, np.ndarray, bool] | None:
+def _label(state: tuple[World, ScenarioController, SessionWorld], flow_rule: str = FLOW_RULE) -> tuple[np.ndarray, np.ndarray, bool] | None:
     """(10 waypoints, path, crosses_boundary) of the expert driving a copy of ``state`` from here; None when the
     copy ends before the waypoint horizon. The expert is made anew for the copy: it is stateless, and its speed
     rule is a closure over its controller, which a copy would share with the original."""
     world, ctrl, session = copy.deepcopy(state, _shared(state[0], state[1]))
-    expert = CollectionExpert(ctrl)
+    expert = CollectionExpert(ctrl, flow_rule=flow_rule)
     x0, y0, yaw0 = world.ego.x, world.ego.y, world.ego.yaw
     pts = [(x0, y0)]
     horizon = N_WAYPOINTS * WAYPOINT_TICKS
@@ -137,13 +137,13 @@ def _label(state: tuple[World, ScenarioController, SessionWorld]) -> tuple[np.nd
 
 
 def run(spec: RouteSpec, render: Renderer, driver: Driver | None, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4,
-        max_frames: int = MAX_FRAMES) -> DaggerRollout:
+        max_frames: int = MAX_FRAMES, flow_rule: str = FLOW_RULE) -> DaggerRollout:
     """Drive ``spec`` with ``driver`` (None: the collection expert itself, i.e. beta = 1); every kept tick becomes a
     row labelled by the expert from that state."""
     world, ctrl, session = start(spec, camera, background_vehicles)
     out = DaggerRollout(spec, camera=camera)
     out.events = [(world.frame, e.type, e.detail) for e in session.start()]
-    expert = CollectionExpert(ctrl)
+    expert = CollectionExpert(ctrl, flow_rule=flow_rule)
     route_xy = np.asarray(world.route.line.points, dtype=float)
     if driver is not None:
         driver.reset()
@@ -167,7 +167,7 @@ def run(spec: RouteSpec, render: Renderer, driver: Driver | None, camera: tuple[
         kept = f % KEEP_EVERY == 0
         image = session.image(f) if kept else None
         if kept:
-            label = _label((world, ctrl, session))
+            label = _label((world, ctrl, session), flow_rule)
             out.warning_text_missing += int(active and not text)
             if label is None:
                 out.labels_dropped += 1

@@ -22,12 +22,17 @@ CAUTION = 2.0  # m/s while the hazard is live (warning onset .. hazard clear)
 #: trigger; Obstacle Reveal's lead van waits at the reveal point until then, and at the scripted driver's
 #: 4-m default gap the ego stood ~3 m short of the trigger forever (measured: open_obstacle_reveal_00002).
 MIN_GAP = 1.0
+#: when the expert stops yielding to Right-Turn Yield's cross flow (scenario.drive.FLOW_RULES); "gone" is the rule the
+#: released data was collected with
+FLOW_RULE = "gone"
 
 
 class CollectionExpert:
-    def __init__(self, controller: Any, cruise: float = CRUISE, caution: float = CAUTION, min_gap: float = MIN_GAP) -> None:
+    def __init__(self, controller: Any, cruise: float = CRUISE, caution: float = CAUTION, min_gap: float = MIN_GAP,
+                 flow_rule: str = FLOW_RULE) -> None:
         self.ctrl = controller
-        self.driver = ScriptedDriver(follow=True, min_gap=min_gap, speed_fn=heeding_speed(controller, cruise=cruise, caution=caution))
+        self.driver = ScriptedDriver(follow=True, min_gap=min_gap,
+                                     speed_fn=heeding_speed(controller, cruise=cruise, caution=caution, flow_rule=flow_rule))
 
     def control(self, world: Any) -> tuple[float, float, float]:
         """(throttle, steer, brake) for the current frame."""

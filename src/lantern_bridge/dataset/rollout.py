@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from lantern_bridge.dataset.expert import CollectionExpert
+from lantern_bridge.dataset.expert import FLOW_RULE, CollectionExpert
 from lantern_bridge.dataset.perturb import PerturbSettings, SteeringNoise
 from lantern_bridge.scenario.controller import ScenarioController
 from lantern_bridge.scenario.route_spec import RouteSpec
@@ -132,13 +132,13 @@ def start(spec: RouteSpec, camera: tuple[int, int], background_vehicles: int) ->
 
 
 def run(spec: RouteSpec, render: Renderer, camera: tuple[int, int] = (320, 160), background_vehicles: int = 4, max_frames: int = MAX_FRAMES,
-        perturb: PerturbSettings | None = None) -> Rollout:
+        perturb: PerturbSettings | None = None, flow_rule: str = FLOW_RULE) -> Rollout:
     """Drive ``spec`` with the collection expert (its steering offset in short windows when ``perturb``
     is given, ``perturb.py``); returns the kept samples with their waypoints and the trace."""
     world, ctrl, session = start(spec, camera, background_vehicles)
     out = Rollout(spec, camera=camera)
     out.events = [(world.frame, e.type, e.detail) for e in session.start()]
-    expert = CollectionExpert(ctrl)
+    expert = CollectionExpert(ctrl, flow_rule=flow_rule)
     noise = SteeringNoise(perturb, spec.route_id, spec.seed, DT) if perturb is not None else None
     poses: list[tuple[float, float, float]] = []
     prev_speed = world.ego.speed

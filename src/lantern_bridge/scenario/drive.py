@@ -76,18 +76,31 @@ class ScriptedDriver:
         return math.sqrt(2.0 * 3.0 * max(best - self.min_gap, 0.0))
 
 
-def heeding_speed(ctrl: Any, cruise: float = 6.0, caution: float = 2.0) -> Callable[[float, float], float]:
+#: when a turning driver stops yielding to a cross flow: "gone" once every flow car has left the scene (at the
+#: flow's sink, 40 m past the crossing; the suite's acceptance and the release's data), "crossed" once every flow
+#: car has cleared the ego's path (``RightTurnYield.yet_to_cross``), as a driver who sees the junction would
+FLOW_RULES = ("gone", "crossed")
+
+
+def heeding_speed(ctrl: Any, cruise: float = 6.0, caution: float = 2.0, flow_rule: str = "gone") -> Callable[[float, float], float]:
     """Speed profile of a privileged driver that heeds the hazard lifecycle of a ScenarioController.
 
     While the hazard is live (warning onset .. hazard clear) it crawls at ``caution``; at junctions it
-    yields 3 m before the conflict point until the hazard (and any cross flow) has passed. Used by the
-    tests and the sample-frame command to drive every family through its whole lifecycle."""
+    yields 3 m before the conflict point until the hazard (and the cross flow, by ``flow_rule``) has passed.
+    Used by the tests and the sample-frame command to drive every family through its whole lifecycle."""
+    if flow_rule not in FLOW_RULES:
+        raise ValueError(f"flow_rule must be one of {', '.join(FLOW_RULES)}, not {flow_rule!r}")
+
+    def flow_left() -> bool:
+        b = ctrl.behaviour
+        if flow_rule == "crossed" and hasattr(b, "yet_to_cross"):
+            return bool(b.yet_to_cross())
+        return bool(getattr(b, "flow", None))
 
     def speed(t: float, s: float) -> float:
         p = ctrl.protocol
         live = ctrl.spec.is_route_a and p.warned and not p.cleared
-        flow_left = ctrl.spec.is_route_a and bool(getattr(ctrl.behaviour, "flow", None))
-        if ctrl.family.turning and (live or flow_left):
+        if ctrl.family.turning and (live or (ctrl.spec.is_route_a and flow_left())):
             d = ctrl.spec.conflict_s - 3.0 - s
             return 0.0 if d <= 0.3 else min(cruise, math.sqrt(6.0 * (d - 0.3)))
         return caution if live else cruise

@@ -22,6 +22,9 @@ from lantern_bridge.world.roads import Lane
 #: m, search step of ``hidden_source_distance`` along the crossing lane, and step of the ego positions checked
 SOURCE_STEP = 0.5
 APPROACH_STEP = 0.25
+#: m a flow car's rear must be past the crossing point before it no longer conflicts with the ego's turn
+#: (the family's clearance rule: the first car past it clears the hazard)
+CLEAR_PAST = SIZES["car"][0] + 1.0
 
 
 def flow_geometry(geo: Geometry) -> tuple[float, float, float, Lane]:
@@ -140,7 +143,7 @@ class RightTurnYield(Behaviour):
         if self.event_t is None or self.finished or not self.hazard_on:
             return None, None
         u = self.flow.get(self.first)
-        if u is None or u >= SIZES["car"][0] + 1.0:
+        if u is None or u >= CLEAR_PAST:
             self.finished = True
             self._end_flow()
             return "cleared", None
@@ -151,6 +154,10 @@ class RightTurnYield(Behaviour):
                 self.remove(aid)
             self.flow.clear()
         return None, lim
+
+    def yet_to_cross(self) -> list[str]:
+        """Flow cars that have not cleared the ego's path yet; the others only drive away to the sink."""
+        return [aid for aid, u in self.flow.items() if u < CLEAR_PAST]
 
     def _end_flow(self) -> None:
         """Table 7: the flow ends once the first car cleared the ego route: drop cars not yet at the junction."""
