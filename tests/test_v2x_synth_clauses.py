@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 36))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 37))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -6443,3 +6443,66 @@ def test_held35_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     # a silent error found beside the set: "trails / tails a van at N" read N as the van's, where "follows a van at N" reads it as ours
     d = ok("EEBL: our car trails a connected van at 25 m/s, 35 m apart. The van brakes at 6 m/s² at t = 3 s.")
     assert d["ego"]["speed"] == 25.0 and "speed" not in d["vehicles"][0]
+
+
+def test_held36_silent_errors_are_read_or_refused() -> None:
+    """Held-out 36's two silent errors and their neighbours: a speed said of the ego and a named vehicle at once reaches both (or is
+    refused, quoted); a second crossing vehicle said with its own direction and no number is a vehicle of its own (or refused, quoted)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    hide = "EEBL: an unequipped truck 15 m ahead of us hides a connected car 50 m ahead; "
+    brake = " The car brakes at 8 m/s² at t = 4 s. Delay its BSMs by 300 ms."
+    # s29's class beside an occluder: "we and that car both do N" (was: the ego 19.444, the car no speed, without a word), and its neighbours
+    for said in ("we and that car both do 70 km/h.", "we and that car do 70 km/h.", "the car and we both travel at 70 km/h.", "we both do 70 km/h.",
+                 "both of us at 70 km/h.", "we and it both do 70 km/h.", "we do 70 km/h, as does the car.", "we do 70 km/h and so does that car."):
+        d = ok(hide + said + brake)
+        assert [v["role"] for v in d["vehicles"]] == ["occluder", "lead"], said
+        assert d["ego"]["speed"] == pytest.approx(19.444, abs=1e-3) and d["vehicles"][1]["speed"] == pytest.approx(19.444, abs=1e-3), said
+        assert "speed" not in d["vehicles"][0], said
+    # the pair names the occluder, or a vehicle the "so does" cannot tell: refused, quoted
+    refused(hide + "we and that truck both travel at 70 km/h." + brake, "we and that truck both travel at 70 km/h")
+    refused("FCW: a connected van 30 m ahead; our car drives at 20 m/s, as does it. Delay the van's BSMs by 300 ms.", "as does it")
+    # s14's class: "..., and a car from the left keeps to its signal" is a crossing car of its own (was: dropped, without a word)
+    d = ok("IMA: we cross at 5 m/s from 20 m. A van from the left runs its red at 10 m/s, 60 m from its line, and a car from the right keeps "
+           "to its signal. Drop 30% of the van's BSMs at random.")
+    assert [(v["role"], v.get("cls", "car")) for v in d["vehicles"]] == [("crossing_left", "van"), ("crossing_right", "car")]
+    assert d["vehicles"][0]["behaviour"] == {"kind": "run_red"} and "behaviour" not in d["vehicles"][1]
+    # the same direction as the vehicle before it, with no number of its own: a second vehicle or the same one? refused, quoted
+    refused("IMA: we cross at 5 m/s from 20 m. A van from the left runs its red at 10 m/s, 60 m from its line, and a car from the left keeps "
+            "to its signal. Drop 30% of the van's BSMs at random.", "a car from the left keeps to its signal")
+
+
+def test_held36_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 36's refusals, read as wording classes (``_held36_wordings``; each with a positive in other words and a near miss)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    # "green due at N s": the green at N s; "due in about N s" stays refused
+    d = ok("Speed advice for our car at 15 m/s, 250 m from the line, with the light's green due at 21 s. Drop 20% of the SPaT at random.")
+    assert d["communication"]["signal"]["align"] == {"event": "green", "at": 21.0}
+    refused("Speed advice for our car at 15 m/s, 250 m from the line, with the light's green due in about 21 s. Drop 20% of the SPaT at random.", "21 s")
+    # "the red coming N s ahead of us": N s before our arrival; ahead of another vehicle stays refused
+    d = ok("RLVW: our car approaches at 40 km/h from 120 m, the red light coming 2.5 s ahead of us. The SPaT arrives 300 ms late.")
+    assert d["communication"]["signal"]["align"] == {"event": "red", "before_arrival": 2.5}
+    refused("RLVW: our car approaches at 40 km/h from 120 m, the red light coming 2.5 s ahead of the truck. The SPaT arrives 300 ms late.", "2.5 s")
+    # "we do N, as does / and so does / and ... too the X": both; "so does it" stays refused (which vehicle?)
+    d = ok("FCW: a connected van 30 m ahead; our car drives at 20 m/s, and the van too. Delay the van's BSMs by 200 ms.")
+    assert d["ego"]["speed"] == 20.0 and d["vehicles"][0]["speed"] == 20.0
+    refused("FCW: a connected van 30 m ahead; our car drives at 20 m/s, and it too. Delay the van's BSMs by 200 ms.", "and it too")
