@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 38))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 39))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -6587,3 +6587,57 @@ def test_held37_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     d = ok("Our car does 20 m/s, a connected van 40 m ahead at 8 m/s. Delay the van's BSMs by 300 ms and check the collision warning.")
     assert d["application"] == "fcw" and d["vehicles"][0]["role"] == "lead"
     refused("Our car does 20 m/s, a connected van at 8 m/s. Delay the van's BSMs by 300 ms and check the collision warning.", "no known situation")
+
+
+def test_held38_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 38's refusals and its silent error, read as wording classes (``_held38_wordings``, ``CLASSES``; each with a positive in
+    other words than the set's sentence and a near miss that stays refused)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    # the silent error: "every BSM it sends" beside a follower faulted every sender's BSMs; now the one vehicle "it" is
+    d = ok("Left turn: we edge forward at 2 m/s, 6 m from the line, a van follows 12 m behind us; an oncoming car comes from 120 m at 40 km/h, "
+           "and each BSM it broadcasts is 700 ms late.")
+    assert d["faults"][0]["target"] == next(v["id"] for v in d["vehicles"] if v["role"] == "opposing")
+    # ... with two crossing vehicles in one sentence, "it" names neither: refused, quoted
+    refused("IMA: we cross at 5 m/s, 20 m from the line. A van from the right at 12 m/s, 85 m from its line, runs the red, and a car from the "
+            "left at 10 m/s, 60 m out, obeys its light. Every BSM it sends arrives 300 ms late.", '"its" names which vehicle?')
+    # "the ego is our <body> truck": the ego, and "the truck" after it is the ego; with another truck introduced: refused, quoted
+    d = ok("This week the ego is our tipper truck, approaching a signal at 40 km/h from 110 m. Red comes 3 s before the truck reaches its "
+           "line. The SPaT arrives 300 ms late.")
+    assert not d.get("vehicles") and d["communication"]["signal"]["align"] == {"event": "red", "before_arrival": 3.0} and d["ego"]["distance"] == 110.0
+    refused("This week the ego is our tipper truck, approaching a signal at 40 km/h from 110 m, and a truck waits ahead. Red comes 3 s before "
+            "the truck reaches its line. The SPaT arrives 300 ms late.", "Red comes 3 s before the truck reaches its line")
+    # "N s prior to / ahead of our arrival": red N s before we arrive; ahead of another vehicle's arrival stays refused
+    d = ok("RLVW: we approach at 40 km/h, 130 m from the line, and the light turns red 2.5 s prior to our arrival. Drop 20% of the SPaT.")
+    assert d["communication"]["signal"]["align"] == {"event": "red", "before_arrival": 2.5}
+    refused("RLVW: we approach at 40 km/h, 130 m from the line, and the light turns red 2.5 s prior to the bus's arrival. Drop 20% of the SPaT.", "2.5 s")
+    # "from N s into the run onwards" / "after N s of the test": an open window from N s; "after N s of red" stays refused
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. From 5 s into the run onwards, delay the SPaT by 300 ms.")
+    assert d["faults"][0]["window"] == {"start": 5.0}
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. After 7 s of the test, freeze the SPaT.")
+    assert d["faults"][0]["window"] == {"start": 7.0}
+    refused("RLVW: ego at 12 m/s, 200 m out, red 3 s before we arrive. After 2 s of red, freeze the SPaT.", "2 s")
+    # "from the beginning till N s into the run": the first N s; from another moment stays refused
+    d = ok("FCW: we do 20 m/s behind a car 40 m ahead at 15 m/s. From the beginning till 9 s into the run, freeze the car's BSMs.")
+    assert d["faults"][0]["window"] == {"duration": 9.0}
+    refused("FCW: we do 20 m/s behind a car 40 m ahead at 15 m/s. From the braking until 9 s in, freeze the car's BSMs.", "9 s")
+    # "N m further along its path than it really is": shifted ahead; "further back along its path": behind
+    d = ok("LTA: we turn left at 3 m/s from 9 m; an oncoming van does 12 m/s, 100 m out. Its BSMs put it 4 m further along its path than it really is.")
+    assert d["faults"][0]["shift"] == [4.0, 0.0]
+    d = ok("LTA: we turn left at 3 m/s from 9 m; an oncoming van does 12 m/s, 100 m out. Its BSMs put it 4 m further back along its path than it really is.")
+    assert d["faults"][0]["shift"] == [-4.0, 0.0]
+    # "a campervan", "a shuttle bus": a van, a bus; another body word stays refused
+    d = ok("FCW: we do 22 m/s; a campervan is 50 m ahead at 9 m/s. Drop 25% of the campervan's BSMs at random.")
+    assert [(v["role"], v["cls"]) for v in d["vehicles"]] == [("lead", "van")]
+    d = ok("FCW: we do 22 m/s; a shuttle bus is 50 m ahead at 9 m/s. Drop 25% of the bus's BSMs at random.")
+    assert [(v["role"], v["cls"]) for v in d["vehicles"]] == [("lead", "bus")]
+    refused("FCW: we do 22 m/s; a mud-caked van is 50 m ahead at 9 m/s. Drop 25% of the van's BSMs at random.", "mud-caked")
