@@ -6641,3 +6641,53 @@ def test_held38_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     d = ok("FCW: we do 22 m/s; a shuttle bus is 50 m ahead at 9 m/s. Drop 25% of the bus's BSMs at random.")
     assert [(v["role"], v["cls"]) for v in d["vehicles"]] == [("lead", "bus")]
     refused("FCW: we do 22 m/s; a mud-caked van is 50 m ahead at 9 m/s. Drop 25% of the van's BSMs at random.", "mud-caked")
+
+
+def test_a_behaviour_said_of_several_vehicles_lands_on_each_or_is_refused() -> None:
+    """Silent error found after the held-out 38 round: "a van from the right ..., and a car from the left ..., both run the red" gave the
+    red run to the car only (the words after the last vehicle phrase were that vehicle's), and "Both run the red." / "They both brake at
+    6 m/s² at 4 s." in a sentence of their own reached one vehicle or none. A behaviour said of several vehicles lands on each of them, or
+    the prompt is refused, quoted."""
+
+    def kinds(p: str) -> list[tuple[str, object, object, object]]:
+        return [(v.role, v.behaviour and v.behaviour.kind, v.behaviour and v.behaviour.t, v.behaviour and v.behaviour.decel) for v in parse(p).vehicles]
+
+    def refused(p: str, quote: str) -> None:
+        a = OfflineParser().parse(p)
+        assert not a.ok and "not understood" in a.error and quote in a.error, (p, a.error)
+
+    ima = ("IMA: we go straight at 6 m/s from 25 m before the line. A connected van from the right at 9 m/s, 50 m out, and a connected car "
+           "from the left at 8 m/s, 45 m out{}. Drop 30% of the van's BSMs.")
+    red = [("crossing_right", "run_red", None, None), ("crossing_left", "run_red", None, None)]
+    for said in (", both run the red", ". Both run the red", ". They both run the red", ". Each runs its red", ". The van and the car both run the red",
+                 ", both of them running the red", ". They run the red", ". The two of them run the red", ", each running its red",
+                 ", and they each run their red"):
+        assert kinds(ima.format(said)) == red, said
+    # stopping at their lines is what crossing traffic does by default: nothing to hold, nothing lost
+    assert [k for _, k, _, _ in kinds(ima.format(", both stop at their lines"))] == [None, None]
+    # a count that does not fit, a vehicle not in the scene, one class naming two vehicles, a behaviour S cannot hold: refused, quoted
+    refused(ima.format(". All three run the red"), "All three run the red")
+    refused(ima.format(". The van and the truck both run the red"), "The van and the truck both run the red")
+    refused(ima.format(", both brake at 6 m/s² at 4 s"), "both brake at 6 m/s² at 4 s")
+    refused(ima.replace("a connected car from the left", "a connected van from the left").format(". The van and the van both run the red"),
+            "The van and the van both run the red")
+    # an occluder never runs a red: "both" beside it names the two crossing vehicles; "they" / "all three" / a lone crossing vehicle: refused
+    occ = ("IMA: we go straight at 6 m/s from 25 m before the line. An unequipped truck parked at our corner blocks the view. {}")
+    two = "A connected van from the right at 9 m/s, 50 m out, and a connected car from the left at 8 m/s, 45 m out"
+    for said in (two + ", both run the red.", two + ". Both run the red."):
+        assert kinds(occ.format(said)) == [("occluder", "stop", None, None)] + red, said
+    refused(occ.format(two + ". All three run the red."), "All three run the red")
+    refused(occ.format(two + ". They run the red."), "They run the red")
+    refused(occ.format("A connected van from the right at 9 m/s, 50 m out. Both run the red."), "Both run the red")
+    # a braking said of two vehicles ahead: each gets the one time and deceleration said
+    eebl = "EEBL: we drive at 20 m/s. A connected car 30 m ahead at 20 m/s and a connected truck 60 m ahead at 20 m/s{}. Drop 30% of the car's BSMs."
+    for said in (", both brake at 6 m/s² at t = 4 s", ". They both brake at 6 m/s² at t = 4 s", ". The car and the truck both brake at 6 m/s² at 4 s"):
+        assert kinds(eebl.format(said)) == [("lead", "brake_at", 4.0, 6.0), ("lead", "brake_at", 4.0, 6.0)], said
+    assert kinds(eebl.format(", both braking hard at 4 s")) == [("lead", "brake_at", 4.0, None), ("lead", "brake_at", 4.0, None)]
+    # ... and a braking with neither how hard nor when, two times, or a motion S holds not: refused, quoted
+    refused(eebl.format(". They both brake"), "They both brake")
+    refused(eebl.format(", both braking"), "both braking")
+    refused(eebl.format(", both brake at 6 m/s² at 4 s and 5 s"), "5 s")
+    refused(eebl.format(", both stop"), "both stop")
+    refused(eebl.format(", both slow down"), "both slow down")
+    refused(eebl.format(". The two of them stop"), "The two of them stop")

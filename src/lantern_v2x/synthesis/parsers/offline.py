@@ -5352,6 +5352,8 @@ def _motion_unattached(scene_sents: Sequence[str], vehicles: Sequence[dict[str, 
                 continue
             at = low.find(piece.strip())
             quote = _clause_at(s, at) if at >= 0 else s
+            if m.group("two") and _PLURAL_BEHAVIOUR.match(piece.strip()) and sum((v.get("behaviour") or {}).get("kind") == "brake_at" for v in vehicles) >= 2:
+                continue  # "They both brake at 6 m/s² at 4 s": held by each vehicle's brake_at (``_plural_behaviour``)
             if m.group("two"):
                 return not_understood(quote, f'"{w.group(0)}" said of "{m.group("two")}": S holds no motion of two vehicles and this names no one '
                                       "vehicle; say which vehicle does it (the lead / the van), and its braking as 'brakes hard at T s'")
@@ -5698,6 +5700,7 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
     counts: dict[str, int] = {}
     headings: list[tuple[str, int, int]] = []
     replay_at: Optional[int] = None
+    chains: list[tuple[str, list[dict[str, Any]]]] = []  # each sentence and the vehicles its vehicle phrases made (``_plural_behaviour``)
     for s in sents:
         low = s.lower()
         if replay_at is None and _REPLAY.search(low):
@@ -5839,6 +5842,8 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 groups[-1].append(v)
         if last is not None and len(groups) >= 2:
             _collective(s, last[1], last[0], groups)
+        chains.append((s, [v for g in groups for v in g]))
+    _plural_behaviour(chains, out)
     for s, n, before in headings:
         if len(out) - before < n:  # the count is the intent's, never dropped: fewer vehicles described after it is refused
             raise not_understood(s, f"{n} vehicles are named here but {len(out) - before} described after it: say each with its place and speed")
@@ -5860,6 +5865,105 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
     _gap_said_apart(sents, out)
     _equipage_said_apart(" ".join(sents).lower(), out)
     return out
+
+
+#: a behaviour said of several vehicles at once ("both run the red", "each runs its red", "they both brake at 6 m/s² at 4 s", "the van and
+#: the car both run the red", "all three run the red"): its subject opens a clause; the count it says (None: every vehicle it could mean)
+_PLURAL_SUBJ = (r"(?P<subj>(?:they|these|those) (?:both|each|all(?: (?P<c1>two|three|four))?)|both(?: of them| vehicles| cars)?|each(?: of them| vehicle| one)?"
+                r"|they|all of them|(?:the|these|those) (?P<c2>two|three|four|pair)(?: of them| vehicles| cars)?|all (?P<c3>two|three|four)(?: of them| vehicles| cars)?"
+                r"|(?:the|that|this) (?:(?:" + _ADJ + r")\s+)*(?P<n1>" + _NOUN + r") (?:and|&) (?:the|that|this) (?:(?:" + _ADJ + r")\s+)*(?P<n2>" + _NOUN
+                + r")(?: both| each)?)")
+_PLURAL_RED = (r"(?:runs?|running|jumps?|jumping|ignores?|ignoring|blows?|blowing|violates?|violating) (?:the |its |their )?(?:reds?|signals?|lights?)(?: lights?)?\b"
+               r"|(?:go|goes|going|drives?|driving|pass|passes|passing) through (?:the |its |their )?reds?\b")
+_PLURAL_BRAKE = r"(?:brakes?|braking|(?:hard|emergency)[- ]brak(?:es|ing|e)|slams? on (?:its|their) brakes|slamming on (?:its|their) brakes)\b"
+_PLURAL_BEHAVIOUR = re.compile(r"(?:(?<=^)|(?<=[,;:(]\s)|(?<=\band\s)|(?<=\bthen\s)|(?<=\bwhere\s)|(?<=\bwhile\s))" + _PLURAL_SUBJ + r",?\s+"
+                               + _MOTION_ADV + r"(?:(?P<red>" + _PLURAL_RED + r")|(?P<brake>" + _PLURAL_BRAKE + r"))")
+_COUNT_WORDS = {"two": 2, "pair": 2, "three": 3, "four": 4}
+#: any other motion said of several vehicles in a vehicle's own sentence ("..., and a truck 60 m ahead, both stop"): refused, quoted, as
+#: ``_motion_unattached`` refuses it in a sentence of its own
+_PLURAL_MOTION = re.compile(_PLURAL_BEHAVIOUR.pattern.split(_PLURAL_SUBJ)[0] + _PLURAL_SUBJ + r",?\s+" + _MOTION_ADV
+                            + r"(?P<w>" + re.sub(r"\(\?P<\w+>", "(?:", _MOTION_WORD.pattern + r"|" + _MOTION_BASE) + r")")
+
+
+def _plural_behaviour(chains: Sequence[tuple[str, list[dict[str, Any]]]], vehicles: Sequence[dict[str, Any]]) -> None:
+    """A behaviour said of several vehicles at once lands on every vehicle it names, or the prompt is refused, quoted.
+
+    Why (silent error found after the held-out 38 round): "A connected van from the right ..., and a connected car from the left ..., both
+    run the red" gave the red run to the car only (the words after the last vehicle phrase are that vehicle's), and "Both run the red." /
+    "They both brake at 6 m/s² at 4 s." in a sentence of their own went to one vehicle or none. The vehicles meant: those of the chain the
+    words close (a sentence with two or more vehicle phrases), else every vehicle of the scene; "the van and the car" names two by class.
+    A count ("both", "the two", "all three") must match them, where vehicles that cannot do it (an occluder never runs a red; S brakes only a
+    vehicle ahead of us) are left out only if that leaves exactly the count; a behaviour a named vehicle cannot hold, or one at odds with
+    one it holds already, is refused, quoted. A braking gives each the one time and deceleration said."""
+    for s, chain in chains:
+        low = s.lower()
+        read = {m.start() for m in _PLURAL_BEHAVIOUR.finditer(low)}
+        for m in _PLURAL_MOTION.finditer(low):
+            if chain and m.start() not in read and not _NOT_MOTION_AFTER.match(low, m.end()) \
+                    and not re.match(r"\s+(?:at|for|before|on|behind) (?:its|the|a|their) (?:own )?(?:stop[- ]?)?(?:lines?|bars?|lights?|reds?|signals?)\b", low[m.end():]):
+                raise not_understood(_clause_at(s, m.start()), f'"{m.group("w")}" said of "{m.group("subj")}": S holds no such motion of several '
+                                     "vehicles; say which vehicle does it, and a braking as 'brakes hard at T s'")
+        for m in _PLURAL_BEHAVIOUR.finditer(low):
+            quote = _clause_at(s, m.start())
+            kind = "run_red" if m.group("red") else "brake_at"
+            able = (lambda v: v["role"] in _FROM_LINE) if kind == "run_red" else (lambda v: v["role"] == "lead")
+            what = "runs a red" if kind == "run_red" else "brakes (S brakes only a vehicle ahead of us)"
+            pool = list(chain) if len(chain) >= 2 else list(vehicles)
+            if m.group("n1"):
+                named = []
+                for g in ("n1", "n2"):
+                    stem = re.sub(r"e?s$", "", m.group(g))
+                    hits = [v for v in vehicles if v.get("_noun") == stem] or [v for v in vehicles if v.get("cls", "car") == _class_of(m.group(g))]
+                    if len(hits) != 1:
+                        raise not_understood(quote, f'"the {m.group(g)}" names {len(hits)} vehicles of the scene, not one: name each vehicle by its '
+                                             "side or place ('the car from the left')")
+                    named.append(hits[0])
+                if named[0] is named[1]:
+                    raise not_understood(quote, f'"{m.group("subj")}" names one vehicle twice: name each vehicle by its side or place')
+                targets = named
+            else:
+                count = _COUNT_WORDS.get(m.group("c1") or m.group("c2") or m.group("c3") or "")
+                if count is None and m.group("subj").startswith("both"):
+                    count = 2
+                if count is None or len(pool) == count:
+                    targets = pool
+                else:
+                    fit = [v for v in pool if able(v)]
+                    if len(fit) != count or any(v["role"] != "occluder" for v in pool if not able(v)):
+                        raise not_understood(quote, f'"{m.group("subj")}" says {count} vehicles, and {len(pool)} are named: say which vehicles '
+                                             "do it ('the car and the van both ...'), or each in its own clause")
+                    targets = fit
+            if len(targets) < 2:
+                raise not_understood(quote, f'"{(m.group("red") or m.group("brake")).strip()}" said of "{m.group("subj")}", several vehicles, and '
+                                     f"the scene names {len(targets)}: say which vehicle does it")
+            unable = [v for v in targets if not able(v)]
+            if unable:
+                v = unable[0]
+                raise not_understood(quote, f'"{m.group("subj")}" includes the {v.get("cls", "car")} ({v["role"]}), and no such vehicle of S '
+                                     f"{what}: say which vehicles do it")
+            behaviour: dict[str, Any] = {"kind": kind}
+            if kind == "brake_at":
+                said = re.split(r"[;|]|(?<!\d)\.(?!\d)", low[m.end("brake"):])[0]
+                said = re.split(r"\b(?:bsms?|cams?|spat|map|messages?|broadcasts?|beacons?|packets?|clocks?|timestamps?)\b", said)[0]
+                times = re.findall(r"(?:\bat|\bafter|\bfrom) (?:t ?= ?)?" + _NUM + r" ?s\b", said) + re.findall(_NUM + r" ?s into", said)
+                decels = re.findall(_NUM + r" ?m/s(?:²|\^2|2)", said)
+                if len(times) > 1 or len(decels) > 1:
+                    raise not_understood(quote, "more than one braking time or deceleration said of the vehicles at once: say each one's braking "
+                                         "in its own clause")
+                if not times and not decels and not re.search(r"\bhard\b|emergency|slam", m.group("brake") + said):
+                    raise not_understood(quote, f'"{m.group("brake")}" says the vehicles brake without saying how hard or when: S\'s braking '
+                                         "(brake_at) needs 'brake hard', a deceleration ('at 6 m/s²') or a time ('at 4 s')")
+                behaviour["t"] = float(times[0]) if times else None
+                if decels:
+                    behaviour["decel"] = float(decels[0])
+            for v in targets:
+                had = v.get("behaviour") or {}
+                if had.get("kind") not in (None, "cruise", kind) or (had.get("kind") == kind and kind == "brake_at"
+                                                                    and any(had.get(k) is not None and had.get(k) != behaviour.get(k) for k in ("t", "decel"))):
+                    raise not_understood(quote, f'the {v.get("cls", "car")} is said to do "{m.group(0)[len(m.group("subj")):].strip()}" and '
+                                         f'"{had.get("kind")}" as well: say each vehicle\'s behaviour once')
+            for v in targets:
+                v["behaviour"] = dict(behaviour)
 
 
 #: a value said of every vehicle of a chain at once, after the last of them ("a car from the left and a van from the right, both at 40 km/h, 50 m
