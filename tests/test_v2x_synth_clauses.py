@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 40))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 41))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -6745,3 +6745,100 @@ def test_a_vehicle_parked_in_our_lane_is_the_standing_lead_not_an_occluder() -> 
     # FCW / EEBL with a parked vehicle aside and no lead: it hides nothing; refused, quoted
     a = p.parse("FCW: we drive at 15 m/s; a van parked 30 m ahead. Delay the van's BSMs by 2 s.")
     assert not a.ok and "a van parked 30 m ahead" in a.error and "in our lane" in a.error, a.error
+
+
+def test_held40_silent_errors_are_read_or_refused() -> None:
+    """Held-out 40's silent errors and those found beside them (each read right, or refused, quoted)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    # s31: "the ego and a van ahead of it drive at 12 m/s" (a place between the vehicle and the speed) gave the van the 12 m/s, the ego none
+    d = ok("EEBL: our car and a truck in front of us cruise at 20 m/s, 30 m apart; the truck brakes at 5 m/s² at t = 3 s.")
+    assert d["ego"]["speed"] == 20.0 and [(v["role"], v["speed"], v["distance"]) for v in d["vehicles"]] == [("lead", 20.0, 30.0)]
+    d = ok("EEBL: we and a lorry 40 m ahead travel at 72 km/h; the lorry brakes at 6 m/s² at t = 5 s.")
+    assert d["ego"]["speed"] == 20.0 and d["vehicles"][0]["speed"] == 20.0
+    d = ok("EEBL: the ego and a van ahead of it are at 12 m/s with a 28 m gap, and the van brakes at 8.5 m/s² at t = 4 s.")
+    assert d["ego"]["speed"] == 12.0 and d["vehicles"][0]["speed"] == 12.0
+    # ... the vehicle named first: the pair's speed lands on both (it reached the ego only)
+    d = ok("EEBL: a van ahead of us and the ego drive at 12 m/s with a 28 m gap, and the van brakes at 8.5 m/s² at t = 4 s.")
+    assert d["ego"]["speed"] == 12.0 and d["vehicles"][0]["speed"] == 12.0
+    # ... "a van 28 m ahead and we drive at 12 m/s" is our speed alone (the van has none: the rules read it so, as before)
+    d = ok("EEBL: a van 28 m ahead and we drive at 12 m/s; the van brakes at 8.5 m/s² at t = 4 s.")
+    assert d["ego"]["speed"] == 12.0 and d["vehicles"][0].get("speed") is None
+    # ... two speeds for the pair: refused, quoted
+    refused("EEBL: the ego and a van ahead of it drive at 12 m/s and 10 m/s with a 28 m gap, and the van brakes at 8.5 m/s² at t = 4 s.", "10 m/s")
+    # found beside s16: "reaches the conflict point 5 s after us" ran as 5 s to the conflict point, "after us" dropped
+    refused("IMA. We're 18 m before the line at 4 m/s; a car from the right at 14 m/s reaches the conflict point 5 s after us.", "5 s after us")
+    refused("IMA. We're 18 m before the line at 4 m/s; a car from the right at 14 m/s gets to the conflict point 2 s before we do.", "2 s before we do")
+    d = ok("IMA. We're 18 m before the line at 4 m/s; a car from the right at 14 m/s reaches the conflict point in 5 s.")
+    assert d["vehicles"][0]["time_to_conflict"] == 5.0
+    # found under s01 (its jitter refusal hid it): "the ego is our mobile library van ... the van starts 170 m back" made the van a follower
+    # 170 m back and left the ego without speed or distance
+    for text in ("The ego here is our mobile library van. RLVW: red 3 s before we reach the line; the van starts 170 m back at 40 km/h.",
+                 "Our big school minibus is the ego. RLVW: red 3 s before we reach the line; the minibus starts 170 m back at 40 km/h."):
+        d = ok(text)
+        assert not d.get("vehicles") and d["ego"]["speed"] == pytest.approx(11.111, abs=1e-3) and d["ego"]["distance"] == 170.0
+    refused("The ego is our other mobile van. RLVW: red 3 s before we reach the line; the van starts 170 m back at 40 km/h.",
+            "The ego is our other mobile van")
+
+
+def test_grade_compares_vehicles_in_role_order() -> None:
+    """The grade does not depend on the order a spec lists its vehicles in (after held-out 40 s20: right, graded wrong by the label's order)."""
+    label = {"application": "lta", "fault": None, "ego": {"speed": 2.5, "distance": 9.0},
+             "vehicles": [{"role": "opposing", "cls": "van", "speed": 15.0, "distance": 130.0, "equipped": True},
+                          {"role": "follower", "distance": 20.0, "equipped": True}]}
+    s = parse("Left turn: there's a hatchback tailing us by 20 m, an oncoming van 130 m off doing 15 m/s, and we roll up at 2.5 m/s from 9 m.")
+    assert [v.role for v in s.vehicles] == ["follower", "opposing"]
+    assert grade(s, label) == (True, True, "")
+    wrong = dict(label, vehicles=[dict(label["vehicles"][0]), dict(label["vehicles"][1], distance=25.0)])
+    assert grade(s, wrong)[:2] == (True, False)
+
+
+def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 40's refusals read as wording classes (``_held40_wordings``, ``CLASSES``; each with a positive in other words than the set's
+    sentence and a near miss that stays refused)."""
+    p = OfflineParser()
+
+    def ok(text: str) -> dict:
+        a = p.parse(text)
+        assert a.ok, (text, a.error)
+        return _raw(a)
+
+    def refused(text: str, quote: str) -> None:
+        a = p.parse(text)
+        assert not a.ok and quote in a.error, (text, a.error)
+
+    # a jitter said as a verb: "jitters by 80 ms" is the delay's jitter; a jitter with no delay stays refused
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. The MAP is 300 ms late and jitters by 80 ms.")
+    assert (d["faults"][0]["op"], d["faults"][0]["delay"], d["faults"][0]["jitter"]) == ("delay", 0.3, 0.08)
+    refused("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. The MAP clock jitters by about 80 ms.", "80 ms")
+    # a colour "N s before we do / before it does": before our arrival; before another vehicle does stays refused
+    d = ok("RLVW: we roll in at 30 km/h from 100 m and the amber shows 2 s before we do. Freeze the SPaT.")
+    assert d["communication"]["signal"]["align"] == {"event": "yellow", "before_arrival": 2.0}
+    refused("RLVW: we roll in at 30 km/h from 100 m and the amber shows 2 s before the bus does. Freeze the SPaT.", "2 s")
+    # the side said first: "From the left, an unequipped truck ..." is a truck crossing from the left; a side with no vehicle after it stays as written
+    d = ok("IMA: we cross at 5 m/s, 20 m out. From the left, an unequipped truck at 9 m/s is 50 m from its line. Delay all BSMs by 200 ms.")
+    assert [(v["role"], v["cls"], v["speed"], v["distance"], v["equipped"]) for v in d["vehicles"]] == [("crossing_left", "truck", 9.0, 50.0, False)]
+    refused("IMA: we cross at 5 m/s, 20 m out. From the left, at 9 m/s and 50 m from its line. Delay all BSMs by 200 ms.", "9 m/s")
+    # "discard(s / ing)" a share of messages: a loss; "discard the MAP now and then" (it ran healthy, without a word) refused, quoted
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. The RSU discards 30% of its SPaT messages.")
+    assert (d["faults"][0]["op"], d["faults"][0]["probability"]) == ("drop", 0.3)
+    refused("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. Discard the MAP now and then.", "now and then")
+    # a zone as a radius around the conflict point: the zone-entry window; a radius around another point stays refused
+    d = ok("IMA: we're 30 m out at 5 m/s; a van from the left at 10 m/s, 60 m from its line. Once the van reaches a 25 m zone around the conflict "
+           "point, drop 40% of its BSMs.")
+    assert d["faults"][0]["window"] == {"anchor": "zone_entry", "radius": 25.0, "vehicle": "crossing1"}
+    refused("IMA: we're 30 m out at 5 m/s; a van from the left at 10 m/s, 60 m from its line. Once the van reaches a 25 m zone around the bus "
+            "stop, drop 40% of its BSMs.", "25 m")
+    # "a delivery lorry": a truck
+    d = ok("FCW: we do 20 m/s behind a delivery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.")
+    assert d["vehicles"][0]["cls"] == "truck"
+    refused("FCW: we do 20 m/s behind a brewery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.", '"brewery" before the lorry')

@@ -135,7 +135,12 @@ def grade(spec: Optional[ScenarioSpec], expect: Any) -> tuple[bool, bool, str]:
     want_v = expect.get("vehicles", [])
     if len(d["vehicles"]) != len(want_v):
         return True, False, f"vehicles: got {len(d['vehicles'])}, want {len(want_v)}"
-    for i, (g, w) in enumerate(zip(d["vehicles"], want_v)):
+    # compared in role order (stable: vehicles of one role keep their order): the order S lists its vehicles in means nothing, and a label may
+    # list them otherwise than the intent names them (after held-out 40 s20: "a hatchback tailing us by 20 m, an oncoming van 130 m off" was
+    # right, follower then opposing, and graded wrong against the label's opposing then follower)
+    got_v = sorted(d["vehicles"], key=lambda v: str(v.get("role", "")))
+    want_v = sorted(want_v, key=lambda v: str(v.get("role", "")))
+    for i, (g, w) in enumerate(zip(got_v, want_v)):
         flat = {**g, **{k: v for k, v in (g.get("behaviour") or {}).items() if k != "kind"}, "behaviour": (g.get("behaviour") or {}).get("kind")}
         w = dict(w)
         if "behaviour" not in w:
