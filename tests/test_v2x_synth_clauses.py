@@ -6187,6 +6187,19 @@ def _raw(a) -> dict:
     return json.loads(a.raw)
 
 
+def _read(text: str) -> dict:
+    """The raw specification of an intent the offline parser must read (the wording-class tests)."""
+    a = OfflineParser().parse(text)
+    assert a.ok, (text, a.error)
+    return _raw(a)
+
+
+def _refused_quoting(text: str, quote: str) -> None:
+    """An intent the offline parser must refuse, quoting ``quote``."""
+    a = OfflineParser().parse(text)
+    assert not a.ok and quote in a.error, (text, a.error)
+
+
 def test_a_vehicle_with_numbers_in_the_reason_for_the_test_is_refused_quoted() -> None:
     """Silent error (found after held-out 33): "A delivery van's camera recorded a near miss at 80 km/h, so we want EEBL: we follow a car at
     60 km/h at 25 m, ..." ran with the lead a van at 80 km/h (22.222 m/s), the car and its 60 km/h lost. A reason that names a vehicle and a
@@ -6328,16 +6341,8 @@ def test_a_speed_said_of_the_ego_and_a_vehicle_it_introduces_reaches_both_or_is_
 
 def test_held34_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 34's refusals, read as wording classes (``_held34_wordings``; each with a positive in other words and a near miss)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # the true group after the MAP's wrong one with the adverb after "is"; the same number twice stays refused
     d = ok("RLVW at 45 km/h, 150 m before the stop line, red 2 s before arrival. The MAP ties our lane to signal group 4, though the approach "
@@ -6396,16 +6401,8 @@ def test_held34_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
 
 def test_held35_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 35's refusals, read as wording classes (``_held35_wordings``; each with a positive in other words and a near miss)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # the ego as the writer's own van / truck ("Our delivery truck approaches ..."): "the truck" after it is the ego, no vehicle added
     d = ok("Our delivery truck approaches the signal at 45 km/h, 160 m before the stop line, and the light goes red 3 s before the truck gets "
@@ -6448,16 +6445,8 @@ def test_held35_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
 def test_held36_silent_errors_are_read_or_refused() -> None:
     """Held-out 36's two silent errors and their neighbours: a speed said of the ego and a named vehicle at once reaches both (or is
     refused, quoted); a second crossing vehicle said with its own direction and no number is a vehicle of its own (or refused, quoted)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     hide = "EEBL: an unequipped truck 15 m ahead of us hides a connected car 50 m ahead; "
     brake = " The car brakes at 8 m/s² at t = 4 s. Delay its BSMs by 300 ms."
@@ -6483,16 +6472,8 @@ def test_held36_silent_errors_are_read_or_refused() -> None:
 
 def test_held36_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 36's refusals, read as wording classes (``_held36_wordings``; each with a positive in other words and a near miss)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # "green due at N s": the green at N s; "due in about N s" stays refused
     d = ok("Speed advice for our car at 15 m/s, 250 m from the line, with the light's green due at 21 s. Drop 20% of the SPaT at random.")
@@ -6512,10 +6493,7 @@ def test_held37_silent_errors_fixed_with_their_neighbours() -> None:
     """Held-out 37's silent error (s26) and those found beside it: each now read right, or refused, quoted."""
     p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
+    ok = _read
 
     # s26: "A connected van 60 m ahead drives at 6 m/s, and a car follows us. The van's BSMs ...": the van became the follower (the fault
     # ran on a vehicle behind us) and the car was lost, without a word; now the van is the lead and the car a follower of its own
@@ -6551,16 +6529,8 @@ def test_held37_silent_errors_fixed_with_their_neighbours() -> None:
 def test_held37_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 37's refusals, read as wording classes (``_held37_wordings`` and the rules named; each with a positive in other words and a
     near miss that stays refused)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # "for / during the first N s of the run / test": a window from the start, N s long; the first seconds of a phase stay refused
     d = ok("RLVW: ego at 40 km/h, 100 m from the stop line, red 3 s before we arrive. During the first 6 s of the test, delay the SPaT by 400 ms.")
@@ -6592,16 +6562,8 @@ def test_held37_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
 def test_held38_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 38's refusals and its silent error, read as wording classes (``_held38_wordings``, ``CLASSES``; each with a positive in
     other words than the set's sentence and a near miss that stays refused)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # the silent error: "every BSM it sends" beside a follower faulted every sender's BSMs; now the one vehicle "it" is
     d = ok("Left turn: we edge forward at 2 m/s, 6 m from the line, a van follows 12 m behind us; an oncoming car comes from 120 m at 40 km/h, "
@@ -6749,16 +6711,8 @@ def test_a_vehicle_parked_in_our_lane_is_the_standing_lead_not_an_occluder() -> 
 
 def test_held40_silent_errors_are_read_or_refused() -> None:
     """Held-out 40's silent errors and those found beside them (each read right, or refused, quoted)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # s31: "the ego and a van ahead of it drive at 12 m/s" (a place between the vehicle and the speed) gave the van the 12 m/s, the ego none
     d = ok("EEBL: our car and a truck in front of us cruise at 20 m/s, 30 m apart; the truck brakes at 5 m/s² at t = 3 s.")
@@ -6805,16 +6759,8 @@ def test_grade_compares_vehicles_in_role_order() -> None:
 def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
     """Held-out 40's refusals read as wording classes (``_held40_wordings``, ``CLASSES``; each with a positive in other words than the set's
     sentence and a near miss that stays refused)."""
-    p = OfflineParser()
 
-    def ok(text: str) -> dict:
-        a = p.parse(text)
-        assert a.ok, (text, a.error)
-        return _raw(a)
-
-    def refused(text: str, quote: str) -> None:
-        a = p.parse(text)
-        assert not a.ok and quote in a.error, (text, a.error)
+    ok, refused = _read, _refused_quoting
 
     # a jitter said as a verb: "jitters by 80 ms" is the delay's jitter; a jitter with no delay stays refused
     d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. The MAP is 300 ms late and jitters by 80 ms.")
