@@ -1067,6 +1067,15 @@ def _held31_wordings(t: str, notes: list[str]) -> str:
                   r"(?=[^.;,]*?\b(?:creeping|creeps|creep|rolling|rolls|roll|inching|inches|inch) (?:forward |along )?at \d)", r"\1 is", t, flags=re.I)
 
 
+def _usual_work_framing(m: re.Match[str], notes: list[str]) -> str:
+    """A framing about the writer's usual work ("I usually test trucks, but today ..."): noted and set aside as "It's ";
+    left as written when it holds a number (a number is never set aside with it). Shared by the held-out 32 and 34 readings."""
+    if re.search(r"\d", m.group("c")):
+        return m.group(0)
+    notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the writer\'s usual work)')
+    return m.group("lead") + "It's "
+
+
 def _held32_wordings(t: str, notes: list[str]) -> str:
     """Wordings read after held-out 32 (each generic; each one refused, quoted, before):
 
@@ -1075,11 +1084,7 @@ def _held32_wordings(t: str, notes: list[str]) -> str:
     - "Only those / these two vehicles" where the intent introduces exactly one vehicle beside the ego: "No other vehicles" (the two are the
       ego and that one); with two or more vehicles introduced "those two" could name two of them, and it stays refused, quoted.
     """
-    def writer(m: re.Match[str]) -> str:
-        if re.search(r"\d", m.group("c")):
-            return m.group(0)
-        notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the writer\'s usual work)')
-        return m.group("lead") + "It's "
+    writer = functools.partial(_usual_work_framing, notes=notes)
     t = re.sub(r"(?P<lead>^|(?<=[.;:!?])\s+)(?P<c>i (?:usually|normally|mostly|typically|generally|mainly|often) (?:test|work on|work with|do|look after)\b[^.;:]*?,?\s+"
                r"but (?:today|this time|now|here)(?:,)? )(?:it(?:'s|’s| is)|we(?:'re| are) (?:doing|testing)) ", writer, t, flags=re.I)
     only_two = re.compile(r"(?:(?<=^)|(?<=[.;:!?] ))only (?:those|these|the) two (?:vehicles|cars)(?: (?:in the scene|on the road))?(?=\s*(?:[.;!]|$))", re.I)
@@ -1239,11 +1244,7 @@ def _held34_wordings(t: str, notes: list[str]) -> str:
     - an occluder's distance said as an apposition before its hiding verb, with "between the two" before it ("and between the two a truck
       without V2X, 40 m ahead of our car, that hides it"): "a truck without V2X 40 m ahead that hides it" (``_OCCLUDER_APPOS``).
     """
-    def writer(m: re.Match[str]) -> str:
-        if re.search(r"\d", m.group("c")):
-            return m.group(0)
-        notes.append(f'not a test instruction: noted: the framing "{m.group("c").strip(" ,")}" (the writer\'s usual work)')
-        return m.group("lead") + "It's "
+    writer = functools.partial(_usual_work_framing, notes=notes)
     t = re.sub(r"(?P<lead>^|(?<=[.;:!?])\s+)(?P<c>(?:i|we) (?:usually|normally|mostly|typically|generally|mainly|often) (?:build|make|develop|design|test|work on|work with)\b[^.;:]*?,?\s+"
                r"but (?:today|this time|now|here)(?:,)? )(?:i(?:'m|’m| am)|we(?:'re|’re| are)) (?:checking|testing|looking at|doing) (?:an? |the )?(?:car(?:'s|’s) )?", writer, t, flags=re.I)
 
