@@ -87,6 +87,7 @@ class LiveViewParams:
     path_max_poses: int = param(2000, "Longest ego path kept (oldest poses dropped first).", ge=2)
     resend_period_s: float = param(1.0, "Wall seconds between re-sends of the route and the current warning (latched on ROS, not on the WebSocket: late clients get them this way).", gt=0.0)
     message_backlog: int = param(64, "Outgoing messages buffered per client; the oldest is dropped when a client is slow.", ge=1)
+    linger_s: float = param(1.0, "Wall seconds the server stays up after the session ends, so that connected clients get the queued tail (the run-end line) before it closes.", ge=0.0)
 
 
 # -- pure conversions (plain values in, foxglove messages out) ---------------------------------------
@@ -395,6 +396,9 @@ class LiveViewNode(LanternNode):
 
     def on_shutdown(self) -> None:
         self.get_logger().info(f"live view: {self.forwarded} messages forwarded, {self.dropped} per-frame messages dropped (rate caps, no subscriber)")
+        # the SDK sends from its own task and stop() drops what is still queued (no flush call): under load a client
+        # lost the last line, the run's end. Shutdown only, after the loop has ended: no effect on the run.
+        time.sleep(self.p.linger_s)
         self.server.stop()
 
 
