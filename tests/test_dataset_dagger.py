@@ -137,3 +137,24 @@ def test_a_dataset_named_twice_is_refused(tmp_path, capsys):
     assert main(["train", "--data", str(tmp_path / "base"), "--data", str(tmp_path / "base" / "."), "--out", str(tmp_path / "ck")]) == 2
     err = capsys.readouterr().err
     assert "named twice" in err and err.strip().count("\n") == 0
+
+
+def test_the_policy_digest_is_the_checkpoints_weights_and_shape_not_its_training_record(tmp_path):
+    import shutil
+
+    from lantern_agent.backends.learned import RELEASE_DIR
+    from lantern_bringup.dagger_policy import manifest_digest
+
+    def variant(name: str, edit) -> str:  # noqa: ANN001
+        d = tmp_path / name
+        shutil.copytree(RELEASE_DIR, d)
+        m = json.loads((d / "manifest.json").read_text())
+        edit(m)
+        (d / "manifest.json").write_text(json.dumps(m, indent=2))  # another layout of the same JSON too
+        return manifest_digest(d)
+
+    ref = manifest_digest(RELEASE_DIR)
+    # the same weights retrained elsewhere: another commit, wall time, dataset path, history
+    assert variant("rerun", lambda m: m.update(commit="0" * 40, wall_s={"training": 1.0}, dataset="/elsewhere", history=[])) == ref
+    assert variant("weights", lambda m: m["files"]["policy.safetensors"].update(sha256="0" * 64)) != ref
+    assert variant("shape", lambda m: m["config"].update(inputs=1)) != ref

@@ -10,6 +10,7 @@ and the warning the node would hand the backend (its text and grounded position 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 from lantern_agent.backends.base import Observation, WarningInput
@@ -22,9 +23,17 @@ from lantern_bridge.dataset.dagger import TickInput
 from lantern_bridge.dataset.rollout import DT, KEEP_EVERY
 
 
+#: the manifest entries that decide how a checkpoint drives (``files`` enters as each file's SHA-256); the rest
+#: (commit, wall times, dataset paths, the training history) records one training run and is left out, so the
+#: same weights retrained on another machine or path give the same digest and their DAgger data the same hash
+IDENTITY_KEYS = ("format", "version", "backbone", "config", "policy", "encoders", "text_head")
+
+
 def manifest_digest(policy_dir: str | Path) -> str:
-    """SHA-256 of a checkpoint's manifest (which holds the SHA-256 of every weight file): the policy's identity."""
-    return hashlib.sha256((Path(policy_dir) / "manifest.json").read_bytes()).hexdigest()
+    """SHA-256 of a checkpoint's identity: its weight files' SHA-256s and the manifest entries that shape its driving."""
+    m = json.loads((Path(policy_dir) / "manifest.json").read_text())
+    ident = {k: m.get(k) for k in IDENTITY_KEYS} | {"files": {name: f["sha256"] for name, f in sorted(m.get("files", {}).items())}}
+    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
 
 def settings_for(policy_dir: str | Path) -> DaggerSettings:

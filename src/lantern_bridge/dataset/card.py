@@ -100,7 +100,7 @@ def _dagger_lines(m: dict) -> list[str]:
         return []
     ends = Counter(str(a.get("policy_outcome")) for a in m["accepted"])
     hits = sum(1 for a in m["accepted"] if a.get("policy_collisions"))
-    return [f"- DAgger: the checkpoint with manifest digest `{g['policy_digest'][:12]}` drove, the collection expert labelled each state "
+    return [f"- DAgger: the checkpoint with identity digest `{g['policy_digest'][:12]}` drove, the collection expert labelled each state "
             f"from a copy of it; the policy's runs: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())) + f"; {hits} with a collision"]
 
 

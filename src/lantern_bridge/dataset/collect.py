@@ -51,7 +51,7 @@ class DaggerSettings:
     """The policy of a DAgger collection: where to load it (not part of the dataset's identity) and its digest (part of it)."""
 
     policy_dir: str
-    policy_digest: str  # SHA-256 of the checkpoint's manifest, which holds the SHA-256 of every weight file
+    policy_digest: str  # SHA-256 of the checkpoint's identity: its weight files' SHA-256s and shape (dagger_policy.manifest_digest)
 
     def as_dict(self) -> dict[str, Any]:
         return {"policy_digest": self.policy_digest, "path_points": dagger.PATH_POINTS, "path_spacing_m": dagger.PATH_SPACING,
