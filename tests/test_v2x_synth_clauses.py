@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 41))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 42))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -6754,6 +6754,66 @@ def test_grade_compares_vehicles_in_role_order() -> None:
     assert grade(s, label) == (True, True, "")
     wrong = dict(label, vehicles=[dict(label["vehicles"][0]), dict(label["vehicles"][1], distance=25.0)])
     assert grade(s, wrong)[:2] == (True, False)
+
+
+def test_held41_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 41's refusals read as wording classes (``_held41_wordings``, ``_BODY``, ``_OPS``, ``_RED_RUN_WORDS``; each with a positive in
+    other words than the set's sentence and a near miss that stays refused), and its silent error refused (``_steady_phase``)."""
+
+    ok, refused = _read, _refused_quoting
+
+    # a light held one colour for the whole run beside a change of colour: contradictory, refused, both quoted; alone: no signal setting of S,
+    # refused; held "for the rest of the run" after its change is no contradiction (read as the change)
+    refused("GLOSA: we drive at 10 m/s from 150 m, the light goes green at 12 s, and the signal has to remain red throughout the test. "
+            "Freeze the SPaT.", "remain red throughout the test")
+    refused("GLOSA: we drive at 10 m/s from 150 m, the light goes green at 12 s, and the signal has to remain red throughout the test. "
+            "Freeze the SPaT.", "the light goes green at 12 s")
+    refused("RLVW: we come in at 14 m/s from 160 m and our light is kept at green for the entire run. Drop 20% of the SPaT.",
+            "kept at green for the entire run")
+    d = ok("RLVW: we come in at 14 m/s from 160 m; the red comes on 3 s before we arrive and stays red for the rest of the run. Drop 20% of the SPaT.")
+    assert d["communication"]["signal"]["align"] == {"event": "red", "before_arrival": 3.0}
+    # a truck's body: container, timber, livestock ... (a truck); the body alone with no vehicle noun stays refused
+    d = ok("RLVW: we come in at 14 m/s from 160 m and a livestock lorry follows 25 m behind us. Red comes on 3 s before we arrive. Drop 20% of the SPaT.")
+    assert [(v["role"], v["cls"], v["distance"]) for v in d["vehicles"]] == [("follower", "truck", 25.0)]
+    d = ok("FCW: we do 22 m/s with a timber truck 60 m ahead at 15 m/s. Delay the truck's BSMs by 300 ms.")
+    assert d["vehicles"][0]["cls"] == "truck"
+    refused("RLVW: we come in at 14 m/s from 160 m and a container follows 25 m behind us. Red comes on 3 s before we arrive. Drop 20% of the SPaT.", "25 m")
+    # "stamped N ms later / earlier than the true (real) time / clock": a skew (later = ahead = +); earlier than another stream, or in metres, stays refused
+    d = ok("FCW: we do 22 m/s behind a bus 60 m ahead at 15 m/s. The bus's BSMs are time-stamped 250 ms later than the true clock.")
+    assert (d["faults"][0]["op"], d["faults"][0]["offset"]) == ("skew", 0.25)
+    d = ok("FCW: we do 22 m/s behind a bus 60 m ahead at 15 m/s. The bus's BSMs are stamped 1.1 s earlier than the actual time.")
+    assert (d["faults"][0]["op"], d["faults"][0]["offset"]) == ("skew", -1.1)
+    refused("FCW: we do 22 m/s behind a bus 60 m ahead at 15 m/s. The bus's BSMs are stamped 250 ms earlier than the SPaT.", "earlier than the SPaT")
+    refused("FCW: we do 22 m/s behind a bus 60 m ahead at 15 m/s. The bus's BSMs are stamped 250 m earlier than the real time.", "250 m")
+    # positions "with a 1.5 m standard deviation" (a decimal size before the spread word): pos_perturb sigma; in seconds it stays refused
+    d = ok("EEBL: we follow a truck 40 m back, both at 20 m/s; the truck brakes at 6 m/s² at 5 s. Scatter the truck's BSM positions with a 1.5 m "
+           "standard deviation.")
+    assert (d["faults"][0]["op"], d["faults"][0]["sigma"]) == ("pos_perturb", 1.5)
+    refused("EEBL: we follow a truck 40 m back, both at 20 m/s; the truck brakes at 6 m/s² at 5 s. Scatter the truck's BSM positions with a 1.5 s "
+            "standard deviation.", "1.5 s")
+    # the application's full name "red light violation warning" after "on" is no red run; a vehicle "on red light" still is one (unread: refused)
+    d = ok("Regression run on red light violation warning: we do 13 m/s from 150 m and red comes on 3 s before we arrive. Delay the SPaT by 300 ms.")
+    assert (d["ego"]["speed"], d["communication"]["signal"]["align"]) == (13.0, {"event": "red", "before_arrival": 3.0})
+    refused("IMA: we cross at 5 m/s, 20 m out, and a van from the left at 10 m/s, 60 m from its line goes ahead on red light. Delay its BSMs by 300 ms.",
+            "goes ahead on red light")
+    # a count of vehicles coming the other way, listed after a colon: each one opposing; a count the list does not hold, or another side, stays refused
+    d = ok("We turn left at 3 m/s, 10 m from the line. Two cars approach from the opposite side: a van at 10 m/s, 80 m out, and a car at 14 m/s, "
+           "120 m out. Delay all BSMs by 200 ms.")
+    assert [(v["role"], v.get("cls", "car"), v["speed"], v["distance"]) for v in d["vehicles"]] == [("opposing", "van", 10.0, 80.0), ("opposing", "car", 14.0, 120.0)]
+    refused("We turn left at 3 m/s, 10 m from the line. Three cars approach from the opposite side: a van at 10 m/s, 80 m out, and a car at 14 m/s, "
+            "120 m out. Delay all BSMs by 200 ms.", "three vehicles are said and 2 listed")
+    refused("We turn left at 3 m/s, 10 m from the line. Two oncoming vehicles: a van at 10 m/s, 80 m out. Delay all BSMs by 200 ms.",
+            "two vehicles are said and 1 listed")
+    refused("We turn left at 3 m/s, 10 m from the line. Two cars come from behind: a van at 10 m/s, 80 m out, and a car at 14 m/s, 120 m out. "
+            "Delay all BSMs by 200 ms.", "Two cars come from behind")
+    # the ego as "<application> with our minibus:": the minibus is the ego, noted; beside another vehicle of its noun, or "with a bus", refused
+    a = OfflineParser().parse("EEBL run with our minibus: the minibus follows a van 35 m ahead, both at 18 m/s, and the van brakes hard at 7 m/s² "
+                              "at 6 s. Drop 30% of the van's BSMs.")
+    assert a.ok and any('"Our minibus" is the ego' in n for n in a.notes), a.error
+    d = _raw(a)
+    assert (d["ego"]["speed"], [(v["role"], v["cls"], v["distance"], v["speed"]) for v in d["vehicles"]]) == (18.0, [("lead", "van", 35.0, 18.0)])
+    refused("FCW with our bus: the bus drives at 20 m/s behind a bus doing 8 m/s, 50 m ahead. Drop 30% of the BSMs.", "20 m/s")
+    refused("FCW with a bus: the bus drives at 20 m/s behind a truck doing 8 m/s, 50 m ahead. Drop 30% of the truck's BSMs.", "8 m/s")
 
 
 def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
