@@ -6291,7 +6291,8 @@ def test_the_lead_with_two_vehicles_ahead_is_the_nearest_or_refused() -> None:
         return [(v.get("cls") or "car", v["distance"]) for v in _raw(a)["vehicles"] if (v.get("behaviour") or {}).get("kind") == "brake_at"]
 
     issue = "FCW/EEBL check: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the lead brakes hard at 3 s."
-    assert brakes(OfflineParser().parse(issue)) == [("van", 30.0)]
+    _refused_quoting(issue, '"FCW" and "EEBL"')  # two applications named (ran as EEBL, the first of NAMED_APPS, until the held-out 41 round)
+    assert brakes(OfflineParser().parse(issue.replace("FCW/EEBL", "EEBL"))) == [("van", 30.0)]
     for p, want in [
         ("EEBL: a van 30 m ahead at 20 m/s, and a truck 60 m ahead at 15 m/s; the leader brakes at 6 m/s² at 3 s.", ("van", 30.0)),
         ("FCW: a truck 60 m ahead at 15 m/s, and a van 30 m ahead at 20 m/s; the lead brakes hard at 3 s.", ("van", 30.0)),
@@ -6814,6 +6815,49 @@ def test_held41_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     assert (d["ego"]["speed"], [(v["role"], v["cls"], v["distance"], v["speed"]) for v in d["vehicles"]]) == (18.0, [("lead", "van", 35.0, 18.0)])
     refused("FCW with our bus: the bus drives at 20 m/s behind a bus doing 8 m/s, 50 m ahead. Drop 30% of the BSMs.", "20 m/s")
     refused("FCW with a bus: the bus drives at 20 m/s behind a truck doing 8 m/s, 50 m ahead. Drop 30% of the truck's BSMs.", "8 m/s")
+
+
+def test_two_named_applications_are_refused_quoting_both() -> None:
+    """Silent error (found in the held-out 41 round): a prompt naming two different applications ("IMA check on RLVW: ...") ran as the
+    first of ``NAMED_APPS`` without a word. Two (or three) different applications are refused, each quoted, asking which one is meant
+    (``_named_app``); the same application in two forms reads; one named only as finished work ("GLOSA block is done.") beside another is
+    no subject (held-out 11 s02, noted); a contrast or a negation is not read ("not an LTA test"), refused as two."""
+
+    ok, refused = _read, _refused_quoting
+    red = "we do 12 m/s from 120 m and red shows 3 s before we arrive. Delay the SPaT by 400 ms."
+    cross = "we cross at 6 m/s, 25 m out, and a car from the right at 11 m/s, 55 m from its line. Delay its BSMs by 250 ms."
+
+    # two different applications, by abbreviation, by full name, mixed: refused, both quoted, asking which
+    for text, names in [
+        (f"EEBL check on RLVW: {red}", ('"EEBL"', '"RLVW"')),
+        (f"LTA regression check on red light violation warning: {red}", ('"LTA"', '"red light violation warning"')),
+        (f"Intersection movement assist run against the forward collision warning: {cross}", ('"Intersection movement assist"', '"forward collision"')),
+        (f"GLOSA / IMA: {cross}", ('"GLOSA"', '"IMA"')),
+        (f"Please run this as an IMA case. {red} The RLVW must warn.", ('"IMA"', '"RLVW"')),
+    ]:
+        refused(text, names[0])
+        refused(text, names[1])
+        refused(text, "which one is the test for")
+    refused(f"FCW, EEBL and LTA: {cross}", 'three different applications are named, "FCW", "EEBL" and "LTA"')
+    # a contrast or a negation is not read: refused as two, quoted
+    refused(f"This is not an LTA test. IMA: {cross}", '"LTA" and "IMA"')
+    refused(f"Unlike the GLOSA case, RLVW: {red}", '"GLOSA" and "RLVW"')
+    # a test function's name that says another application than the prose
+    refused(f"test_eebl_spat_delay: RLVW: {red}", '"test_eebl_spat_delay" and "RLVW"')
+
+    # the same application twice, in two forms: reads
+    assert ok(f"RLVW (red light violation warning): {red}")["application"] == "rlvw"
+    assert ok(f"IMA, i.e. the intersection movement assist: {cross}")["application"] == "ima"
+    assert ok(f"test_ima_delayed_bsm: IMA regression, {cross}")["application"] == "ima"
+    # the held-out 41 framing "a regression check on red light violation warning": still RLVW, still no red run
+    d = ok(f"Regression check on red light violation warning: {red}")
+    assert (d["application"], d["communication"]["signal"]["align"]) == ("rlvw", {"event": "red", "before_arrival": 3.0})
+    # an application named only as finished work, a piece of its own, beside another: the other is the subject, noted
+    a = OfflineParser().parse(f"Shift handover: the EEBL runs are complete. Still open: the RLVW delay case, {red}")
+    assert a.ok and _raw(a)["application"] == "rlvw", a.error
+    assert any('"the EEBL runs are complete"' in n for n in a.notes), a.notes
+    # ... but finished work said inside a clause of the scene is no piece of its own: two, refused
+    refused(f"Now that EEBL is done we move on to RLVW: {red}", '"EEBL" and "RLVW"')
 
 
 def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:

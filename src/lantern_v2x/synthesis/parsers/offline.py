@@ -3128,6 +3128,44 @@ def not_understood(clause: str, why: str) -> OfflineParseError:
     return OfflineParseError(f'offline parse: not understood: "{clause.strip()}" ({why})')
 
 
+#: after the held-out 41 round: an application named as finished work, a piece of its own ("GLOSA block is done.", "the EEBL runs are
+#: complete"): a handover's news, not the test's subject (held-out 11 s02: "GLOSA block is done. Still open: the RLVW MapData case.")
+_APP_DONE = re.compile(r"(?:^|(?<=[.;:!?|\n]))\s*(?:the |our |all )?(?:" + "|".join(p for _, p in NAMED_APPS) + r")(?: (?:block|tests?|runs?|cases?|part|work"
+                       r"|suite|batch|campaign|scenarios?|items?))? (?:is|are|was|were|has been|have been) (?:now |already |all )?(?:done|finished|complete|completed"
+                       r"|closed|signed off|wrapped up)\s*(?=[.;:!?|\n]|$)", re.I)
+#: a snake_case identifier ("test_ima_frozen_bsm", "rlvw_amber_stuck"): its words may name the application (``_identifier_words``)
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def _named_app(low: str, text: str, notes: list[str]) -> Optional[str]:
+    """The application ``low`` names (``NAMED_APPS``), or None; two different ones are refused, each quoted (after the held-out 41 round:
+    "IMA check on RLVW: ..." ran as the first of ``NAMED_APPS``, RLVW, without a word). The same application named twice in two forms
+    ("RLVW (red light violation warning)") is one; an application named only as finished work (``_APP_DONE``) beside another is not the
+    test's subject; an identifier's words ("test_glosa_delay") count as a naming. No contrast or negation is read ("not an IMA test",
+    "unlike the IMA case"): refused, quoted, as two."""
+    done = [m.span() for m in _APP_DONE.finditer(low)]
+    said: dict[str, tuple[int, int]] = {}  # application -> its first naming outside a piece of finished work
+    for key, pat in NAMED_APPS:
+        m = next((m for m in re.finditer(pat, low, re.I) if not any(a <= m.start() < b for a, b in done)), None)
+        if m is not None:
+            said[key] = m.span()
+    if not said:  # named only as finished work (or not at all): as before, the first named
+        return _first(NAMED_APPS, low)
+    for m in _IDENTIFIER.finditer(low):
+        key = _first(NAMED_APPS, m.group(0).replace("_", " "))
+        if key is not None and key not in said:
+            said[key] = m.span()
+    same = len(text) == len(low)
+    if len(said) == 1:
+        for a, b in done:
+            if any(re.search(pat, low[a:b], re.I) for key, pat in NAMED_APPS if key not in said):
+                notes.append(f'not a test instruction: ignored: "{(text[a:b] if same else low[a:b]).strip()}" (an application named as finished work, not the test\'s subject)')
+        return next(iter(said))
+    quoted = [f'"{(text[a:b] if same else low[a:b]).strip()}"' for a, b in sorted(said.values())]
+    both = ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    raise OfflineParseError(f"offline parse: {({2: 'two', 3: 'three'}).get(len(quoted), len(quoted))} different applications are named, {both}: which one is the test for? (name one application)")
+
+
 _SUBJ_NEXT = (r"(?:comes?|crosses|approaches|is|was|were|drives|travels|runs|brakes|waits|does|goes|go\b|sits|moves|cruises|heads|stands|arrives|"
               r"ahead\b|in front\b|from\b|at \d|\d"
               r"|makes\b"  # after held-out 12: "The SUV makes 36 km/h" (a false friend of "does")
@@ -3930,7 +3968,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
             raise not_understood(_clause_at(text, m.start()), "it asks for a failure but names no fault: say which messages (SPaT, MAP, BSM) "
                                  "and which fault with its size, e.g. 'delay the SPaT by 1 s'")
     scene = " ".join(scene_sents).lower()
-    app = (_first(NAMED_APPS, low) or _first(NAMED_APPS, " ".join(notes).lower())  # an id or a commentary may name the application
+    app = (_named_app(low, text, notes) or _first(NAMED_APPS, " ".join(notes).lower())  # an id or a commentary may name the application (two: refused, both quoted)
            or _first(NAMED_APPS, _identifier_words(low)) or _situation(scene)  # so may a test function's name ("test_ima_frozen_bsm_...")
            or ("fcw" if _COLLISION_WARNING.search(low) and _AHEAD_OF_US.search(scene) else None))  # "check the collision warning" (after held-out 37)
     if app is None:
