@@ -4138,7 +4138,8 @@ def test_a_leads_hard_braking_in_a_sentence_of_its_own_maps_to_brake_at(intent: 
     ("FCW: a sedan 25 m ahead at 30 km/h. The lead reverses.", "The lead reverses", "S has no turn, lane change"),
     ("FCW: a car 30 m ahead at 40 km/h. That car cuts in.", "That car cuts in", "S has no turn, lane change"),
     ("FCW: a sedan 25 m ahead at 30 km/h, we do 50 km/h. It stops.", "It stops", "brakes without saying how hard or when"),
-    ("EEBL: a connected SUV 45 m ahead, both at 60 km/h. The SUV then comes to a halt. It then stops.", "It then stops", "brakes without saying"),
+    # "comes to a halt" is a stop too since the turn-wording round: the first of the two is quoted
+    ("EEBL: a connected SUV 45 m ahead, both at 60 km/h. The SUV then comes to a halt. It then stops.", "The SUV then comes to a halt", "brakes without saying"),
     ("FCW: a lorry 50 m ahead at 15 m/s. Later the lead stops.", "Later the lead stops", "brakes without saying how hard or when"),
     ("IMA: a van crossing from the right at 30 km/h, 40 m from its line; ego at 40 km/h, 50 m out. Then it brakes hard.", "Then it brakes hard",
      "not ahead of us in our lane"),
@@ -6995,3 +6996,65 @@ def test_held39_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     assert (d["ego"]["speed"], [(v["role"], v["cls"], v["distance"], v["speed"]) for v in d["vehicles"]]) == (20.0, [("lead", "truck", 40.0, 20.0)])
     refused("EEBL: One of our pool cars follows an equipped truck by 40 m, both at 20 m/s, and we drive 30 m behind it. At 5 s the truck brakes "
             "at 6 m/s². Drop 10% of the truck's BSMs.", "30 m")
+
+
+def test_a_crossing_vehicles_turn_in_any_wording_is_refused_or_read() -> None:
+    """Silent error (found in the held-out 42 round): in an IMA scene "A car from the right goes left" ran as a plain crossing car, its turn
+    dropped without a word, while "turns left" was refused, quoted (S has no turn for a vehicle other than the ego). A non-ego vehicle's
+    turn or manoeuvre in any wording (``_TURN_SAID``: goes / heads / bears / veers / swings left, takes / makes / hangs a right, turned left,
+    U-turns, reversed, drifts into our lane, pulls over, ...; ``_motion_more``: a manoeuvre after another motion in its own clause, "brakes
+    hard at 4 s and then changes lanes") is refused as "turns left" is, quoted; the ego's turn in the same wordings is its movement (read);
+    a side, a lane, "right" as an adverb, "keeps left" and a crossing said "from right to left" keep reading."""
+    ok, refused = _read, _refused_quoting
+    tail = ", 40 m from its line at 9 m/s. We cross at 10 m/s, 30 m out."
+
+    def maneuver(text: str) -> str:
+        return ok(text).get("ego", {}).get("maneuver", "straight")
+
+    # a crossing / oncoming / lead vehicle's turn or manoeuvre, in the wordings beside "turns left": refused, the words quoted
+    for text, quote in [
+        ("IMA: a pickup from the left veers right" + tail, '"veers right"'),
+        ("IMA: a hatchback approaching from the right hooks a left" + tail, '"hooks a left"'),
+        ("IMA: a taxi comes in from the left" + tail + " Near the box it heads right.", '"heads right"'),
+        ("IMA: a van from the right" + tail + " The van then bears left at the junction.", '"bears left"'),
+        ("IMA: a car from the left, which is going right" + tail, '"going right"'),
+        ("IMA: a car from the left makes a right" + tail, '"makes a right"'),
+        ("IMA: a car from the right hung a left" + tail, '"hung a left"'),
+        ("IMA: a car from the right turned left" + tail, '"turned left"'),
+        ("IMA: a truck from the left U-turns" + tail, '"u-turns"'),
+        ("IMA: a truck from the left" + tail + " It performs a U-turn.", '"performs a u-turn"'),
+        ("IMA: a car from the right" + tail + " It turns round.", '"turns round"'),
+        ("LTA: we turn left at 8 m/s, 25 m out; an oncoming bus at 12 m/s swings left.", '"swings left"'),
+        ("FCW: a car 30 m ahead at 15 m/s drifts into our lane.", '"drifts into"'),
+        ("FCW: a car 30 m ahead at 15 m/s; it rolls back.", '"rolls back"'),
+        ("FCW: a car 30 m ahead at 15 m/s moves into the right lane.", '"moves into the right lane"'),
+        ("FCW: a car 30 m ahead at 15 m/s and then takes a right.", '"takes a right"'),
+        ("EEBL: we follow a car 25 m ahead at 20 m/s that brakes hard at 4 s and then switches lanes.", '"switches lanes"'),
+        ("EEBL: we follow a car 25 m ahead at 20 m/s that brakes hard at 4 s, then pulls over.", '"pulls over"'),
+        ("IMA: a van from the left" + tail + " It comes to a standstill.", '"comes to a standstill"'),
+    ]:
+        refused(text, quote)
+        refused(text, "S has no turn" if "standstill" not in quote else "brakes without saying")
+
+    # the ego's turn in the same wordings is its movement
+    assert maneuver("IMA: a car from the right, 40 m from its line at 9 m/s. We go right at the junction, 30 m out.") == "right"
+    assert maneuver("IMA: a car from the left, 40 m from its line at 9 m/s. We hang a left, 30 m out.") == "left"
+    assert maneuver("IMA: a car from the left, 40 m from its line at 9 m/s. We bear right.") == "right"
+    assert maneuver("IMA: we wait to go left; a car from the right, 40 m from its line at 9 m/s.") == "left"
+    assert maneuver("IMA: we go left; a car from the right, 40 m from its line at 9 m/s.") == "left"
+    refused("IMA: a car from the left, 40 m from its line at 9 m/s. We might head right.", "a hedged movement of the ego")
+    refused("IMA: a car from the left, 40 m from its line at 9 m/s. We veer left.", '"veer left" is the ego\'s own motion')
+
+    # near misses: a side, a lane, "right" as an adverb, "keeps left", a crossing said from right to left: read as before
+    d = ok("IMA: a car going from right to left at 9 m/s, 40 m from its line. We cross at 10 m/s, 30 m out.")
+    assert [v["role"] for v in d["vehicles"]] == ["crossing_right"]
+    d = ok("RLVW: a car from the left at 9 m/s goes right through the red, 40 m from its line. We cross at 10 m/s, 30 m out.")
+    assert d["vehicles"][0]["behaviour"]["kind"] == "run_red"
+    assert [v["role"] for v in ok("IMA: a car from the right heads right at us, 40 m from its line at 9 m/s.")["vehicles"]] == ["crossing_right"]
+    assert maneuver("IMA: we go right through the junction at 10 m/s; a car from the right, 40 m from its line at 9 m/s.") == "straight"
+    assert maneuver("IMA: we go left of the island at 10 m/s; a car from the left, 40 m from its line at 9 m/s.") == "straight"
+    assert maneuver("IMA: we drive in the left lane at 10 m/s; a car from the left, 40 m from its line at 9 m/s.") == "straight"
+    assert ok("LTA: we turn left at 8 m/s, 25 m out; an oncoming car at 12 m/s keeps left.")["vehicles"][0]["role"] == "opposing"
+    assert ok("FCW: a car 30 m ahead at 15 m/s keeps right.")["vehicles"][0]["role"] == "lead"
+    d = ok("EEBL: we follow a car 25 m ahead at 20 m/s that brakes hard at 4 s and then stops.")
+    assert d["vehicles"][0]["behaviour"]["kind"] == "brake_at"
