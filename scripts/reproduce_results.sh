@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerate every number of docs/results.md (issue 10): the open-loop dataset, the two learned models, the
-# frozen-suite evaluations, the Table 6 / Table 11 variants and the App. F / H case studies, then the tables.
+# Regenerate every number of docs/results.md (issues 10, 19): the datasets and DAgger rounds of the release chain,
+# the release model and its twin trained without warning samples, the frozen-suite evaluations, the Table 6 /
+# Table 11 variants and the App. F / H case studies, then the tables.
 #
 #   bash scripts/reproduce_results.sh [OUT]            (default OUT: out/results; resumable: rerun to continue)
 #
@@ -17,12 +18,29 @@ L="$ROOT/.venv/bin/lantern"
 mkdir -p "$OUT"
 step() { echo "[reproduce $(date +%H:%M:%S)] $*" >&2; }
 
-step "dataset (600 sequences, with the steering perturbations of the release recipe)"
-[ -f "$OUT/dataset/manifest.json" ] || "$L" dataset collect --out "$OUT/dataset" --perturb --workers "$WORKERS"
-step "models (the release recipe: input layout 2, path + speed outputs, termination rows; docs/learned_agent.md)"
+# The release chain (docs/learned_agent.md, issue 19 round 11): round 0 is the previous release's recipe on the
+# default expert; the release's own data is the expert that stops yielding once the cross flow has crossed
+# (--expert-flow-rule crossed) plus two DAgger rounds, each driven by the previous round's model and labelled by
+# that expert. Every step is deterministic (seeded collection, one training thread).
 RECIPE=(--inputs 2 --outputs path_speed --epochs 8 --threads 1 --quiet)
-"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_warning" "${RECIPE[@]}" --keep-termination-rows
-"$L" train --data "$OUT/dataset" --out "$OUT/ckpt_no_warning_training" "${RECIPE[@]}" --no-warning-samples
+FLOW=(--expert-flow-rule crossed)
+collect() { local out="$1"; shift; [ -f "$out/manifest.json" ] || "$L" dataset collect --out "$out" --workers "$WORKERS" "$@"; }
+# a finished checkpoint is kept (an interrupted one resumes: `lantern train` continues after its last epoch)
+train() { local out="$1"; shift; grep -qs '"finished": true' "$out/manifest.json" || "$L" train --out "$out" "${RECIPE[@]}" "$@"; }
+step "round 0: the expert dataset (600 sequences, steering perturbations) and its model (the previous release, learned_v2)"
+collect "$OUT/dataset" --perturb
+train "$OUT/ckpt_round0" --data "$OUT/dataset" --keep-termination-rows
+step "the release's expert dataset (the same 600 routes, the 'crossed' flow rule)"
+collect "$OUT/dataset_crossed" --perturb "${FLOW[@]}"
+step "DAgger round 1 (round 0 drives, 200 sequences) and its model"
+collect "$OUT/dagger1" --dagger "$OUT/ckpt_round0" --size 200 "${FLOW[@]}"
+DATA=(--data "$OUT/dataset_crossed" --data "$OUT/dagger1")
+train "$OUT/ckpt_round1" "${DATA[@]}" --keep-termination-rows
+step "DAgger round 2 (round 1 drives) and the two models of the release recipe"
+collect "$OUT/dagger2" --dagger "$OUT/ckpt_round1" --size 200 "${FLOW[@]}"
+DATA+=(--data "$OUT/dagger2")
+train "$OUT/ckpt_warning" "${DATA[@]}" --keep-termination-rows
+train "$OUT/ckpt_no_warning_training" "${DATA[@]}" --no-warning-samples
 W="{\"model_dir\": \"$OUT/ckpt_warning\"}"
 Z="{\"model_dir\": \"$OUT/ckpt_no_warning_training\"}"
 

@@ -109,9 +109,29 @@ def table11(out: Path) -> str:
     return text + (f"\n\nNot run yet: {', '.join(missing)}" if missing else "")
 
 
+#: the release chain of scripts/reproduce_results.sh, in its order
+DATASETS = ("dataset", "dataset_crossed", "dagger1", "dagger2")
+CHECKPOINTS = ("ckpt_round0", "ckpt_round1", "ckpt_warning", "ckpt_no_warning_training")
+
+
+def datasets(out: Path) -> str:
+    rows = []
+    for name in DATASETS:
+        f = out / name / "manifest.json"
+        if not f.is_file():
+            rows.append([name, "not collected yet", "", "", "", ""])
+            continue
+        m = json.loads(f.read_text())
+        g, c = m["generator"], m["counts"]
+        driver = f"policy `{g['dagger']['policy_digest'][:8]}`" if "dagger" in g else "expert"
+        rule = g.get("expert", {}).get("flow_rule", "gone")
+        rows.append([name, driver, rule, str(c["sequences"]), str(c["samples"]), f"`{m['dataset_hash'][:8]}`"])
+    return "### Datasets of the release chain\n\n" + _table(["dataset", "driver", "expert flow rule", "sequences", "samples", "hash"], rows)
+
+
 def training(out: Path) -> str:
     rows = []
-    for name in ("ckpt_warning", "ckpt_no_warning_training"):
+    for name in CHECKPOINTS:
         f = out / name / "manifest.json"
         if not f.is_file():
             rows.append([name, "not trained yet", "", "", "", "", ""])
@@ -121,13 +141,14 @@ def training(out: Path) -> str:
         c = m["counts"]
         rows.append([name, f"{c['train_samples']} / {c['val_samples']}", str(c["train_warning_samples"]), str(m["best_epoch"]),
                      f"{best['val_l1']:.4f}", f"{best['val_ade_m']:.3f}", f"{m['wall_s']['feature_cache']:.0f} s / {m['wall_s']['training']:.0f} s"])
-        rows.extend([[f"  epoch {h['epoch']}", "", "", "", f"{h['val_l1']:.4f}", f"{h['val_ade_m']:.3f}", f"train L1 {h['train_l1']:.4f}"] for h in m["history"]])
+        if name in CHECKPOINTS[2:]:  # the two models of the release recipe: their curves (the rounds before: the best epoch)
+            rows.extend([[f"  epoch {h['epoch']}", "", "", "", f"{h['val_l1']:.4f}", f"{h['val_ade_m']:.3f}", f"train L1 {h['train_l1']:.4f}"] for h in m["history"]])
     return "### Training\n\n" + _table(["checkpoint", "train / val samples", "warning samples", "best epoch", "val L1 (m)", "val ADE (m)", "cache / training wall"], rows)
 
 
 def plot_training(out: Path) -> Path | None:
     """OUT/training_curves.png: validation L1 and ADE per epoch of both models (None if none is trained)."""
-    runs = [(n, json.loads((out / n / "manifest.json").read_text())) for n in ("ckpt_warning", "ckpt_no_warning_training") if (out / n / "manifest.json").is_file()]
+    runs = [(n, json.loads((out / n / "manifest.json").read_text())) for n in CHECKPOINTS[2:] if (out / n / "manifest.json").is_file()]
     if not runs:
         return None
     import matplotlib
@@ -166,7 +187,7 @@ def main(argv: list[str]) -> int:
         return 2
     out = Path(argv[0])
     plot_training(out)
-    print("\n\n".join([training(out), main_tables(out), table6(out), table11(out), case_studies(out)]))
+    print("\n\n".join([datasets(out), training(out), main_tables(out), table6(out), table11(out), case_studies(out)]))
     return 0
 
 

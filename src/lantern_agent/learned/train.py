@@ -66,12 +66,12 @@ class TrainConfig:
     #: a step with a new warning text (MiniLM, ~11 ms) under the 30 ms budget.
     image_size: tuple[int, int] | None = None
     #: policy input layout (``inputs.py``): 1 = pooled text + presence numbers (learned_v1),
-    #: 2 = token-state text head, no presence numbers, with App. H counterexample rows (``source_v2.py``; the release, learned_v2)
+    #: 2 = token-state text head, no presence numbers, with App. H counterexample rows (``source_v2.py``; learned_v2 and the release, learned_v3)
     inputs: int = 1
     #: layout 2: share of the mixture's no-warning rows that also appear with a counterexample statement
     counterexample_fraction: float = 0.5
     #: what the head predicts (``path_speed.py``): "waypoints" (learned_v1's 10 timed waypoints) or
-    #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; the release, learned_v2)
+    #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; learned_v2, learned_v3)
     outputs: str = "waypoints"
     #: train also on warning-active rows whose horizon crosses only termination (``cache.in_cache``); off: Sec. 4.1's rule
     keep_termination_rows: bool = False
