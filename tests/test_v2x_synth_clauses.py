@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 43))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 44))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -1164,7 +1164,8 @@ def test_same_speed_as_us_with_or_without_the(same: str) -> None:
 
 @pytest.mark.parametrize(("lead", "equipped"), [("the equipped lead", True), ("the connected lead", True), ("the legacy lead", False), ("lead", True)])
 def test_a_lead_with_adjectives_before_its_gap(lead: str, equipped: bool) -> None:
-    s = parse(f"EEBL: both at 18 m/s; {lead} 28 m in front brakes with 7 m/s² at 4 s. The BSMs are delayed by 0.3 s.")
+    # (after held-out 43 a loss: a delay of a legacy lead's BSMs is refused as contradictory, it sends none; a loss agrees with that)
+    s = parse(f"EEBL: both at 18 m/s; {lead} 28 m in front brakes with 7 m/s² at 4 s. 30 % of the BSMs are lost.")
     (v,) = s.vehicles
     assert (v.role, v.distance, v.speed, v.equipped, v.behaviour.kind, v.behaviour.decel) == ("lead", 28.0, 18.0, equipped, "brake_at", 7.0)
 
@@ -6511,7 +6512,8 @@ def test_held37_silent_errors_fixed_with_their_neighbours() -> None:
         assert d["vehicles"][0]["distance"] == 60.0 and d["vehicles"][0]["speed"] == 6.0 and "distance" not in d["vehicles"][1]
         assert d["faults"][0]["target"] == d["vehicles"][0]["id"]
     # the follower's equipage stays its own (it was given to the van)
-    d = ok("FCW, ego at 20 m/s. A connected van 60 m ahead at 6 m/s and an unequipped car behind us. The car's BSMs are delayed by 200 ms.")
+    # (after held-out 43 a loss: a delay of the unequipped car's BSMs is refused as contradictory, it sends none; a loss agrees with that)
+    d = ok("FCW, ego at 20 m/s. A connected van 60 m ahead at 6 m/s and an unequipped car behind us. 30 % of the car's BSMs are lost.")
     assert d["vehicles"][0].get("equipped", True) is True and d["vehicles"][1]["equipped"] is False
     assert d["faults"][0]["target"] == d["vehicles"][1]["id"]
     # a crossing car said after "while" with no number: a vehicle of its own (it was lost, without a word); the same side stays refused
@@ -6887,8 +6889,9 @@ def test_held42_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     refused("EEBL: we follow a car 30 m ahead, both at 20 m/s; the car brakes at 5 m/s² at 8 s, and a van follows us 20 m back. 2 s after the van "
             "brakes, freeze the car's BSMs.", "2 s after the van brakes")
     refused("EEBL: we follow a van 30 m ahead, both at 20 m/s; the van brakes at 5 m/s² at 8 s. 2 s after we brake, freeze its BSMs.", "2 s after we brake")
-    refused("EEBL: we follow a van 30 m ahead, both at 20 m/s; the van brakes at 5 m/s² at 8 s. 2 s before the braking begins, freeze its BSMs.",
-            "2 s before the braking begins")
+    # (after held-out 43 "before" the braking reads: its time minus N, ``test_held43_wordings_...``)
+    d = ok("EEBL: we follow a van 30 m ahead, both at 20 m/s; the van brakes at 5 m/s² at 8 s. 2 s before the braking begins, freeze its BSMs.")
+    assert d["faults"][0]["window"]["start"] == 6.0
 
 
 def test_two_named_applications_are_refused_quoting_both() -> None:
@@ -7058,3 +7061,74 @@ def test_a_crossing_vehicles_turn_in_any_wording_is_refused_or_read() -> None:
     assert ok("FCW: a car 30 m ahead at 15 m/s keeps right.")["vehicles"][0]["role"] == "lead"
     d = ok("EEBL: we follow a car 25 m ahead at 20 m/s that brakes hard at 4 s and then stops.")
     assert d["vehicles"][0]["behaviour"]["kind"] == "brake_at"
+
+
+def test_held43_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 43's refusals (a new population: longer requests, context first) read as wording classes (``_held43_wordings``: a context
+    piece about a past run or someone's report set aside, noted; ``_OPS`` "hold that X's BSMs back"; ``_BRAKE_WINDOW`` before a braking;
+    "further along than it really is"; "in runs of six"; "From the right a van" without a comma), each with a positive in other words than
+    the set's and near misses that stay refused; and the two silent errors found (a burst loss "in runs of six" ran as a plain loss; a
+    delay on the BSMs of a car said to have no V2X ran) read or refused, quoted."""
+
+    ok, refused = _read, _refused_quoting
+    fcw = "FCW: we drive at 20 m/s behind a car 40 m ahead doing 12 m/s."
+
+    # a context piece (past run / report, none of the request's words, each of its kinds of quantity stated again in the setup) is set
+    # aside, noted; "this time" after it is the test's
+    d = ok("Last time we used 250 ms; this time delay the car's BSMs by 400 ms. " + fcw)
+    assert (d["faults"][0]["op"], d["faults"][0]["delay"]) == ("delay", 0.4)
+    a = OfflineParser().parse("Last month the logs showed about 40% of its BSMs never arrived, so push it: " + fcw + " Drop 60 % of the car's BSMs.")
+    assert a.ok and _raw(a)["faults"][0]["probability"] == 0.6 and any("the context" in n and "40%" in n for n in a.notes), (a.error, a.notes)
+    d = ok("The test crew reckons the roadside clock drifted by 4 s in March. GLOSA: we drive at 12 m/s from 250 m, our green comes at 20 s, "
+           "and the SPaT timestamps run 0.8 s ahead of the real clock.")
+    assert (d["faults"][0]["op"], d["faults"][0]["offset"]) == ("skew", 0.8)
+    # the ticket names the one application and "set it up" asks for it: that application, noted
+    d = ok("Ticket 5120: the FCW alert came late on the ring road. Set it up with us at 20 m/s behind a car 40 m ahead doing 12 m/s. "
+           "Delay the car's BSMs by 300 ms.")
+    assert (d["application"], d["faults"][0]["delay"]) == ("fcw", 0.3)
+    # near misses: the past fault with none in the request is refused (it ran as the test's, without a word); asked again it is read as
+    # before; "as last time, 250 ms" is the request's own value; a context quantity the setup does not state again stays refused; a
+    # context piece that only names the application stays (no situation is guessed)
+    refused(fcw + " Last time we ran its BSMs 250 ms late and the alert still fired.", "Last time we ran its BSMs 250 ms late")
+    refused("The radio people think 30% of the BSMs go missing. " + fcw, "The radio people think 30% of the BSMs go missing")
+    d = ok("The radio people think 30% of the BSMs go missing. " + fcw + " Reproduce that.")
+    assert d["faults"][0]["probability"] == 0.3
+    d = ok(fcw + " Delay the car's BSMs as last time, 250 ms.")
+    assert d["faults"][0]["delay"] == 0.25
+    refused("Last time we used 250 ms. " + fcw, "250 ms")
+    refused("Last night the lead braked at 8 m/s². " + fcw + " Drop 20 % of its BSMs.", "8 m/s²")
+    # a ticket's number before its colon is its label (noted); the application said after it stays the test's
+    d = ok("Ticket 5120: the EEBL alert came late. A van ahead at 20 m/s, 30 m away, brakes hard at 6 m/s² at 5 s. Drop 20 % of its BSMs.")
+    assert (d["application"], d["faults"][0]["probability"]) == ("eebl", 0.2)
+    # "hold this / that X's BSMs back by N": a delay
+    d = ok(fcw + " Hold this car's BSMs back by a quarter of a second.")
+    assert (d["faults"][0]["op"], d["faults"][0]["delay"]) == ("delay", 0.25)
+    # a window N s before a vehicle's braking: its braking time minus N; one that would start before the run stays refused
+    eebl = "EEBL at 15 m/s behind a van 30 m ahead at the same speed; the van brakes hard at 7 m/s² at 9 s."
+    d = ok(eebl + " Starting two seconds before it brakes, freeze the van's BSMs for three seconds.")
+    assert d["faults"][0]["window"] == {"start": 7.0, "duration": 3.0}
+    refused(eebl + " Starting 12 s before it brakes, freeze the van's BSMs.", "12 s before it brakes")
+    # "N m further along than it really is": a shift of +N along its path; "further along the road" is no such offset
+    d = ok(fcw + " Its BSMs should place it 4 m further along than it really is.")
+    assert (d["faults"][0]["op"], d["faults"][0]["shift"]) == ("pos_perturb", [4.0, 0.0])
+    # silent error: "in runs of <a number in words>" ran as a plain loss, the length lost; now a burst loss, "runs of six seconds" refused
+    d = ok(fcw + " Drop 30 % of its BSMs in runs of four messages.")
+    assert (d["faults"][0]["op"], d["faults"][0]["length"]) == ("burst_drop", 4)
+    refused(fcw + " Drop 30 % of its BSMs in runs of six seconds.", "6 s")
+    # "From the right a skip lorry" (no comma): the crossing lorry
+    d = ok("We cross at 4 m/s, 15 m from the line. From the right a skip lorry comes in at 13 m/s, 55 m from its line, and goes through on red.")
+    assert (d["application"], d["vehicles"][0]["role"], d["vehicles"][0]["cls"]) == ("ima", "crossing_right", "truck")
+    # silent error: a delay / freeze / skew / position fault on the BSMs of a vehicle said to have no V2X ran; refused quoting both parts
+    ima = "IMA, us at 4 m/s from 15 m, and a van from the left at 10 m/s, 50 m out, running its red."
+    refused(ima + " That van isn't fitted with V2X, and its BSMs should be frozen.", "That van isn't fitted with V2X, and its BSMs should be frozen")
+    refused(ima + " The van has no V2X. Its BSMs are delayed 300 ms.", 'The van has no V2X" and "Its BSMs are delayed 300 ms')
+    refused("IMA, us at 4 m/s from 15 m, and an unequipped van from the left at 10 m/s, 50 m out, running its red. Its BSM timestamps run 1 s ahead of the real clock.", "contradictory")
+    # a loss of an unequipped vehicle's BSMs agrees with it sending none (the fault suite's ineffective-fault cases): read as before; the
+    # equipage words inside a loss's sentence, read into no vehicle, refused
+    d = ok(ima + " The van has no V2X. Drop all its BSMs.")
+    assert d["vehicles"][0].get("equipped", True) is False and d["faults"][0]["op"] == "drop"
+    refused(ima + " The van has no V2X, and drop all its BSMs.", "read into no vehicle")
+    # another (equipped) vehicle's BSM fault beside an unequipped occluder reads as before
+    d = ok("IMA, us at 4 m/s from 15 m; an unequipped van parked on the corner hides a car from the right at 10 m/s, 50 m out, running its red. "
+           "Delay the car's BSMs by 300 ms.")
+    assert [v.get("equipped", True) for v in d["vehicles"]] == [False, True] and d["faults"][0]["target"] == d["vehicles"][1]["id"]

@@ -59,11 +59,12 @@ def test_offline_compiles_every_fault_prompt(pid, prompt, expect):
 
 def test_offline_reads_numbers_by_hand():
     """One fault prompt read field by field (values computed by hand: 45 km/h = 12.5 m/s)."""
-    p = "IMA: we go straight through a four-way junction at 45 km/h from 50 m out; a car without V2X crosses from the right at 36 km/h, 40 m from the junction. Delay BSMs of the crossing car by 250 ms with jitter of 0.1 s from 3 s for 2.5 s."
+    # (after held-out 43 the car is equipped: a delay of the BSMs of a car without V2X is refused as contradictory, it sends none)
+    p = "IMA: we go straight through a four-way junction at 45 km/h from 50 m out; a connected car crosses from the right at 36 km/h, 40 m from the junction. Delay BSMs of the crossing car by 250 ms with jitter of 0.1 s from 3 s for 2.5 s."
     s = OfflineParser().parse(p).spec
     assert (s.ego.speed, s.ego.distance, s.ego.maneuver) == (12.5, 50.0, "straight")
     (v,) = s.vehicles
-    assert (v.id, v.role, v.distance, v.speed, v.equipped) == ("crossing1", "crossing_right", 40.0, 10.0, False)
+    assert (v.id, v.role, v.distance, v.speed, v.equipped) == ("crossing1", "crossing_right", 40.0, 10.0, True)
     (f,) = s.faults
     assert (f.op, f.stream, f.target, f.delay, f.jitter) == ("delay", "bsm", "crossing1", 0.25, 0.1)
     assert (f.window.anchor, f.window.start, f.window.duration) == ("start", 3.0, 2.5)

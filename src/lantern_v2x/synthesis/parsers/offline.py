@@ -183,7 +183,9 @@ _ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fas
 _NP = re.compile(r"\b(a|an|one|two|three|four|another|one more)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
 _UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|no (?:v2x|radio|obu)\b"
                          r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no)(?: got)?(?: any| a| an)? (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
-                         r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b")
+                         r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b"
+                         # after held-out 43: "That van isn't fitted with V2X" (the car was read equipped, the words lost)
+                         r"|(?:\bnot|n't|\bnever) (?:been )?fitted with (?:any |a |an )?(?:v2x|v2v|obu|radio|dsrc|c-v2x)\b")
 #: road users the runtime cannot build: a clause about one is refused, not dropped
 _UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|motorcyclists?|bicycl\w*|bikes?|motorbikes?|motorcycles?|e-?scooters?|scooters?|mopeds?|riders?|"
                           r"trams?|trains?|animals?|deer|horses?|wheelchairs?)\b")
@@ -235,7 +237,8 @@ _OPS: tuple[tuple[str, str], ...] = (
     ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"
              # after held-out 30: a sender's time said against true time ("lags true time by 1 s", "runs 0.4 s behind GNSS time"): a clock, not a delay
              r"|\b(?:lag\w*|trail\w*|behind|ahead of|leads?) (?:the )?(?:true|real|actual|reference|gps|gnss|utc|wall[- ]clock) time\b"),
-    ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
+    # after held-out 43: "Hold that bus's BSMs back by half a second" ('that' / 'this' / 'those' / 'these' as the determiner too; refused before)
+    ("delay", r"\bdelay|\blatency\b|\b(?:hold|holds|holding|held) (?:(?:its|their|the|our|all|every|each|that|this|those|these) )?(?:[\w'-]+ ){0,2}?back\b|\blate\b|\blag(?:s|ging)?\b|\bstale\b|\bjitter|\d ?m?s old\b|\bout of date\b|\boutdated\b"
               r"|\b(?:message|packet|data|information) age\b|\bage of (?:the |its |their )?(?:[\w-]+'s )?(?:messages?|packets?|bsms?|cams?|spat|map)\b"
               # after held-out 15: messages that "come in a bit slow" / "trickle in slowly" / "arrive sluggishly" are delayed
               r"|\b(?:come|comes|coming|came|arrive[sd]?|arriving|get|gets|getting|trickl\w*|show(?:s|ing)? up|turn(?:s|ing)? up|roll(?:s|ing)? in)\b(?: in| through)?"
@@ -1500,7 +1503,8 @@ def _held40_wordings(t: str, notes: list[str]) -> str:
     t = re.sub(r"\b(red|amber|yellow|green)\b([^.;:!?]{0,60}?\b\d+(?:\.\d+)? ?s) before (we|i|you|it|the ego|our car|my car) (?:do|does|did)\b",
                lambda m: f"{m.group(1)}{m.group(2)} before {m.group(3)} {'arrives' if m.group(3).lower() in ('it', 'the ego', 'our car', 'my car') else 'arrive'}",
                t, flags=re.I)
-    t = re.sub(r"(^|[.;:!?]\s+)from the (left|right)(?: side| hand side|-hand side)?,\s+(an?|one|the) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b(?!['’])",
+    # (after held-out 43 the comma may be left out: "From the right a skip lorry comes in at 13 m/s": no situation was read, refused)
+    t = re.sub(r"(^|[.;:!?]\s+)from the (left|right)(?: side| hand side|-hand side)?,?\s+(an?|one|the) ((?:(?:" + _ADJ + r")\s+)*)(" + _NOUN + r")\b(?!['’])",
                lambda m: f"{m.group(1)}{m.group(3)[0].upper() + m.group(3)[1:]} {m.group(4)}{m.group(5)} from the {m.group(2).lower()}", t, flags=re.I)
     # (every form but "discarded", read before: "Discard the MAP now and then" ran healthy, the clause dropped without a word; as "drop" it
     # is read, or refused, quoted, as "drop" is)
@@ -1581,6 +1585,129 @@ def _held42_wordings(t: str, notes: list[str]) -> str:
     if len(said) == 1 and len(re.findall(r"\btankers?\b", t, re.I)) == len(re.findall(r"\btanker\b", t, re.I)):
         t = re.sub(r"\b(the|that|this) tanker\b(?! (?:trucks?|lorr(?:y|ies)|hgvs?)\b)", lambda m: f"{m.group(1)} {next(iter(said))}", t, flags=re.I)
     return t
+
+
+#: after held-out 43: a piece of context said before or beside the setup: about the past (a time marker and a verb in the past) or about
+#: someone's report (a ticket number, the logs, what someone thinks / says / suspects / complained / asked)
+_CTX_PAST = re.compile(r"\b(?:last (?:night|time|week|month|year|lesson|demo|session|run|runs|drive|slot)|last year's|yesterday|overnight"
+                       r"|(?:on|from|since) (?:mon|tues|wednes|thurs|fri|satur|sun)day|in (?:january|february|march|april|may|june|july|august|september"
+                       r"|october|november|december)|when we (?:drove|ran|tested|tried|did)|the last (?:demo|run|test|session|drive))\b", re.I)
+_CTX_REPORT = re.compile(r"\b(?:ticket (?:no\.? |#)?\d+|(?:the )?(?:\w+ )?logs? (?:show|showed|shows|say|said|says)|(?:people|crew|team|guys|folks|he|she|they"
+                         r"|tester|driver|drivers|someone) (?:think|thinks|thought|reckon|reckons|reckoned|suspect|suspects|suspected|believe|believes|swear"
+                         r"|swears|swore|says|said|claims?|claimed)|complained|(?:specifically |also )?asked (?:what|about|whether|how|for|why)"
+                         r"|looks like [^.;]{0,40} to me)\b", re.I)
+_CTX_PAST_VERB = re.compile(r"\b(?:was|were|had|did|didn't|ran|used|came|got|made|saw|lost|went|fell|passed|failed|fired|misread|stopped|showed|drove"
+                            r"|taught|tried|worked|said|thought|[a-z]{3,}ed)\b", re.I)
+#: the setup's own words: a piece holding one is never set aside ("Last time we used 250 ms; this time use 400 ms": only the first half;
+#: "Delay its BSMs as last time, 250 ms": kept, read or refused as before)
+_CTX_ASK = re.compile(r"\b(?:let's|let us|please|(?<!is )(?<!are )(?<!was )(?<!were )(?<!been )set (?:it |this |that )?up|build|create|make|put|add|give|use|we need|i need|we want|i want|i'd like"
+                      r"|we'd like|would like|could you|can you|should|must|shall|has to|have to|needs? to|drop|lose|delay|hold|freeze|skew|rebind|bind"
+                      r"|tie|link|inject|this time|now|today|instead|again|same|as before|as last|like last|like before|reproduce|recreate|repeat"
+                      # a value of then used now ("delayed by twice last week's 0.4 s", "double the 300 ms of last time"): a computed value of the test
+                      r"|last \w+['’]s (?=\d|half|a |an )|(?:twice|double|triple|two times|three times|\d+ times) (?=the |as |last |that |this |\d|a |an |half )"
+                      r"|doubled|tripled|plus|more than|less than|longer than|shorter than)\b", re.I)
+#: a past piece's trailing "so let's go further" / "so push it" (no content of the setup, a bridge to it)
+_CTX_BRIDGE = re.compile(r",? so (?:let's |we'll |let us )?(?:go further|push it(?: further| harder)?|do it properly|go harder|try harder|take it further)\s*:?\s*$", re.I)
+_CTX_WEATHER = re.compile(r"\b(?:fog\w*|rain\w*|snow\w*|wet|icy|dusk|dark|cloud\w*|mist\w*|(?<!last )night(?! (?:crew|shift|team|staff|people)))\b", re.I)
+
+
+def _ctx_units(text: str) -> set[str]:
+    """The units a text states quantities in ("45 km/h", "six seconds", "a quarter of" -> %), for ``_held43_wordings``: a context piece is
+    set aside only when the setup states each of its kinds of quantity again."""
+    canon = {"second": "s", "seconds": "s", "sec": "s", "secs": "s", "millisecond": "ms", "milliseconds": "ms", "metre": "m", "metres": "m",
+             "meter": "m", "meters": "m", "percent": "%", "ft": "feet", "kph": "km/h", "m/s2": "m/s²"}
+    units = {canon.get(u.lower(), u.lower()) for u in re.findall(r"(?<![\w.])(?:\d+(?:\.\d+)?|" + _NW + r")\s?-?(km/h|kph|mph|m/s²|m/s2|m/s|ms|milliseconds?"
+                                                                 r"|seconds?|secs?|s|metres?|meters?|m|feet|ft|%|percent)(?![\w/²])", text, re.I)}
+    if re.search(r"\b(?:half|a quarter|a third|\d+ (?:in|out of) \d+(?= (?:of )?(?:its |the |their |all )?(?:bsm|spat|map|cam|message|packet|broadcast)))\b", text, re.I):
+        units.add("%")
+    return units
+
+
+def _held43_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 43 (a new population: longer, conversational requests, context first; each one refused, quoted, before):
+
+    - a context piece (a sentence, or a part after ';', or a ', and ...' clause after the writer's framing) that is clearly about the past
+      ("Last year the drift was 6 seconds", "We ran 250 ms last time and the alert was still on time", "When we drove this in March, ...")
+      or about someone's report ("Ticket 2231 came in overnight: ...", "the roadside logs show ...", "the radio people think half the MAP
+      broadcasts aren't getting through", "they asked what happens when ..."), and holds NONE of the setup's request words (``_CTX_ASK``:
+      "this time", "use", "drop", "should", "as last time", "same", ...) is set aside, noted (its numbers are no values of the scene);
+    - it is kept (read or refused as before) when it holds a number or a fault and the rest states no fault and no healthy channel (the
+      test would lose its fault), names the only application (the rest names none), names a vehicle the rest refers to but does not
+      introduce, or holds the scene's weather ('fog', 'at night') in the context clause itself. When in doubt it stays, refused;
+    - a past run's or report's fault with a number, beside a request that states no fault and asks for no replay, is refused, quoted
+      ("Last time we ran its BSMs 250 ms late" after a healthy setup ran as the test's fault, without a word);
+    - "behind a van doing the same" (the ego's speed; the words were lost), "N m further along than it really is" (a shift of +N).
+    Only pieces holding a number, or a fault word beside a message noun, are looked at: a numberless remark was read before.
+    """
+    # "behind a van doing the same, 28 m ahead": the ego's speed (the van had none, the words lost without a word; after held-out 43)
+    t = re.sub(r"\b((?:behind|following|follow|follows) (?:a|an|the) (?:[\w-]+ ){0,2}?(?:" + _NOUN + r")) (doing|going|driving) the same(?=\s*[,;.]|\s*$)",
+               lambda m: (notes.append(f'noted: "{m.group(0)}": at the ego\'s speed') or f"{m.group(1)} {m.group(2)} the same speed"), t, flags=re.I)
+    # "Its BSMs should place it 5 m further along than it really is": "further ahead" (along its path: +N, heldout42's convention; refused before)
+    t = re.sub(r"(\d+(?:\.\d+)? ?m) (further|farther) along (?=than (?:it|they) (?:really |actually |truly )?(?:is|are)\b)", r"\1 \2 ahead ", t, flags=re.I)
+    pieces = list(re.finditer(r"(?:[^.;:!?]|(?<=\d)[.:](?=\d))+(?:[.;:!?]+|$)", t))  # a decimal point ends no piece (a colon does: "so push it:")
+    out, changed = [], False
+    for m in pieces:
+        piece = m.group(0)
+        body = piece.strip()
+        front = ""
+        # the writer's framing, then ", and <context>" ("For the winter campaign we're testing in fog, and last year's unit misread ..."):
+        # only the context clause is looked at, the framing stays
+        cl = re.search(r",\s+(?:and|but)\s+(?=[^,]*?(?:" + _CTX_PAST.pattern + "|" + _CTX_REPORT.pattern + "))", body, re.I)
+        if cl and not (_CTX_PAST.search(body[: cl.start()]) or _CTX_REPORT.search(body[: cl.start()])):
+            front, body = body[: cl.start()], body[cl.end():]
+        bridge = _CTX_BRIDGE.search(body.rstrip(".;!? "))
+        core = body.rstrip(".;!? ")[: bridge.start()] if bridge else body.rstrip(".;!? ")
+        numbered = re.search(r"\d|\b(?:half|a quarter|" + _NW + r")\b(?! (?:of )?(?:us|them|the (?:team|crew)))", core, re.I)
+        faulty = _MSG.search(core.lower()) and re.search(_FAULT_WORD + r"|wrong|never made it|aren't getting through|not getting through|stopped updating"
+                                                          r"|sluggish|drift\w*|noise", core, re.I)
+        if not (numbered or faulty) or _CTX_ASK.search(core):
+            out.append(piece)
+            continue
+        past = _CTX_PAST.search(core) and _CTX_PAST_VERB.search(core)
+        if not (past or _CTX_REPORT.search(core)):
+            out.append(piece)
+            continue
+        rest = t[: m.start()] + " " + front + " " + t[m.end():]
+        apps = [a for a, pat in NAMED_APPS if re.search(pat, core, re.I)]
+        keep_app = ""
+        if apps and not any(re.search(pat, rest, re.I) for _, pat in NAMED_APPS):
+            if len(apps) > 1 or not re.search(r"\b(?:set (?:it|this|that) up|reproduce (?:it|that|this)|recreate (?:it|that|this)|test (?:it|that|this))\b",
+                                              t[m.end():], re.I):
+                out.append(piece)
+                continue  # the only application is in the context: kept
+            keep_app = apps[0].upper()  # "Ticket 2252: the EEBL alert came through ... Set it up with ...": the test is of that application
+        ctx_fault = faulty or re.search(_FAULT_WORD + r"|\bmissing\b|\bgone\b|\bvanish", core, re.I) or any(re.search(pat, core.lower()) for _, pat in _OPS)
+        if ctx_fault and not (re.search(_FAULT_WORD, rest, re.I) or _HEALTHY.search(rest.lower()) or any(re.search(pat, rest.lower()) for _, pat in _OPS)):
+            if _MSG.search(core.lower()) and numbered and not re.search(r"\b(?:replay\w*|reproduc\w*|recreat\w*|repeat\w*|re-?run\w*|same|exact\w*|again|like that|as it (?:was|happened))\b",
+                                                     rest, re.I):
+                # "Last time we ran its BSMs 250 ms late. FCW: ..." (no fault in the request, none asked again): the past run's fault ran as
+                # the test's, without a word; whether this test has it is not said
+                raise not_understood(core, "a fault of a past run or of someone's report, and the request states none: is it this test's "
+                                     "fault? say it in the request (e.g. 'this time delay its BSMs by 250 ms', or 'reproduce that') or 'no faults'")
+            out.append(piece)
+            continue  # the context's fault is the only one said: kept (setting it aside would run a healthy test)
+        if re.search(r"\b(?:replay\w*|exactly (?:this|that|as)|that exact|this exact|as it happened)\b", rest, re.I):
+            out.append(piece)
+            continue  # the past run asked for again: the context may be the setup itself (held-out 15 s02, 25 s23): kept
+        if not _ctx_units(core) <= _ctx_units(rest):
+            out.append(piece)
+            continue  # a quantity of the context the setup does not state again (a speed, a distance, a delay): kept, it may be the scene's
+        nouns = {n.lower() for n in re.findall(r"\b(" + _NOUN + r")s?\b", core, re.I)}
+        if any(re.search(r"\b(?:the|that|this)\s+" + n + r"\b", rest, re.I) and not re.search(r"\b(?:a|an|one)\s+(?:[\w-]+\s+){0,2}" + n + r"\b", rest, re.I)
+               for n in nouns) or re.match(r"\s*(?:its|it|their|they)\b", t[m.end():]) and nouns:
+            out.append(piece)
+            continue  # a vehicle of the context the rest refers back to: kept
+        if _CTX_WEATHER.search(core) and not _CTX_PAST.search(core[: _CTX_WEATHER.search(core).start()] + " "):
+            out.append(piece)
+            continue  # the scene's weather said in the context clause itself: kept
+        notes.append(f'not a test instruction: noted: the context "{(core + (bridge.group(0) if bridge else "")).strip(" ,")}" (about a past run or '
+                     "someone's report; its numbers are no values of the test)")
+        if keep_app:
+            notes.append(f'noted: the application {keep_app}, named in that context ("set it up" asks for its test)')
+        lead = piece[: len(piece) - len(piece.lstrip())]
+        out.append(lead + (front.strip() + ". " if front.strip() else "") + (keep_app + ". " if keep_app else ""))
+        changed = True
+    return "".join(out) if changed else t
 
 
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
@@ -1723,6 +1850,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held40_wordings(t, notes)  # "jittering by 150 ms", "the red arriving 1.5 s before we do", "From the right, a van", "discarding 45%", "enters a 30 m radius around the conflict point" (after held-out 40)
     t = _held41_wordings(t, notes)  # "stamped 600 ms earlier than the real time" (after held-out 41)
     t = _held42_wordings(t, notes)  # "one time in five", "we wait to go left", "the tanker's" after "a fuel tanker" (after held-out 42)
+    t = _held43_wordings(t, notes)  # context pieces: "Last year the drift was 6 seconds;", "Ticket 2231 came in overnight: ..." (after held-out 43)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
     t = _held36_wordings(t, notes)  # "we do 80 km/h, and so does that car" (after held-out 36)
@@ -2520,6 +2648,7 @@ class OfflineParser:
             data = apply_edits(previous.model_dump(mode="json", exclude={"provenance"}), edits) if previous is not None and edits else read_prompt(prompt, read)
             if not edits:
                 _sender_exclusions(prompt, data, read)
+                _unequipped_sender(prompt, data)
             spec: Optional[ScenarioSpec] = parse_spec(data, "offline parse")
             raw, error = dump_spec(spec), None
             notes = tuple(dict.fromkeys(read)) if not edits else ()  # each once, in the order read
@@ -2531,6 +2660,42 @@ class OfflineParser:
             spec, raw, error, notes = None, "", _quote_rejected(prompt, data, str(e)) if not edits else str(e), tuple(dict.fromkeys(read)) if not edits else ()
         return ParseAttempt(raw=raw, spec=spec, error=error, parser=self.name, model="rules", temperature=None, seed=None, latency=time.perf_counter() - t0, feedback=tuple(errors),
                             notes=notes)
+
+
+#: a BSM fault's sentence: its messages and what is done to them (the quote of a contradiction's second half)
+_BSM_FAULT_SAID = re.compile(r"\b(?:bsms?|cams?|messages?|broadcasts?)\b[^.;]*?" + _FAULT_WORD + r"|" + _FAULT_WORD + r"\w*\b[^.;]*?\b(?:bsms?|cams?|messages?|broadcasts?)\b", re.I)
+
+
+def _unequipped_sender(prompt: str, data: dict[str, Any]) -> None:
+    """A BSM fault on a vehicle said to have no V2X is refused, both parts quoted (after held-out 43, a silent error).
+
+    Why: "a car from the right ... That car has no V2X unit fitted at all, and its BSMs should be delayed by 300 ms" ran as a delay of
+    the car's BSMs with the car equipped, the "no V2X" lost without a word (the fault's sentence took it); said in a sentence of its own
+    ("The car has no V2X. Its BSMs are delayed 300 ms", or "an unequipped car ...") the car was read unequipped and the delay still ran
+    on the BSMs it does not send. An unequipped vehicle sends no BSMs: which half is meant is not said, and neither is guessed.
+    - a BSM fault whose sender is read unequipped: refused, quoting the equipage words and the fault;
+    - the equipage words in the BSM fault's own sentence while every vehicle is read equipped (the words were read into none): refused,
+      quoted the same way. An unequipped vehicle beside another vehicle's BSM fault ("an unequipped van hides a connected car; drop the
+      car's BSMs") reads as before; so does a LOSS of an unequipped vehicle's BSMs ("a car without V2X ...; drop all BSMs of the crossing
+      car", the fault suite's ineffective-fault cases): a loss agrees with messages never sent, while a delay, skew, freeze or position
+      fault changes messages the vehicle is said not to send."""
+    vehicles = {str(v.get("id")): v for v in data.get("vehicles") or []}
+    for f in data.get("faults") or []:
+        if f.get("stream") != "bsm":
+            continue
+        said = _UNEQUIPPED.search(prompt.lower())
+        fault = _BSM_FAULT_SAID.search(prompt)
+        if not said or not fault:
+            return
+        sender = vehicles.get(str(f.get("target") or ""))
+        same = _sentence_at(prompt, said.start()) == _sentence_at(prompt, fault.start())
+        loss = f.get("op") in ("drop", "burst_drop")
+        if (sender is not None and sender.get("equipped") is False and not loss) or (same and all(v.get("equipped", True) for v in vehicles.values())):
+            a, b = _sentence_at(prompt, said.start()).strip(), _sentence_at(prompt, fault.start()).strip()
+            why = ("contradictory: a vehicle with no V2X sends no BSMs, yet a fault is asked on its BSMs" if not loss else
+                   f'"{said.group(0)}" beside the loss is read into no vehicle')
+            raise not_understood(a if a == b else f'{a}" and "{b}', why + ": say whether the vehicle is equipped (then its BSMs can be faulted) "
+                                 "or not, in a sentence of its own (then no BSM fault)")
 
 
 #: a vehicle whose messages the intent says stay healthy ("the van's messages stay clean", "the following van stays clean", "leave the
@@ -7068,7 +7233,8 @@ _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from wh
 #: after held-out 42: "1 s after that braking begins", "2 s after the lead starts braking", "0.5 s after it brakes": a window anchored on a
 #: vehicle's braking; S anchors no window on a braking, but a braking of S is at a time from the run's start (``brake_at`` t), so the window
 #: starts exactly at t + N from the start (``_window``: only with one vehicle braking at a stated time, else refused, quoted)
-_BRAKE_WINDOW = (r"\b(?P<boff>\d+(?:\.\d+)?) ?s after (?:(?:that|the|this|its|their|the (?:[\w-]+ ){0,2}?[\w-]+['’]s) (?:hard |emergency |heavy )?(?:braking|deceleration)"
+#: (after held-out 43 also before it: "Starting one second before it brakes, drop 60 % of the van's BSMs" starts at t - N; refused before)
+_BRAKE_WINDOW = (r"\b(?P<boff>\d+(?:\.\d+)?) ?s (?P<bdir>after|before) (?:(?:that|the|this|its|their|the (?:[\w-]+ ){0,2}?[\w-]+['’]s) (?:hard |emergency |heavy )?(?:braking|deceleration)"
                  r" (?:begins|starts|sets in|kicks in|has begun|has started)|(?:it|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (?:starts|begins) (?:braking|to brake|decelerating|to decelerate)"
                  r"|(?:it|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (?:brakes|decelerates))\b")
 #: a piece that is only a fault's window, said before (or after) the fault in its own comma piece ("From 1.5 s after the start of the test, for 4 s, ...",
@@ -7372,7 +7538,10 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
                           or named.group(1) not in ("lead", "leader") and _class_of(named.group(1)) == brakers[0].get("cls", "car")):
             # "2 s after the van brakes" where the one vehicle braking is a car: which braking is meant is not said
             raise not_understood(b.group(0), f'the {named.group(1)} is not the vehicle said to brake at a stated time: say the window from the start')
-        w["start"] = round(float(brakers[0]["behaviour"]["t"]) + float(b.group("boff")), 3)
+        sign = -1.0 if b.group("bdir") == "before" else 1.0
+        if float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")) < 0:
+            raise not_understood(b.group(0), "the window would start before the run does: say the window from the start")
+        w["start"] = round(float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")), 3)
         note_restated(w, float(b.group("boff")))  # the stated N is carried in the start (t + N), one occurrence
     elif m and w["anchor"] == "start":
         w["start"] = float(m.group(1))
