@@ -24,9 +24,9 @@ step() { echo "[reproduce $(date +%H:%M:%S)] $*" >&2; }
 # that expert. Every step is deterministic (seeded collection, one training thread).
 RECIPE=(--inputs 2 --outputs path_speed --epochs 8 --threads 1 --quiet)
 FLOW=(--expert-flow-rule crossed)
-collect() { local out="$1"; shift; [ -f "$out/manifest.json" ] || "$L" dataset collect --out "$out" --workers "$WORKERS" "$@"; }
-# a finished checkpoint is kept (an interrupted one resumes: `lantern train` continues after its last epoch)
-train() { local out="$1"; shift; grep -qs '"finished": true' "$out/manifest.json" || "$L" train --out "$out" "${RECIPE[@]}" "$@"; }
+# a rerun of either command does nothing when its step is done and resumes it when it was interrupted
+collect() { local out="$1"; shift; "$L" dataset collect --out "$out" --workers "$WORKERS" "$@"; }
+train() { local out="$1"; shift; "$L" train --out "$out" "${RECIPE[@]}" "$@"; }
 step "round 0: the expert dataset (600 sequences, steering perturbations) and its model (the previous release, learned_v2)"
 collect "$OUT/dataset" --perturb
 train "$OUT/ckpt_round0" --data "$OUT/dataset" --keep-termination-rows

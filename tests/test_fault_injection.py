@@ -167,6 +167,10 @@ def test_train_sigkill_resumes_to_the_uninterrupted_weights(tmp_path):
     a, b = load_file(str(tmp_path / "ref" / "policy.safetensors")), load_file(str(out / "policy.safetensors"))
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     assert not [f for f in out.iterdir() if f.name.endswith(".tmp")]
+    # rerunning a finished run does nothing and keeps its record (reproduce_results.sh reruns every step)
+    before = (out / "manifest.json").read_bytes()
+    again = subprocess.run(_lantern("train", "--out", str(out), *args), capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0 and "already trained" in again.stderr and (out / "manifest.json").read_bytes() == before
 
 
 # -- lantern suite -----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--data", required=True, metavar="DIR", action="append",
                     help="dataset directory (lantern dataset collect --out DIR); repeat it to train on several as one, e.g. the expert's "
                          "dataset and the DAgger collections of earlier checkpoints (`lantern dataset collect --dagger CKPT`)")
-    ap.add_argument("--out", required=True, metavar="CKPT_DIR", help="checkpoint directory (created; a rerun resumes an interrupted run)")
+    ap.add_argument("--out", required=True, metavar="CKPT_DIR", help="checkpoint directory (created; a rerun resumes an interrupted run and leaves a finished one of the same data and settings as it is)")
     ap.add_argument("--epochs", type=number(int, ge=1), default=8)
     ap.add_argument("--batch-size", type=number(int, ge=1), default=64)
     ap.add_argument("--lr", type=number(float, gt=0), default=1e-3, help="OneCycle peak learning rate")

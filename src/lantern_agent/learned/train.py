@@ -275,6 +275,12 @@ def aggregate_hash(infos: Sequence[ds.DatasetInfo]) -> str:
     return "aggregate-" + hashlib.sha256(json.dumps([i.dataset_hash for i in infos]).encode()).hexdigest()
 
 
+def _finished_manifest(out: Path) -> dict[str, Any] | None:
+    f = out / "manifest.json"
+    doc = json.loads(f.read_text()) if f.is_file() else None
+    return doc if doc is not None and doc.get("finished") else None
+
+
 def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg: TrainConfig, cache_base: Path | None = None, quiet: bool = False,
           log: Callable[[str], None] = lambda s: print(s, file=sys.stderr), stop_after_epoch: int | None = None,
           source: FeatureSource | None = None) -> dict[str, Any]:
@@ -302,6 +308,11 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
     if len(infos) > 1 and not hasattr(source, "build_many"):
         raise TrainError(f"--backbone {source.name} trains on one dataset; give --data once")
     data_hash = aggregate_hash(infos)
+    done = _finished_manifest(out)
+    if done is not None and done.get("config") == json.loads(json.dumps(asdict(cfg))) and done.get("dataset_hash") == data_hash:
+        # a rerun of a finished run: nothing to train, and its record (walls, history) stays the one that trained it
+        log(f"{out}: already trained ({cfg.epochs} epochs on these data and settings); nothing to do")
+        return done
     state_path = out / TRAIN_STATE
     state: dict[str, Any] | None = None
     if state_path.is_file():
