@@ -308,17 +308,17 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
     if len(infos) > 1 and not hasattr(source, "build_many"):
         raise TrainError(f"--backbone {source.name} trains on one dataset; give --data once")
     data_hash = aggregate_hash(infos)
-    done = _finished_manifest(out)
-    if done is not None and done.get("config") == json.loads(json.dumps(asdict(cfg))) and done.get("dataset_hash") == data_hash:
-        # a rerun of a finished run: nothing to train, and its record (walls, history) stays the one that trained it
-        log(f"{out}: already trained ({cfg.epochs} epochs on these data and settings); nothing to do")
-        return done
     state_path = out / TRAIN_STATE
     state: dict[str, Any] | None = None
     if state_path.is_file():
         state = torch.load(str(state_path), map_location="cpu", weights_only=False)
         if state["config"] != asdict(cfg) or state["dataset_hash"] != data_hash or state.get("source", "learned") != source.state_key():
             raise TrainError(f"{out} holds a training run of another dataset or configuration ({state_path}); choose another --out")
+        done = _finished_manifest(out)
+        if done is not None and state["epoch"] + 1 >= cfg.epochs:
+            # a rerun of a finished run: nothing to train, and its record (walls, history) stays the one that trained it
+            log(f"{out}: already trained ({cfg.epochs} epochs on these data and settings); nothing to do")
+            return done
         log(f"resuming {out} after epoch {state['epoch'] + 1}/{cfg.epochs}")
 
     t0 = time.perf_counter()
