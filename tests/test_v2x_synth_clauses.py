@@ -4422,7 +4422,9 @@ def test_a_vehicle_placed_at_its_own_line_with_no_verb_stands_there(intent: str,
 ])
 def test_a_vehicle_at_its_own_line_said_to_move_is_refused_quoted(intent: str, clause: str) -> None:
     err = _refusal(intent)
-    assert f'not understood: "{clause}"' in err and "S holds a vehicle standing at its line" in err, err
+    # a departure ("pulls away") is refused as a motion S has no field for (since s41), before its place at the line is read
+    why = '"pulls away": S has no turn' if "pulls away" in intent else "S holds a vehicle standing at its line"
+    assert f'not understood: "{clause}"' in err and why in err, err
 
 
 @pytest.mark.parametrize("intent, distance, kind", [
@@ -7132,3 +7134,41 @@ def test_held43_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     d = ok("IMA, us at 4 m/s from 15 m; an unequipped van parked on the corner hides a car from the right at 10 m/s, 50 m out, running its red. "
            "Delay the car's BSMs by 300 ms.")
     assert [v.get("equipped", True) for v in d["vehicles"]] == [False, True] and d["faults"][0]["target"] == d["vehicles"][1]["id"]
+
+
+def test_a_burst_length_in_words_is_read_or_refused_never_dropped() -> None:
+    """Silent error class (found after held-out 43): a burst's length said as a number word anywhere but "bursts of" / "runs of" ("six at a
+    time", "six in a row", "in clumps / strings / groups of six", "losing six back to back") ran as a plain loss of 40 %, the length lost
+    without a word; the same said in digits was read or refused. A number word counting messages now becomes digits, so the ledger reads or
+    refuses it like any other number."""
+    ok, refused = _read, _refused_quoting
+    fcw = "FCW test: a connected car 50 m ahead at 10 m/s brakes hard. Drop its BSMs at 40 %"
+    for tail in (", six at a time.", ", six in a row.", " in clumps of six messages.", ", in strings of six.", ", in groups of six.",
+                 ", losing six back to back.", ", six messages per burst."):
+        f = ok(fcw + tail)["faults"][0]
+        assert (f["op"], f["probability"], f["length"]) == ("burst_drop", 0.4, 6), tail
+    # a message count no rule reads is refused, quoted, in words as in digits
+    refused(fcw + "; it sends two BSMs per second.", "it sends 2 BSMs per second")
+    refused(fcw + "; it sends 2 BSMs per second.", "it sends 2 BSMs per second")
+    # near misses read as before: a ratio's second number, and a group of vehicles is no burst
+    f = ok("FCW test: a connected car 50 m ahead at 10 m/s brakes hard. Drop one in every four of its BSMs.")["faults"][0]
+    assert (f["op"], f["probability"]) == ("drop", 0.25)
+    refused(fcw + " in groups of six seconds.", "6")
+    # a ratio with "every" and the messages after "of" ran as a loss of every message, without a word
+    for said in ("one in every four of its BSMs", "one out of every four of the car's BSMs", "every 4th of its BSMs", "every fourth of its BSMs"):
+        f = ok("FCW test: a connected car 50 m ahead at 10 m/s brakes hard. Drop " + said + ".")["faults"][0]
+        assert (f["op"], f["probability"]) == ("drop", 0.25), said
+
+
+def test_a_vehicle_that_departs_or_parks_is_refused_quoted() -> None:
+    """Silent error class (found after held-out 43): "the car pulls away", "drives off", "parks" (a departure or a parking S has no field for)
+    ran as unsaid, the vehicle kept at its stated speed; refused, quoted, as a turn or a lane change is. A parked vehicle (a standing one)
+    and our own standing start read as before."""
+    fcw = "FCW: we drive at 20 m/s behind a car 40 m ahead doing 12 m/s."
+    for said in ("Then the car pulls away.", "Later the car drives off.", "Eventually the car parks.", "At some point the car speeds off."):
+        _refused_quoting(fcw + " " + said, said.rstrip("."))
+    _refused_quoting("EEBL: we follow a car at 25 m, both at 20 m/s; at 5 s it brakes hard at 6 m/s². Afterwards it drives off.", "Afterwards it drives off")
+    # a time said without a number before the vehicle ("At some point the car turns left.") joined the sentence to no vehicle: the turn ran as
+    # unsaid; it is the named vehicle's sentence, as after "then"
+    for said in ("At some point the car turns left.", "Sometime later the car changes lanes.", "Meanwhile the car parks.", "All of a sudden it swerves."):
+        _refused_quoting(fcw + " " + said, said.rstrip("."))

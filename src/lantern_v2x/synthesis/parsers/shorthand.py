@@ -51,6 +51,15 @@ def _ratio(m: re.Match[str]) -> str:
     return f"{round(100.0 * k / n, 1):g}% of {noun}" if noun else f"{round(100.0 * k / n, 1):g}%"
 
 
+def _every_nth(m: re.Match[str]) -> str:
+    """"every fourth (of its) BSM(s)" -> "25% of the / of its BSMs"; "every 0th" is no share and stays for the ledger to refuse."""
+    w = m.group(1).lower()
+    n = {"other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4, "fifth": 5, "tenth": 10}.get(w) or int(re.match(r"\d+", w).group(0))  # type: ignore[union-attr]
+    if n < 1:
+        return m.group(0)
+    return f"{round(100.0 / n, 1):g}% of " + ("" if m.group(2) else "the ")
+
+
 def _ratio_of(m: re.Match[str]) -> str:
     k, n = _n(m.group(1)), _n(m.group(3))
     if not 0 < k <= n:
@@ -244,11 +253,16 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # "a one-in-four chance" was read as a loss of every message)
     (r"\b(?:a )?(one|1)-in-(\d+|" + _N[1:-1] + r")\b", r"\1 in \2"),
     # a ratio of messages: "four out of five BSMs", "3 in 4 SPaT messages", "2 of every 3 packets" -> a percentage of them
-    (r"\b" + _N + r" (?:" + _COUNTED + r" )?(?:out of|in|of every) (?:(?:" + _N + r") " + _COUNTED + r"|" + _N + r")\b(?!\s*(?:s|ms|m|%|km/h|mph|m/s|seconds?|metres?|meters?)\b)",
+    (r"\b" + _N + r" (?:" + _COUNTED + r" )?(?:out of every|out of|in every|in|of every) (?:(?:" + _N + r") " + _COUNTED + r"|" + _N + r")\b(?!\s*(?:s|ms|m|%|km/h|mph|m/s|seconds?|metres?|meters?)\b)",
      None),
     # a burst's length said as "runs" of lost messages (after held-out 14): "go missing in runs of 5", "lost in runs of 3 packets" -> "in bursts of 5"
     # after held-out 43: the length in words too ("Lose 30 % of the SPaT in runs of six messages" ran as a plain loss, the "six" lost without a word)
+    # after s41: any word for a group of lost messages ("in clumps / strings / groups / chunks of six"), where the number counts messages:
+    # a message noun or the clause's end follows (the "six" of "in clumps of six messages" was lost without a word)
     (r"\bin runs of (\d+|" + _N[1:-1] + r")\b(?! ?(?:s|ms|m|%|seconds?|minutes?)\b)", r"in bursts of \1"),
+    (r"\bin (?:clumps|strings|groups|chunks|batches|clusters|streaks|bunches|blocks|trains) of (\d+|" + _N[1:-1] + r")\b"
+     r"(?=\s*(?:(?:consecutive |successive )?(?:messages?|packets?|bsms?|cams?|broadcasts?|updates?)\b|[.,;:)!?]|$|(?:each|at a time|in a row)\b))",
+     r"in bursts of \1"),
     # a ratio said with a bare "of" and the counted messages after it (after held-out 14): "3 of 10 BSMs", "two of ten SPaT messages" -> "30% of BSMs"
     (r"\b" + _N + r"()? of " + _N + r" (?:of (?:the |its |their |all )?(?:[\w-]+(?:'s)? ){0,2}?)?" + _COUNTED + r"\b", _ratio_of),
     # a place said before its distance: "in front 35 m there is a car", "ahead, 40 m, a van" -> "35 m in front"
@@ -406,8 +420,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     (r"\b(?:a|one)[- ]fifth (?:of )?" + _DET, r"20% of \1"),
     (r"\b(?:a|one)[- ]third (?:of )?" + _DET, r"33.3% of \1"),
     (r"\btwo[- ]thirds (?:of )?" + _DET, r"66.7% of \1"),
-    (r"\bevery (other|second|alternate|third|fourth|fifth|tenth) (?=(?:[\w-]+(?:'s)? )?" + _COUNTED + r"\b)",
-     lambda m: {"other": "50", "second": "50", "alternate": "50", "third": "33.3", "fourth": "25", "fifth": "20", "tenth": "10"}[m.group(1).lower()] + "% of the "),
+    # after s41: the ordinal in digits ("every 4th BSM") and the messages after "of" ("every fourth of its BSMs", which ran as a loss of every
+    # message, the share lost without a word)
+    (r"\bevery (other|second|alternate|third|fourth|fifth|tenth|\d+(?:st|nd|rd|th))( of)? (?=(?:(?:the|its|their|our|this|that|all) )?(?:[\w-]+(?:'s)? )?"
+     + _COUNTED + r"\b)", _every_nth),
     # a probability said as a fraction word: "burst probability a quarter", "with a probability of one half", "chance: a third"
     (r"\b(probability|chance|likelihood)(?: of| is| =|=|:)? (?:(?:a|one)[- ])?(half|quarter|third|fifth|tenth)\b(?![- ]of\b)",
      lambda m: "probability " + {"half": "0.5", "quarter": "0.25", "third": "0.333", "fifth": "0.2", "tenth": "0.1"}[m.group(2).lower()]),
