@@ -204,7 +204,7 @@ def test_development_set_is_read_fully_right() -> None:
 
 
 def test_heldout_sets_are_well_formed_and_large_enough() -> None:
-    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 44))]
+    sets = [HELDOUT, *(HELDOUT.parent / f"heldout{n}_intents.yaml" for n in range(2, 45))]
     for path in sets:
         items = load_labelled(path)
         assert len(items) >= 30 and len({i["id"] for i in items}) == len(items)
@@ -7172,3 +7172,46 @@ def test_a_vehicle_that_departs_or_parks_is_refused_quoted() -> None:
     # unsaid; it is the named vehicle's sentence, as after "then"
     for said in ("At some point the car turns left.", "Sometime later the car changes lanes.", "Meanwhile the car parks.", "All of a sudden it swerves."):
         _refused_quoting(fcw + " " + said, said.rstrip("."))
+
+
+@pytest.mark.parametrize("said, quote", [
+    ("Delay its BSMs by 300 ms, doubling after 10 s.", "doubling after 10 s"),
+    ("Drop 30 % of its BSMs, then all of them from 8 s.", "then all of them from 8 s"),
+    ("Delay its BSMs by 300 ms, ramping up over the run.", "ramping up over the run"),
+    ("Its BSMs are delayed by 300 ms, getting worse over time.", "getting worse over time"),
+    ("Drop 20 % of its BSMs. The loss grows over time.", "The loss grows over time"),
+])
+def test_a_fault_whose_size_changes_during_the_run_is_refused_quoted(said: str, quote: str) -> None:
+    """Silent error class (probed after held-out 43): S holds one size per fault; "300 ms, doubling after 10 s" ran as 300 ms from 10 s,
+    "30 %, then all of them from 8 s" as 30 % from 8 s, "ramping up" / "getting worse over time" / "rising" as a constant size."""
+    eebl = "EEBL: we follow a car at 25 m, both at 20 m/s; at 5 s it brakes at 6 m/s². "
+    a = OfflineParser().parse(eebl + said)
+    assert not a.ok and quote in a.error and "S holds one size per fault" in a.error, a.error
+
+
+def test_a_fault_of_one_size_with_its_window_reads_as_before() -> None:
+    f = _read("EEBL: we follow a car at 25 m, both at 20 m/s; at 5 s it brakes at 6 m/s². Delay its BSMs by 300 ms from 10 s.")["faults"][0]
+    assert (f["op"], f["delay"], f["window"]["start"]) == ("delay", 0.3, 10.0)
+
+
+@pytest.mark.parametrize("said, quote", [
+    ("Delay its BSMs by 300 ms, but only every other second.", "but only every other second"),
+    ("Delay its BSMs by 300 ms on odd seconds.", "Delay its BSMs by 300 ms on odd seconds"),
+    ("Delay its BSMs by 300 ms, but only on rainy runs.", "but only on rainy runs"),
+    ("Only on rainy runs, delay its BSMs by 300 ms.", "Only on rainy runs"),
+    ("Delay its BSMs by 300 ms, on and off.", "on and off"),
+])
+def test_a_fault_condition_no_window_holds_is_refused_quoted(said: str, quote: str) -> None:
+    """Silent error class (probed after held-out 43): a fault said to act only under a condition no rule reads, or periodically, ran over
+    the whole run, the condition dropped without a word (split off the fault's sentence, it was a scene piece no rule read)."""
+    ima = "IMA: we go straight at 10 m/s from 40 m; a car from the right at 10 m/s, 40 m from the junction. "
+    a = OfflineParser().parse(ima + said)
+    assert not a.ok and quote in a.error and "S's window has no field for" in a.error, a.error
+
+
+def test_a_fault_condition_read_into_a_window_or_a_polite_aside_reads_as_before() -> None:
+    ima = "IMA: we go straight at 10 m/s from 40 m; a car from the right at 10 m/s, 40 m from the junction. "
+    w = _read(ima + "Delay its BSMs by 300 ms only during the first 5 s.")["faults"][0]["window"]
+    assert (w.get("start", 0.0), w["duration"]) == (0.0, 5.0)
+    assert _read(ima + "Delay its BSMs by 300 ms. Only if there's time, of course.")["faults"][0]["delay"] == 0.3
+    assert len(_read(ima + "Delay its BSMs by 300 ms. Only those two vehicles.")["vehicles"]) == 1

@@ -4223,7 +4223,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     outcomes: list[str] = []  # the expected outcomes (and conditions) set aside in the scene: noted once the reading holds (``_outcome_notes``)
     own_motion = _ego_motion(scene_sents, spec["ego"], app, outcomes)
     seen["outcomes"] = outcomes  # the ego's turn is its movement, its braking or stopping is refused, quoted
-    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or own_motion or standing
+    changed = spec["ego"].pop("_change", None) or _bare_change(scene_sents) or _fault_motion(fault_clauses) or _changing_size(fault_clauses, scene_sents) or own_motion or standing
     _placed_from_other(scene_sents, said)  # "the car in front of it brakes hard": no distance from us (refused, quoted)
     vehicles = _vehicles(scene_sents, app, low)
     _braking_by_noun(scene_sents, vehicles)  # "...; the van brakes at 6 m/s²" lands on the van, never on the truck said last (after the held-out 33 round)
@@ -4249,6 +4249,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         spec["communication"] = comm
     spec["faults"] = merge_restated(_its_vehicle(_read_faults(fault_clauses, app, vehicles), text, app, vehicles))
     _streams_kept(fault_clauses, spec["faults"])
+    _unread_condition(fault_clauses, scene_sents, spec["faults"])
     _healthy_beside_fault(text, fault_clauses, spec["faults"], vehicles, notes)  # "with healthy messages: the SPaT is delayed by 1.5 s" (after the held-out 33 round)
     # after held-out 29: a BSM fault that names its sender by words no vehicle answers to ("the former's BSMs", "the other one's BSMs") with two
     # or more vehicles in the scene ran on every sender's BSMs, without a word: refused, quoted
@@ -5056,6 +5057,53 @@ def _bare_change(scene_sents: list[str]) -> Optional[OfflineParseError]:
             return not_understood(_clause_at(s, m.start()), f'"{m.group(0).strip()}" changes a speed without saying from what to what: S holds one speed '
                                   "per vehicle (the ego's as 'from X km/h to Y km/h'); say the speed it keeps, or the change with its numbers")
     return None
+
+
+#: a fault's size said to change during the run ("300 ms, doubling after 10 s", "ramping up", "getting worse over time", "30 %, then all of
+#: them from 8 s"): S holds one size per fault (after s41: each ran as its first size, one of them from the change's time, without a word)
+_SIZE_CHANGE = re.compile(r"\b(?:doubl(?:es|ing|ed|e)|tripl(?:es|ing|ed|e)|halv(?:es|ing|ed|e)"
+                          r"|(?:ramp|build|crank|step|climb|creep|ratchet|scale)(?:s|ing|ed)? (?:up|down)"
+                          r"|grow(?:s|ing)?|grew|ris(?:es|ing)|rose|increas(?:es|ing|ed)|decreas(?:es|ing|ed)|worsen(?:s|ing|ed)?|escalat(?:es|ing|ed)"
+                          r"|intensif(?:ies|ying|ied)|deteriorat(?:es|ing|ed)|shrink(?:s|ing)?|shrank|declin(?:es|ing|ed)"
+                          r"|get(?:s|ting)? (?:worse|longer|shorter|bigger|larger|heavier|more|less)|more and more|less and less|progressively"
+                          r"|ever[- ](?:longer|larger|bigger|more|worse)|then (?:all|every one|everything|none|the rest|twice|double|half)(?: of (?:them|it|its|their|the))?)\b")
+
+
+def _changing_size(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> Optional[OfflineParseError]:
+    """A fault whose size changes during the run (``_SIZE_CHANGE``): refused, quoted. Why: S holds one delay, one probability, one offset
+    per fault, and "delay its BSMs by 300 ms, doubling after 10 s" ran as 300 ms from 10 s, "drop 30 %, then all of them from 8 s" as 30 %
+    from 8 s, "ramping up" / "getting worse over time" as a constant size, each without a word (probed after held-out 43). A participle
+    split off the fault's sentence (", ramping up over the run") lands among the scene's pieces: read there when it opens the piece."""
+    lead = re.compile(r"\s*(?:(?:and|then|with|,)\s+)*(?:(?:the|its|their) (?:delay|loss|offset|error|drop rate|loss rate|rate|jitter|lag) )?(?=" + _SIZE_CHANGE.pattern + ")")
+    for c in list(fault_clauses) + [x for x in scene_sents if fault_clauses and lead.match(x.lower())]:
+        m = _SIZE_CHANGE.search(c.lower())
+        if m:
+            return not_understood(c, f'"{m.group(0)}": the fault\'s size changes during the run, and S holds one size per fault; say the one '
+                                  "size, or one fault per size with its own window ('300 ms from 0 s for 10 s' and '600 ms from 10 s')")
+    return None
+
+
+#: a condition on when a fault acts, said in words S's window has no field for: "only" before a condition, or a periodic window ("every
+#: other second", "on odd seconds", "on and off"); S's window is a start and a duration (from the run's start, a phase change or a braking)
+_ONLY_CONDITION = r"(?:(?:but|and|yet|though)\s+)?only\s+(?:when|whenever|while|if(?! there(?:'s| is) (?:time|a (?:slot|moment))| (?:you|we) (?:can|have (?:time|a moment))| (?:possible|convenient))|on|during|in|at|as long as|every|for|once|after|before|until|with)\b"
+_PERIODIC = (r"every (?:other|second|alternate|\d+(?:st|nd|rd|th)) (?:second|s)\b|on (?:odd|even)(?:-numbered)? seconds|on and off|off and on|in pulses"
+             r"|periodically|at (?:regular )?intervals|now and then|every now and then|intermittently")
+
+
+def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
+    """A fault said to act only under a condition no rule read ("Delay its BSMs by 300 ms, but only on rainy runs", "..., on odd seconds",
+    "Only on rainy runs, ..."): refused, quoted (probed after held-out 43: the condition, split off the fault's sentence or left in it, was
+    dropped and the fault ran over the whole run, without a word). Only when every fault kept the whole-run window: a condition a rule read
+    into a window ("only during the first 5 s", "only once the light turns yellow") reads as before."""
+    if not faults or any((f.get("window") or {}).get("anchor", "start") != "start" or (f.get("window") or {}).get("start") or (f.get("window") or {}).get("duration")
+                         for f in faults):
+        return
+    lead = re.compile(r"^\W*(?:" + _ONLY_CONDITION + "|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
+    anywhere = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + ")", re.I)
+    for c in [x for x in fault_clauses if anywhere.search(x)] + [x for x in scene_sents if lead.search(x)]:
+        m = anywhere.search(c)
+        raise not_understood(c, f'"{m.group(0) if m else c}" is a condition on when the fault acts that S\'s window has no field for (a window is a '
+                             "start and a duration in seconds, from the run's start, a phase change or a braking); say the window in seconds, or leave it out")
 
 
 def _fault_motion(fault_clauses: Sequence[str]) -> Optional[OfflineParseError]:
