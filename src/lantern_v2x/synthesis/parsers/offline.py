@@ -4390,6 +4390,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     spec["faults"] = merge_restated(_its_vehicle(_read_faults(fault_clauses, app, vehicles), text, app, vehicles))
     _streams_kept(fault_clauses, spec["faults"])
     _unread_condition(fault_clauses, scene_sents, spec["faults"])
+    _foreign_faults(fault_clauses, scene_sents)
     _healthy_beside_fault(text, fault_clauses, spec["faults"], vehicles, notes)  # "with healthy messages: the SPaT is delayed by 1.5 s" (after the held-out 33 round)
     # after held-out 29: a BSM fault that names its sender by words no vehicle answers to ("the former's BSMs", "the other one's BSMs") with two
     # or more vehicles in the scene ran on every sender's BSMs, without a word: refused, quoted
@@ -5228,6 +5229,51 @@ def _changing_size(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> 
 _ONLY_CONDITION = r"(?:(?:but|and|yet|though)\s+)?only\s+(?:when|whenever|while|if(?! there(?:'s| is) (?:time|a (?:slot|moment))| (?:you|we) (?:can|have (?:time|a moment))| (?:possible|convenient))|on|during|in|at|as long as|every|for|once|after|before|until|with)\b"
 _PERIODIC = (r"every (?:other|second|alternate|\d+(?:st|nd|rd|th)) (?:second|s)\b|on (?:odd|even)(?:-numbered)? seconds|on and off|off and on|in pulses"
              r"|periodically|at (?:regular )?intervals|now and then|every now and then|intermittently")
+
+
+#: a second fault verb S has no operator for, joined to a fault S reads ("delay the SPaT by 800 ms and corrupt it", "..., and duplicate
+#: them", "and replay old ones", "and spoof it too"); said alone ("Corrupt the SPaT") it is an unknown fault and refused as before
+_FOREIGN_VERB = (r"(?P<v>corrupt\w*|re-?order\w*|duplicat\w*|scrambl\w*|replay\w*|spoof\w*|truncat\w*|garbl\w*|mangl\w*|tamper\w*(?: with)?"
+                 r"|forg(?:e|es|ed|ing)|flood\w*|inject\w*|shuffl\w*|jam(?:s|med|ming)?|bit-?flip\w*|flip bits in|alter\w*|modif(?:y|ies|ied|ying)"
+                 r"|rewrit\w*|encrypt\w*|resend\w*|repeat\w*)\s+(?:it|them|its|their|the|those|these|old|some|every|all|each|a few|copies)\b")
+_FOREIGN_OP = re.compile(r"(?:\band\b|,|\bplus\b|\balso\b|\bthen\b|\bas well as\b)\s+(?:also\s+|then\s+)?" + _FOREIGN_VERB, re.I)
+#: the same, split off the fault's sentence into a piece of its own (", and reorder it")
+_FOREIGN_OP_PIECE = re.compile(r"^\W*(?:(?:and|also|plus|then)\s+)+" + _FOREIGN_VERB, re.I)
+#: a further fault said only by its stream after a fault ("Same for the MAP.", "The MAP too.", "Likewise the BSMs."): which fault, with which
+#: size, is not said of that stream
+_SAME_FOR = re.compile(r"^\W*(?:(?:and|also|oh and)\s+)?(?:(?:the\s+)?same\s+(?:goes\s+|applies\s+)?(?:for|with|on|to)|likewise(?:\s+(?:for|with|on))?"
+                       r"|(?:do|apply)\s+the\s+same\s+(?:to|for|on|with)|ditto(?:\s+for)?)\s+(?:the\s+|its\s+|their\s+)?(?:spat|map|bsms?|cams?)\b"
+                       r"|^\W*(?:(?:and|also)\s+)?(?:the\s+)?(?:spat|map|bsms?)(?:\s+messages)?\s+(?:too|as well|also)\W*$", re.I)
+#: the state of a roadside or on-board unit or of the channel said in words no fault holds ("The RSU is jammed.", "the OBU crashes", "the
+#: radio link goes down"): no stream, no size, no window S could run
+_UNIT_STATE = re.compile(r"\b(?:the |our |its |their )?(?:rsu|roadside unit|road-side unit|obu|on-?board unit|radio(?: link)?|channel|link|network|v2x(?: link| radio)?)"
+                         r"\s+(?:is |gets |goes |will be |has been |keeps )?(?:also\s+)?(?P<w>jammed|jamming|down|offline|off-?line|rebooting|reboots|restarts|restarting"
+                         r"|crashes|crashed|crashing|fails|failed|failing|dies|dead|out of service|broken|flaky|unstable|congested|overloaded|saturated|hacked"
+                         r"|compromised|under attack|spoofed|glitchy|misbehaving)\b(?!\s+to\b)", re.I)
+
+
+def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
+    """Fault words beside the faults S reads that no operator holds: refused, quoted (probed after held-out 43, each ran without a word):
+    a second fault verb joined to a read fault (``_FOREIGN_OP``: "delay the SPaT by 800 ms and corrupt it" ran as the delay alone), a
+    further fault said only by its stream ("Delay the SPaT by 800 ms. Same for the MAP." ran without the MAP's), and a unit's or the
+    channel's state with no stream or size ("The RSU is jammed." ran as a healthy run)."""
+    for c in fault_clauses:
+        m = _FOREIGN_OP.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
+                                 "rebind, position offset); leave it out, or say it as one of those")
+    for c in scene_sents:
+        m = _FOREIGN_OP_PIECE.search(c) if fault_clauses else None
+        if m:
+            raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
+                                 "rebind, position offset); leave it out, or say it as one of those")
+        if fault_clauses and _SAME_FOR.search(c):
+            raise not_understood(c, "a further fault named only by its stream: which fault, with which size and window, is not said of it; "
+                                 "say it in full ('delay the MAP by 800 ms')")
+        m = _UNIT_STATE.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("w")}" says a state of a unit or of the channel, which S holds only as faults on messages: say '
+                                 "which messages are lost, delayed or frozen, by how much and when")
 
 
 def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
