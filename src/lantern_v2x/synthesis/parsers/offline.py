@@ -128,8 +128,8 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
     ("semi-trucks?", "truck"),
-    ("semi-trailers?", "truck"),
-    ("tractor-trailers?", "truck"),
+    ("semi[- ]trailers?", "truck"),
+    ("tractor[- ]trailers?", "truck"),
     ("(?:articulated|delivery) lorr(?:y|ies)", "truck"),  # after held-out 40 also "a delivery lorry" (refused, quoted, before)
     ("hgvs?", "truck"),
     ("semis?", "truck"),
@@ -5252,8 +5252,18 @@ _UNIT_STATE = re.compile(r"\b(?:the |our |its |their )?(?:rsu|roadside unit|road
                          r"|compromised|under attack|spoofed|glitchy|misbehaving)\b(?!\s+to\b)", re.I)
 
 
+#: a condition of a driver or a vehicle that S has no field for and that would change what a test measures (a driver slow to react, a
+#: trailer, worn brakes); "a semi-trailer" / "a tractor-trailer" are trucks (``CLASSES``). Roadworks are not here: "temporary lights at
+#: the roadworks" is a signalised junction (held-out 39)
+_SCENE_UNHELD = re.compile(r"\b(?:(?:distracted|drowsy|tired|sleepy|inattentive|drunk|impaired|elderly|novice|nervous) driver|driver (?:is |was |gets |seems )?(?:distracted|drowsy|tired"
+                           r"|sleepy|inattentive|drunk|impaired|on (?:the|her|his|their) phone|looking away)|reaction times?|slow to react|(?:late|delayed) reaction"
+                           r"|(?<!semi-)(?<!tractor-)(?<!semi )(?<!tractor )trailers?\b|towing|caravan|(?:heavily|fully) loaded|overloaded|worn(?:-out)? (?:tyres|tires|brakes)"
+                           r"|(?:tyres|tires|brakes) (?:are |is )?worn|bald (?:tyres|tires)|(?:low|flat) (?:tyre|tire)|brake fade|faulty brakes)\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
-    """Fault words beside the faults S reads that no operator holds: refused, quoted (probed after held-out 43, each ran without a word):
+    """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
+    the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
     a second fault verb joined to a read fault (``_FOREIGN_OP``: "delay the SPaT by 800 ms and corrupt it" ran as the delay alone), a
     further fault said only by its stream ("Delay the SPaT by 800 ms. Same for the MAP." ran without the MAP's), and a unit's or the
     channel's state with no stream or size ("The RSU is jammed." ran as a healthy run)."""
@@ -5263,6 +5273,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
             raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
                                  "rebind, position offset); leave it out, or say it as one of those")
     for c in scene_sents:
+        m = _SCENE_UNHELD.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group(0)}" is a condition of the road, a driver or a vehicle that S has no field for (it would change what '
+                                 "the test measures): leave it out, or test it another way")
         m = _FOREIGN_OP_PIECE.search(c) if fault_clauses else None
         if m:
             raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
