@@ -5275,7 +5275,7 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
     for c in scene_sents:
         m = _SCENE_UNHELD.search(c)
         if m:
-            raise not_understood(c, f'"{m.group(0)}" is a condition of the road, a driver or a vehicle that S has no field for (it would change what '
+            raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
         m = _FOREIGN_OP_PIECE.search(c) if fault_clauses else None
         if m:
