@@ -5261,6 +5261,16 @@ _SCENE_UNHELD = re.compile(r"\b(?:(?:distracted|drowsy|tired|sleepy|inattentive|
                            r"|(?:tyres|tires|brakes) (?:are |is )?worn|bald (?:tyres|tires)|(?:low|flat) (?:tyre|tire)|brake fade|faulty brakes)\b", re.I)
 
 
+#: a signal's state or a queue that S's signal plan and vehicles do not hold (a flashing or dark light, a protected turn arrow, an actuated
+#: signal, an all-red phase, another approach's own red, a tailback); "queue" is not here: it is a job queue ("queue an LTA run") or a
+#: queue of vehicles each named (held-out 9, 27)
+_SIGNAL_UNHELD = re.compile(r"\b(?:flashing|blinking|flickering|(?:signals?|lights?|traffic lights?) (?:is |are )?(?:out|dark|switched off|off|out of order|broken|dead|not working)"
+                            r"|protected (?:left|right|turns?|phase|movement)|(?:turn|filter|green|left|right)[- ]arrows?|arrow (?:signal|light)s?|actuated"
+                            r"|all[- ]red|pedestrian (?:phase|stage)|(?:has|have|sees|see) (?:its|their) (?:own )?red"
+                            r"|(?:oncoming|crossing|opposing|other) (?:\w+ ){0,3}(?:has|have|gets|get|sees) (?:a )?red|tailbacks?|traffic jams?"
+                            r"|(?:traffic|cars|vehicles) (?:\w+ ){0,2}(?:is|are) (?:queued|queuing|queueing|backed up)|queue (?:of (?:traffic|cars) )?(?:at|before|in front of) (?:the|our) (?:lights?|signal|stop line|junction))\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5277,6 +5287,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _SIGNAL_UNHELD.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group(0)}" is a signal state or a queue that S\'s signal plan and vehicles do not hold (one fixed-time '
+                                 "signal for our approach, the vehicles named one by one): leave it out, or say the change of our light in seconds")
         m = _FOREIGN_OP_PIECE.search(c) if fault_clauses else None
         if m:
             raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
