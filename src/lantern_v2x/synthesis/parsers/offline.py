@@ -5249,7 +5249,10 @@ _SAME_FOR = re.compile(r"^\W*(?:(?:and|also|oh and)\s+)?(?:(?:the\s+)?same\s+(?:
 _UNIT_STATE = re.compile(r"\b(?:the |our |its |their )?(?:rsu|roadside unit|road-side unit|obu|on-?board unit|radio(?: link)?|channel|link|network|v2x(?: link| radio)?)"
                          r"\s+(?:is |gets |goes |will be |has been |keeps )?(?:also\s+)?(?P<w>jammed|jamming|down|offline|off-?line|rebooting|reboots|restarts|restarting"
                          r"|crashes|crashed|crashing|fails|failed|failing|dies|dead|out of service|broken|flaky|unstable|congested|overloaded|saturated|hacked"
-                         r"|compromised|under attack|spoofed|glitchy|misbehaving)\b(?!\s+to\b)", re.I)
+                         r"|compromised|under attack|spoofed|glitchy|misbehaving)\b(?!\s+to\b)"
+                         # a radio's range said in its physics ("the car's transmit power is low", "a damaged antenna"): S holds the channel as
+                         # its range-based model and faults on messages
+                         r"|\b(?P<r>(?:transmit(?:ting)?|transmission|tx|radio|output) power|antennas?|(?:radio |communication |comms |v2x )?range (?:is )?(?:short|limited|reduced|poor))\b", re.I)
 
 
 #: a condition of a driver or a vehicle that S has no field for and that would change what a test measures (a driver slow to react, a
@@ -5300,7 +5303,7 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
                                  "say it in full ('delay the MAP by 800 ms')")
         m = _UNIT_STATE.search(c)
         if m:
-            raise not_understood(c, f'"{m.group("w")}" says a state of a unit or of the channel, which S holds only as faults on messages: say '
+            raise not_understood(c, f'"{m.group("w") or m.group("r")}" says a state of a unit or of the channel, which S holds only as faults on messages: say '
                                  "which messages are lost, delayed or frozen, by how much and when")
 
 
