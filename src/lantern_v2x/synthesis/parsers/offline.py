@@ -5274,6 +5274,12 @@ _SIGNAL_UNHELD = re.compile(r"\b(?:flashing|blinking|flickering|(?:signals?|ligh
                             r"|(?:traffic|cars|vehicles) (?:\w+ ){0,2}(?:is|are) (?:queued|queuing|queueing|backed up)|queue (?:of (?:traffic|cars) )?(?:at|before|in front of) (?:the|our) (?:lights?|signal|stop line|junction))\b", re.I)
 
 
+#: the ego's own BSMs as a fault's messages ("drop 20 % of our BSMs", "delay the BSMs we send"): S faults what the ego receives, and a
+#: BSM fault's sender is another vehicle (after s41: each ran on the other vehicle's BSMs, without a word)
+_EGO_BSMS = re.compile(r"\b(?:our|my|the ego's|ego's|the host(?: vehicle)?'s|the hv's|the subject vehicle's)(?: own)? (?:outgoing |transmitted |broadcast )?"
+                       r"(?:bsms?|cams?|basic safety messages?)\b|\b(?:bsms?|cams?|basic safety messages?) (?:that )?(?:we|i|the ego) (?:send|sends|transmit|transmits|broadcast|broadcasts)\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5281,6 +5287,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
     further fault said only by its stream ("Delay the SPaT by 800 ms. Same for the MAP." ran without the MAP's), and a unit's or the
     channel's state with no stream or size ("The RSU is jammed." ran as a healthy run)."""
     for c in fault_clauses:
+        m = _EGO_BSMS.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group(0)}": a BSM fault is on the messages the ego receives from another vehicle, never on the ego\'s '
+                                 "own; say which vehicle's BSMs, e.g. the lead's")
         m = _FOREIGN_OP.search(c)
         if m:
             raise not_understood(c, f'"{m.group("v")}" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP '
