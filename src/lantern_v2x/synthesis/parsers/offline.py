@@ -4668,6 +4668,11 @@ _STREAM_OR = re.compile(r"\bor\b|\beither\b|\bnor\b|/")
 #: a loss or delay said of every message, naming no stream ("drop 20% of all messages", "every V2X message arrives 300 ms late")
 _EVERY_STREAM = re.compile(r"\b(?:all|every|each)(?: (?:of )?(?:the|our|its|their))?(?: (?:v2x|v2i|c-v2x|its|its-g5|dsrc|incoming|received|broadcast))?"
                            r" (?:messages?|packets?|broadcasts?|traffic)\b")
+#: every message of the roadside unit ("the RSU's messages", "the infrastructure messages", "everything the RSU sends"): its SPaT and its MAP
+#: (after s41: a loss of "the RSU's messages" ran on the SPaT alone, the MAP's share lost without a word)
+_RSU_MESSAGES = re.compile(r"\b(?:the |its |their )?(?:rsu|roadside unit|road-side unit|roadside|infrastructure|traffic light controller)(?:'s)? (?:own )?"
+                           r"(?:messages?|packets?|broadcasts?|transmissions?|traffic)\b|\b(?:everything|all|whatever) (?:that )?the (?:rsu|roadside unit|road-side unit) "
+                           r"(?:sends|broadcasts|transmits)\b")
 
 
 def _streams_named(low: str) -> list[tuple[str, int, int]]:
@@ -4701,6 +4706,8 @@ def _each_stream(f: dict[str, Any], c: str, vehicles: list[dict[str, Any]]) -> l
     in the clause ("20 % of the SPaT and 30 % of the MAP"), are refused, quoted, never one of them guessed."""
     low = _STILL_OK.sub(" ", c.lower())
     named = _streams_named(low)
+    if not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb", "skew") and _RSU_MESSAGES.search(low):
+        return [{**f, "stream": name} | ({"window": dict(f["window"])} if isinstance(f.get("window"), dict) else {}) for name in ("spat", "map")]
     if not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb") and _EVERY_STREAM.search(low):
         # "Drop 20% of all messages" on RLVW / GLOSA ran on the SPaT alone, the MAP's share of "all" lost without a word: both streams the
         # application reads (a clause naming no stream otherwise stays the SPaT's: "the RSU clock is 800 ms behind")
