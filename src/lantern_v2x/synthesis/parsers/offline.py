@@ -5287,6 +5287,12 @@ _EGO_BSMS = re.compile(r"\b(?:our|my|the ego's|ego's|the host(?: vehicle)?'s|the
                        r"(?:bsms?|cams?|basic safety messages?)\b|\b(?:bsms?|cams?|basic safety messages?) (?:that )?(?:we|i|the ego) (?:send|sends|transmit|transmits|broadcast|broadcasts)\b", re.I)
 
 
+#: a further vehicle said only by its place beside one named ("a car from the right ..., with another right behind it"): no class, no
+#: distance, no speed of its own (after s41: it ran with the one vehicle, the other dropped without a word)
+_ANOTHER_UNPLACED = re.compile(r"\b(?:with|and|plus|then)\s+(?:another|one more|a second|a third)(?: one)?\s+(?:(?:right|close|just|directly|immediately|closely|not far)\s+)?"
+                               r"(?:behind|after|following|beside|next to|alongside|in front of|ahead of)\s+(?:it|them|that one|the first(?: one)?)\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5307,6 +5313,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _ANOTHER_UNPLACED.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group(0)}" is a further vehicle with no class, distance or speed of its own: say it as a vehicle '
+                                 "('a second car from the right at 10 m/s, 60 m from the junction'), or leave it out")
         m = _SIGNAL_UNHELD.search(c)
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a signal state or a queue that S\'s signal plan and vehicles do not hold (one fixed-time '
