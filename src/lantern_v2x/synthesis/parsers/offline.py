@@ -5342,7 +5342,7 @@ def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], 
     if not faults or any((f.get("window") or {}).get("anchor", "start") != "start" or (f.get("window") or {}).get("start") or (f.get("window") or {}).get("duration")
                          for f in faults):
         return
-    lead = re.compile(r"^\W*(?:" + _ONLY_CONDITION + "|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
+    lead = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
     anywhere = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + ")", re.I)
     for c in [x for x in fault_clauses if anywhere.search(x)] + [x for x in scene_sents if lead.search(x)]:
         m = anywhere.search(c)
