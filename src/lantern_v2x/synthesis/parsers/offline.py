@@ -123,7 +123,8 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:camper ?|motor-?caravan )vans?", "van"),  # after held-out 38: "a camper van" (refused, quoted, before)
     ("shuttle bus(?:es)?", "bus"),  # after held-out 38: "an oncoming shuttle bus" (refused, quoted, before)
     ("(?:removals?|furniture) vans?", "van"),  # after held-out 42: "a removal van parked on the corner" (refused, quoted, before)
-    ("tour (?:coach(?:es)?|bus(?:es)?)", "bus"),  # after held-out 42: "a tour coach trundles at 9 m/s" (refused, quoted, before)
+    ("tour (?:coach(?:es)?|bus(?:es)?)", "bus"),
+    ("(?:parcel|courier|postal|post|mail) vans?", "van"),  # after held-out 45: "another parcel van 30 m ahead" (refused, quoted, before)  # after held-out 42: "a tour coach trundles at 9 m/s" (refused, quoted, before)
     ("(?:fuel|oil|petrol|gas|milk|water|chemical) tankers?", "truck"),  # after held-out 42: "a fuel tanker comes the other way" (refused, quoted, before)
     ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
@@ -277,7 +278,11 @@ _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channe
                       # "nothing faulty on the channel", "no message faults of any kind")
                       r"nothing (?:is |was |gets )?(?:broken|faulty|failing|degraded|impaired|disturbed|tampered with)(?: (?:on|in|with|at) (?:the )?(?:radio|channel|link|network|comms|communications?|v2x|message)(?: side)?)?|"
                       r"no (?:message|radio|channel|comms|v2x|communication) (?:faults?|impairments?|problems?|errors?)(?: of any kind)?|"
-                      r"perfect (?:channel|communication|comms)|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
+                      r"perfect (?:channel|communication|comms)|"
+                      # after held-out 45: the channel said perfect in other words ("Keep the channel perfect", "the radio is perfect", "nothing
+                      # late or lost"): with a fault stated beside it, a contradiction (the fault ran, the perfect channel dropped, without a word)
+                      r"perfect (?:radio|link|network|v2x|messages?|connection)|(?:channel|radio|link|network|comms|connection) (?:is |stays |remains |kept |left )?(?:perfect|flawless|pristine)|"
+                      r"nothing (?:is |gets |arrives |comes )?(?:late|lost|delayed|dropped|missing)(?: (?:or|and|,) (?:late|lost|delayed|dropped|missing))*|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
                       r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?))\b")
 #: a request too vague to map to any field: refused, quoted, never filled with a default
 _VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|(?<!before )(?<!without )(?<!\bbefore you try )(?<!\bbefore we try )(?<!\bbefore we add )(?<!\bbefore you add )\bany (?:fault|failure)s?\b"
@@ -306,6 +311,8 @@ _VAGUE_TIME = re.compile(r"\bfor (?:a while|a bit|a moment|some time|a short tim
 _VAGUE_AMOUNT = re.compile(r"\b(?:some|a few|few|several|many|most|mostly|halves|half|thirds?|quarters?|fifths?|tenths?|every other|alternate|a couple|the odd|odd one|a handful|handful|a number of|not all|partially|partly|sporadic\w*|rarely|seldom|frequently|often|largely|from time to time|every so often|fractions?|portion|proportion|share|majority|minority|bulk|much|occasional\w*|sometimes|a lot|lots|part|a fraction|a bit|intermittent\w*|randomly|certain"
                            # after held-out 42: "the van's BSMs vanish once in a while" ran as a loss of every BSM, without a word
                            r"|once in a while|now and again"
+                           # after held-out 45: "a fair chunk of its BSMs lost" ran as a loss of every BSM, without a word
+                           r"|chunks?|slices?|a (?:good|great|fair|decent|healthy) (?:deal|amount|number)|loads|plenty|a bunch|heaps|a ton|tons|swathes?|quite a few"
                            # after s41: a ratio no row read ("one in every four of its BSMs" ran as a loss of every BSM, without a word)
                            r"|out of|in every|every \d+(?:st|nd|rd|th)|every (?:second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth))\b")
 _ROLE_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -452,7 +459,9 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          # after held-out 23: a project plan's partner and due month ("Lead beneficiary: partner 3; due month 18")
                          r"|partner|due month|month|due week|week|quarter"
                          # after held-out 24: a CI job's and a patent's own numbering ("lta-soak job 5121", "The method of claim 14"): labels
-                         r"|job|build job|claims?)) \d+[a-z]?(?: (?:of|/) \d+)?\b"
+                         r"|job|build job|claims?"
+                         # after held-out 45: a road's numbered junction or exit ("Ring road, junction 5", "junction 11, FCW", "exit 14"): labels
+                         r"|junction|intersection|exit|roundabout)) \d+[a-z]?(?: (?:of|/) \d+)?\b"
                          r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
                          # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
                          r"|\b(?:sw|fw|hw|software|firmware|hardware|version|release|rev(?:ision)?)\s?v?\d+(?:\.\d+)+[a-z]?\b(?!\s?(?:km/h|kph|mph|m/s|ms|s|m|%)\b)"
@@ -1824,6 +1833,70 @@ def _held44_wordings(t: str, notes: list[str]) -> str:
     return t
 
 
+#: after held-out 45: a scene quantity said only in vague words ("we're going fairly quick", "the car ahead is a decent way off", "brakes at
+#: some point"): EEBL ran with no ego speed, no gap and no braking time, each left to a default, without a word; refused, quoted, where the
+#: clause says no number (a number beside it, "going fairly quick, 25 m/s", is the value and reads as before)
+_VAGUE_SCENE = re.compile(r"(?P<spd>\b(?:going|driving|doing|travell?ing|moving|cruising|rolling|approaching|coming|heading|closing)\s+(?:(?:fairly|quite|pretty|rather|really|very|reasonably"
+                          r"|moderately|a bit|kind of|sort of|a little)\s+)?(?:quick|quickly|fast|slow|slowly|briskly)\b(?![- ](?:lane|moving)\b)(?!\s+(?:as|than|enough)\b)"
+                          r"|\bat (?:a )?(?:(?:fairly|quite|pretty|rather|really|very)\s+)?(?:good|decent|fair|brisk|high|low|moderate|modest|gentle) (?:clip|pace|lick|speed)\b)"
+                          r"|(?P<dst>\b(?:a|some) (?:(?:(?:fairly|quite|pretty|rather|really|very)\s+)?(?:decent|fair|good|long|short|reasonable|little|safe) )?(?:way|distance|stretch)"
+                          r" (?:off|ahead|away|back|behind|in front|out|up the road|down the road)\b|\b(?:a|some) (?:(?:fairly|quite|pretty|rather|really|very)\s+)?(?:decent|fair|good|long|reasonable|safe) (?:way|distance)\b)"
+                          r"|(?P<tim>\bat some (?:point|stage|moment|time)\b|\bat a random (?:time|moment|point)\b|\bsome ?time (?:later|during the run|in the run)\b)", re.I)
+#: the number that would say the vague quantity, in its clause (a speed, a distance, a time of the run)
+_VAGUE_SCENE_NUM = {"spd": r"\d ?(?:km/h|kph|kmh|mph|m/s)(?!²|\^|2)", "dst": r"\d ?(?:m|metres?|meters?|ft|feet)\b(?!/)", "tim": r"\d ?(?:s|secs?|seconds?)\b"}
+#: after held-out 45: a burst loss's length said in its own piece after "in bursts" ("drop the SPaT in bursts with 40% probability, each outage
+#: swallowing eight messages in a row", "vanish in bursts, 25% chance, ten messages at a time"): "in bursts of N" (refused, quoted, before:
+#: the length asked for); only with an outage noun before it or "in a row / at a time / back-to-back / per burst" after it
+_BURST_LEN_AFTER = re.compile(r"(?P<pre>,?\s*(?:(?:with |and )?each (?:outage|burst|gap|dropout|drop-out|loss|blackout)s? (?:swallowing|eating|taking out|taking|losing|spanning|covering"
+                              r"|lasting|wiping out|killing|of|being) )?)(?P<n>\d+|" + _NW + r") (?:consecutive |back-to-back |successive )?(?:messages?|packets?|bsms?|spats?|maps?|cams?)"
+                              r"(?P<tail> in a row| at a time| back-to-back| per (?:burst|outage)| at once)?(?![\w-])", re.I)
+
+
+def _held45_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 45 (each generic; each one refused, quoted, or read wrong before; each left as written where it could say two things):
+
+    - a burst loss's length in its own piece after "in bursts" ("..., each outage swallowing eight messages in a row", "..., ten messages
+      at a time"): "in bursts of N" (``_BURST_LEN_AFTER``);
+    - a window "from N s in until M s in": "from N s until M s";
+    - a window from the moment of a braking ("From the moment it brakes", "as soon as the van starts braking"): 0 s after it brakes (the
+      braking's time, ``_BRAKE_WINDOW``);
+    - the ego said as "our <vehicle>" that "swings / hooks left": its left turn; "heading / coming our way": towards us (oncoming);
+    - a scene quantity said only in vague words ("going fairly quick", "a decent way off", "at some point") is refused, quoted
+      (``_VAGUE_SCENE``; a silent error: EEBL ran on defaults).
+    """
+    for m in list(re.finditer(r"\bin bursts\b(?! of\b)", t, re.I))[::-1]:
+        end = re.search(r"(?<!\d)[.;!?](?!\d)|$", t[m.end():]).start() + m.end()
+        for L in _BURST_LEN_AFTER.finditer(t, m.end(), end):
+            if not (L.group("pre").strip(", ") or L.group("tail")):
+                continue
+            n = L.group("n") if L.group("n")[0].isdigit() else str(_NUMBER_WORDS[L.group("n").lower()])
+            notes.append(f'noted: "{L.group(0).strip(", ")}": the burst length {n}')
+            t = t[: m.start()] + f"in bursts of {n}" + t[m.end(): L.start()] + t[L.end():]
+            break
+    num = lambda g: g if g[0].isdigit() else str(_NUMBER_WORDS[g.lower()])  # noqa: E731
+    t = re.sub(r"\bfrom (\d+(?:\.\d+)?|" + _NW + r") ?(s|secs?|seconds?)(?: in| into the run)? (until|till|to|through|up to) (\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?)(?: in| into the run)\b",
+               lambda m: f"from {num(m.group(1))} s {m.group(3)} {num(m.group(4))} s", t, flags=re.I)
+    t = re.sub(r"\b(?:(?:from|starting(?: from)?) (?:the (?:moment|instant)|when)|the (?:moment|instant)|as soon as|right when|starting the moment)"
+               r" (it|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (?:brakes|starts braking|begins braking|starts to brake|begins to brake|hits (?:the|its) brakes"
+               r"|slams (?:on )?its brakes(?: on)?)\b",
+               lambda m: f"from 0 s after {m.group(1)} brakes", t, flags=re.I)
+    t = re.sub(r"\b((?:our|my) (?:[\w-]+ ){0,2}?[\w-]+) ((?:then |now )?)(swings?|swinging|swung|hooks?|hooking|hooked)( a)? left\b",
+               lambda m: f"{m.group(1)} {m.group(2)}" + ("turning" if m.group(3).lower().endswith("ing") else "turns") + " left", t, flags=re.I)
+    t = re.sub(r"\b(heading|headed|coming|driving|travell?ing) (?:our way|in our direction)\b", r"\1 towards us", t, flags=re.I)
+    for v in _VAGUE_SCENE.finditer(t):
+        a = max([x.end() for x in re.finditer(r"[,;:!?(]|(?<!\d)\.(?!\d)", t[: v.start()])] + [0])
+        b = v.end() + re.search(r"[,;:!?)]|(?<!\d)\.(?!\d)|$", t[v.end():]).start()
+        if t[b: b + 1] == ",":  # the value as an aside in the next piece ("It's moving slowly, about 10 km/h, and ...", held-out 26 s21)
+            b = b + 1 + re.search(r"[,;:!?)]|(?<!\d)\.(?!\d)|$", t[b + 1:]).start()
+        if re.search(_VAGUE_SCENE_NUM[v.lastgroup], t[a:b], re.I):
+            continue  # a number of its kind in the clause is the value ("going fairly quick at 25 m/s")
+        if v.lastgroup == "tim" and re.search(r"\b(?:lights?|signals?|lamps?|phase)\b|\b(?:turns?|changes?|goes|switch(?:es)?) (?:to )?(?:green|red|amber|yellow)\b", t[a:b], re.I):
+            continue  # a light's change "at some point": refused by the signal's own rule ("when does the signal turn yellow?")
+        raise not_understood(_sentence_at(t, v.start()).strip(), f'"{v.group(0)}" says no number: say it (a speed in km/h or m/s, a distance in m, a time in s)')
+    return t
+
+
+
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
 _ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
 #: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
@@ -1966,6 +2039,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held42_wordings(t, notes)  # "one time in five", "we wait to go left", "the tanker's" after "a fuel tanker" (after held-out 42)
     t = _held43_wordings(t, notes)  # context pieces: "Last year the drift was 6 seconds;", "Ticket 2231 came in overnight: ..." (after held-out 43)
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
+    t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
     t = _held36_wordings(t, notes)  # "we do 80 km/h, and so does that car" (after held-out 36)
@@ -6965,7 +7039,8 @@ def _replayed(out: list[dict[str, Any]], at: int) -> list[dict[str, Any]]:
 
 #: a vehicle timed to the conflict point ("reaches the conflict point 4.5 s after the start", "4 s from the conflict point")
 _TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
-        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b(?!,? (?:after|before|later|earlier|sooner|behind|ahead|past|prior)\b))|" + _NUM + r" ?s (?:from|away from|short of|before|until|till|to go to|left to|to) (?:reaching |it reaches )?the (?:conflict point|conflict zone|crossing point)")
+        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b(?!,? (?:after|before|later|earlier|sooner|behind|ahead|past|prior)\b))|" + _NUM + r" ?s (?:from|away from|off|short of|before|until|till|to go to|left to|to) (?:reaching |it reaches )?the (?:conflict point|conflict zone|crossing point)")
+# (_TTC, after held-out 45: "a truck heading our way at 60 km/h is 4 s off the conflict point" was refused: "off" too)
 # (_TTC, after held-out 40's probes: "reaches the conflict point 5 s after us" ran as 5 s from the start, "after us" dropped without a word: a
 # time said against another arrival is no time to the conflict point; left unread, it is refused, quoted)
 # (_TTC, fix 39, held-out 22: "4.5 seconds until the conflict point" was refused: also "until" / "till" / "to" / "left to" the conflict point)
@@ -7139,7 +7214,14 @@ _NO_FAULT_SAID = re.compile(r"\b(?:(?:with|using|over|on|under|and|keep|keeps|ke
                             r"untouched|unfaulted|flawless)\s+(?:v2x\s+)?(?:messages|messaging|communications?|comms|v2x|channel|link|radio|network)"
                             r"|no faults?(?: at all| whatsoever| of any kind)?(?! (?:other than|besides|except|apart from|beyond|but)\b)|fault[- ]free"
                             r"|nothing wrong(?: with (?:the )?(?:messages|comms|channel|v2x|radio))?|no (?:message|radio|channel|comms|v2x|communication) (?:faults?|impairments?|problems?|errors?)"
-                            r"|(?:all|every) (?:v2x )?messages? (?:are |is |stay |stays |remain |remains )?(?:clean|healthy|intact|fine|untouched|unfaulted))\b", re.I)
+                            r"|(?:all|every) (?:v2x )?messages? (?:are |is |stay |stays |remain |remains )?(?:clean|healthy|intact|fine|untouched|unfaulted)"
+                            # after held-out 45: "Keep the channel perfect, nothing late or lost, and delay that car's BSMs by 300 ms" ran as the
+                            # delay, the perfect channel dropped without a word: the channel said perfect after its noun, "a perfect radio",
+                            # "nothing late or lost"
+                            r"|(?:keep|keeps|keeping|leave|leaves|leaving|with)\s+(?:the\s+|a\s+)?(?:v2x\s+)?(?:channel|link|radio|network|comms|communications?|connection)\s+(?:perfect|flawless|pristine|clean|healthy|untouched|intact)"
+                            r"|(?:the\s+)?(?:v2x\s+)?(?:channel|link|radio|network|comms|connection)\s+(?:is|stays|remains)\s+(?:perfect|flawless|pristine)"
+                            r"|perfect\s+(?:radio|link|network|connection|v2x)"
+                            r"|nothing\s+(?:is\s+|gets\s+|arrives\s+)?(?:late|lost|delayed|dropped|missing)(?:\s*(?:,|or|and|nor)\s+(?:late|lost|delayed|dropped|missing))*)\b", re.I)
 #: what a healthy phrase is said of, right after it ("no faults on the MAP", "healthy messages from the van")
 _HEALTHY_OF = re.compile(r"\s+(?:on|in|for|to|from|of|with)\s+(?:the\s+)?(?:(?P<s>spat|spatem|map|mapem|bsms?|cams?)\b|(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _NOUN + r"))(?:['’]s)?\b)", re.I)
 
@@ -7351,11 +7433,16 @@ def _runs_red_said(seg: str, whole: str, noun: str) -> bool:
     return False
 
 
-_RUNS_RED = re.compile(r"\b(?:runs?|running|ran|jumps?|jumping|jumped|ignores?|ignoring|ignored|blows?|blowing|blew|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
+_RUNS_RED = re.compile(r"(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bwithout )(?<!\bno longer )\b(?:runs?|running|ran|jumps?|jumping|jumped|ignores?|ignoring|ignored|blows?|blowing|blew|violat\w*) (?:the |its |a |their )?(?:red|signal|light)(?: light)?\b"
                        r"|\b(?:pass(?:es)?|passed|drives? through|drove through|(?:drives?|drove|driving|goes|went|going|rolls?|rolled|rolling) over) (?:the |its |a |their )?red\b(?! (?:car|vehicle|van|truck|lorry|bus|suv))"  # "it passes the red" (after held-out 9), "drives over the red" (after held-out 10)
                        r"|\bthrough (?:on )?(?:the |its |a )?red\b|red[- ]light runner|\b(?:a |the )?red[- ]runner\b|red[- ]light (?:violation|violator|running)\b(?! (?:warning|alert))|\benters? on red\b"
                        r"|\b(?:fails?|failing|failed) to stop (?:at|for|on) (?:the |its |a )?red\b"
                        r"|\b(?:not|never|doesn't|does not|won't|will not|didn't|did not) (?:\w+ )?stop (?:at|for|on) (?:the |its |a )?red\b"
+                       # after held-out 45: a negated stop in any form ("not stopping for its red", "never stopping at the red", "without stopping
+                       # for its red", "it isn't stopping for the red light", "not halting for its red"): the red run was lost, without a word (a
+                       # negated run, "does not run its red", "never running its red", is no red run: the lookbehinds above; it ran as one)
+                       r"|(?:\bnot|\bnever|n't|\bwithout|\bno longer) (?:\w+ ){0,2}?(?:stop|stops|stopping|stopped|halt|halts|halting|halted|pull up|pulling up)"
+                       r" (?:at|for|on|before) (?:the |its |a |their )?red\b"
                        r"|\bagainst (?:the |its |a |their )?red\b"
                        # after held-out 11: "it not respect the red", "does not respect its red light", "disregards the red", "doesn't obey the signal"
                        r"|\b(?:not|never|doesn't|does not|didn't|did not|won't|will not) (?:respect|obey|observe|heed)s? (?:the |its |a |their )?(?:red|signal|light)\b"
@@ -7558,7 +7645,7 @@ _BRAKE_WINDOW = (r"\b(?P<boff>\d+(?:\.\d+)?) ?s (?P<bdir>after|before) (?:(?:tha
 #: a piece that is only a fault's window, said before (or after) the fault in its own comma piece ("From 1.5 s after the start of the test, for 4 s, ...",
 #: "from 2 s for 5 s, 80% of the BSMs ...", "after the light turns amber and for 6 s, the SPaT ..."): it belongs to the fault next to it
 _FOR = r"(?:,? (?:and )?for " + _NUM + r" ?s)?"
-_WINDOW_PIECE = (r"(?:(?:from|starting|beginning|starting from) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r"|" + _BRAKE_WINDOW + r")" + _FOR
+_WINDOW_PIECE = (r"(?:(?:from|starting|beginning|starting from|for(?: the)?(?: next| first)?) )?(?:" + _PHASE_WINDOW + r"|" + _ZONE_WINDOW + r"|" + _BRAKE_WINDOW + r")" + _FOR
                  + r"|(?:from|starting at|starting from|starting|beginning at|at|after) " + _NUM + r"(?: ?s\b(?! (?:late|behind|ahead|old))|" + _INTO_RUN + r")" + _FOR
                  + r"|(?<![\w.])" + _NUM + _INTO_RUN + _FOR + r"|for " + _NUM + r" ?s")
 #: "5 s in, freeze the lead's BSM ...": a start said as the time into the run, its own comma piece (never "0.5 s in the future", "2 s in bursts")
@@ -7831,8 +7918,12 @@ def _target(low: str, vehicles: list[dict[str, Any]], clause: str = "") -> str:
 def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, Any]:
     w: dict[str, Any] = {"anchor": "start"}
     m = re.search(_PHASE_WINDOW, low)
+    span = None  # after held-out 45: "for N s after <the event>": N is the window's span from the event, never its start too
     if m:
         w = {"anchor": "phase_change", "colour": _colour(m.group("colour")), "start": float(m.group("after") or 0.0)}
+        if m.group("after") and _FOR_SPAN_BEFORE.search(low[: m.start()]):
+            # "Drop 30 % of the SPaT for 4 s after the light turns yellow" ran from 4 s after the yellow for 4 s, without a word
+            w["start"], span = 0.0, float(m.group("after"))
     else:
         # fix 39 (after held-out 22: "freezing in the moment when the ego's light become yellow" ran from the start): a light's colour
         # named as the fault's moment in words the phase window does not read is refused, quoted, never run from the start
@@ -7857,16 +7948,27 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
             # "2 s after the van brakes" where the one vehicle braking is a car: which braking is meant is not said
             raise not_understood(b.group(0), f'the {named.group(1)} is not the vehicle said to brake at a stated time: say the window from the start')
         sign = -1.0 if b.group("bdir") == "before" else 1.0
-        if float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")) < 0:
-            raise not_understood(b.group(0), "the window would start before the run does: say the window from the start")
-        w["start"] = round(float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")), 3)
-        note_restated(w, float(b.group("boff")))  # the stated N is carried in the start (t + N), one occurrence
+        if b.group("bdir") == "after" and _FOR_SPAN_BEFORE.search(low[: b.start()]):
+            # after held-out 45: "Drop 60% of its BSMs for five seconds after it starts braking" ran from 5 s after the braking (start t + 5)
+            # for 5 s, the one 5 read twice, without a word: the window opens at the braking and lasts N
+            w["start"], span = float(brakers[0]["behaviour"]["t"]), float(b.group("boff"))
+        else:
+            if float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")) < 0:
+                raise not_understood(b.group(0), "the window would start before the run does: say the window from the start")
+            w["start"] = round(float(brakers[0]["behaviour"]["t"]) + sign * float(b.group("boff")), 3)
+            note_restated(w, float(b.group("boff")))  # the stated N is carried in the start (t + N), one occurrence
     elif m and w["anchor"] == "start":
         w["start"] = float(m.group(1))
     m = re.search(r"\bfor " + _NUM + r" ?s\b", low)
     if m:
         w["duration"] = float(m.group(1))
+    if span is not None:
+        w["duration"] = span
     return w
+
+
+#: after held-out 45: "for N s" (or "for the next / first N s") right before "N s after <an event>": a span from the event
+_FOR_SPAN_BEFORE = re.compile(r"\bfor (?:the )?(?:next |first )?$")
 
 
 __all__ = ["OfflineParseError", "OfflineParser", "account_numbers", "coverage_problems", "spec_values", "apply_edits", "normalise", "not_understood", "qualitative_problems", "read_prompt",
