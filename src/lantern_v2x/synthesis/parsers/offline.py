@@ -4446,6 +4446,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     _same_speed(low, spec["ego"], vehicles, text)
     _own_same_speed(spec["ego"], vehicles, low)
     _both_said_apart(scene_sents, vehicles)
+    _comparative_unheld(scene_sents, spec["ego"], vehicles, low)
     _both_two_vehicles(scene_sents, spec["ego"], vehicles)
     _check_pair_speeds(pairs, spec["ego"], vehicles)
     comm: dict[str, Any] = {}
@@ -5715,6 +5716,25 @@ def _speed_referent(ref: str, v: dict[str, Any], ego: dict[str, Any], vehicles: 
         raise not_understood(quote, f"the same speed as which vehicle? '{ref}' names {'no vehicle of the scene' if not cands else 'more than one'}: "
                              "give the speed in km/h, mph or m/s")
     return cands[0]
+
+
+#: a speed comparison with another vehicle ("slower than the car behind us", "faster than the truck"): its referent must be a vehicle of S
+_COMPARATIVE_REF = re.compile(r"\b(?:(?:slightly|a bit|a little|much|far|way)\s+)?(?:slower|faster|quicker|speedier)\s+than\s+(?P<ref>" + _REF_VEH + _REF_QUAL + r")")
+
+
+def _comparative_unheld(scene_sents: Sequence[str], ego: dict[str, Any], vehicles: Sequence[dict[str, Any]], whole: str) -> None:
+    """A vehicle compared with another that S does not hold ("a van 40 m ahead at 25 m/s, slower than the car behind us" made the van the
+    follower and dropped the car; "..., which is slower than the car overtaking us" dropped the car, each without a word; found by the
+    held-out 44 round): refused, quoted, when the referent names no vehicle of the scene or more than one (the ego's own names, "than
+    us", are no referent here: ``_comparative_speed`` checks those)."""
+    for s in scene_sents:
+        for m in _COMPARATIVE_REF.finditer(s.lower()):
+            quote = _clause_at(s, m.start())
+            try:
+                _speed_referent(m.group("ref"), {}, ego, vehicles, whole, quote)
+            except OfflineParseError:
+                raise not_understood(quote, f"'{m.group('ref').strip()}' names no vehicle of the scene, or more than one: S holds only the "
+                                     "vehicles said with their place and speed; say that vehicle in full, or leave the comparison out") from None
 
 
 def _both_said_apart(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
