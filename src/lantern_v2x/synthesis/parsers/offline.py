@@ -5368,6 +5368,13 @@ _ANOTHER_UNPLACED = re.compile(r"\b(?:with|and|plus|then)\s+(?:another|one more|
                                r"(?:behind|after|following|beside|next to|alongside|in front of|ahead of)\s+(?:it|them|that one|the first(?: one)?)\b", re.I)
 
 
+#: another vehicle's right-of-way behaviour S has no field for ("a car from the right ... gives way to us", "lets us turn", "has a stop
+#: sign", "hesitates"): S's crossing and oncoming traffic obeys its signal or runs its red, a lead brakes or stops (after s41: each ran as
+#: the default behaviour, without a word)
+_YIELD_SAID = re.compile(r"\b(?P<w>(?:gives?|giving|gave) way(?: to us| to the ego)?|yields?(?: to us| to the ego)?|yielding|lets? us (?:go|pass|through|turn|in|cross)|waits? for us"
+                         r"|stops? for us|hesitat\w*|(?:has|have|faces?|at) (?:a )?(?:stop|give[- ]way|yield) sign|flash(?:es|ing)? (?:its|his|her|their) (?:head)?lights)\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5388,6 +5395,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _YIELD_SAID.search(c)
+        if m and not re.search(r"\b(?:" + _EGO_NAMES + r"|the ego car|our (?:bus|van|truck|lorry|taxi))\b[^,;]*$", c[: m.start()].lower()) and not _ADVISED_CHANGE.search(c[: m.start()].lower()):
+            raise not_understood(c, f'"{m.group("w")}" is a right-of-way behaviour of another vehicle that S has no field for (crossing and '
+                                 "oncoming traffic obeys its signal or runs its red; a vehicle ahead brakes or stands): leave it out, or say it so")
         m = _ANOTHER_UNPLACED.search(c)
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a further vehicle with no class, distance or speed of its own: say it as a vehicle '
