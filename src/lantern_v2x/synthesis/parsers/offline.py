@@ -5375,6 +5375,18 @@ _YIELD_SAID = re.compile(r"\b(?P<w>(?:gives?|giving|gave) way(?: to us| to the e
                          r"|stops? for us|hesitat\w*|(?:has|have|faces?|at) (?:a )?(?:stop|give[- ]way|yield) sign|flash(?:es|ing)? (?:its|his|her|their) (?:head)?lights)\b", re.I)
 
 
+#: more than one signalised junction ("a corridor of three signalised junctions", "two lights in a row"): S holds one signal, ours (after
+#: s41: the corridor ran as one junction, the count lost without a word)
+_SIGNALS_MANY = re.compile(r"\b(?P<w>(?:corridor|series|sequence|string|chain|succession) of (?:\w+ ){0,2}?(?:signali[sz]ed |coordinated |traffic )?(?:junctions|intersections|signals|lights)"
+                           r"|(?:two|three|four|five|six|several|multiple|many|\d+) (?:consecutive |successive |signali[sz]ed |coordinated |traffic )*(?:junctions|intersections|signals|traffic lights)"
+                           r"(?: in a row| one after (?:the|an)other| back to back)?)\b", re.I)
+#: a fault on another signal's messages ("the SPaT of the second light", "the other approach's MAP"): S's SPaT and MAP are our signal's
+#: ("the next intersection" is the one we approach: ours)
+_OTHER_SIGNAL = re.compile(r"\b(?P<w>(?:spat|map|signal phase|timing)s?(?: messages?)? (?:of|for|at|from) (?:the )?(?:second|third|other|previous|last|far|downstream"
+                           r"|upstream|neighbouring|neighboring|adjacent|cross|crossing|side)(?: \w+)?|(?:the )?(?:second|third|other|downstream|upstream|neighbouring"
+                           r"|neighboring|adjacent) (?:light|signal|junction|intersection|approach)'s (?:spat|map))\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5382,6 +5394,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
     further fault said only by its stream ("Delay the SPaT by 800 ms. Same for the MAP." ran without the MAP's), and a unit's or the
     channel's state with no stream or size ("The RSU is jammed." ran as a healthy run)."""
     for c in fault_clauses:
+        m = _OTHER_SIGNAL.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("w")}" is another signal\'s messages: S holds one signal, ours, and its SPaT and MAP; say the '
+                                 "fault on our light's SPaT or MAP")
         m = _EGO_BSMS.search(c)
         if m:
             raise not_understood(c, f'"{m.group(0)}": a BSM fault is on the messages the ego receives from another vehicle, never on the ego\'s '
@@ -5395,6 +5411,9 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _SIGNALS_MANY.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("w")}": S holds one signalised junction, the one we approach; say the test at that one')
         m = _YIELD_SAID.search(c)
         if m and not re.search(r"\b(?:" + _EGO_NAMES + r"|the ego car|our (?:bus|van|truck|lorry|taxi))\b[^,;]*$", c[: m.start()].lower()) and not _ADVISED_CHANGE.search(c[: m.start()].lower()):
             raise not_understood(c, f'"{m.group("w")}" is a right-of-way behaviour of another vehicle that S has no field for (crossing and '
