@@ -5387,6 +5387,12 @@ _OTHER_SIGNAL = re.compile(r"\b(?P<w>(?:spat|map|signal phase|timing)s?(?: messa
                            r"|neighboring|adjacent) (?:light|signal|junction|intersection|approach)'s (?:spat|map))\b", re.I)
 
 
+#: a junction S's road query has no kind for (``RoadQuery.junction``: a four-way, a T / three-way, a straight road): a roundabout, a level
+#: crossing, a five-way junction (after s41: each ran at a four-way junction, without a word)
+_JUNCTION_UNHELD = re.compile(r"\b(?P<w>roundabouts?|mini[- ]roundabouts?|traffic circles?|rotar(?:y|ies)|gyrator(?:y|ies)|(?:level|railway|railroad|rail|train) crossings?"
+                              r"|(?:five|six|5|6)[- ]way (?:junctions?|intersections?|crossroads|stops?)|y[- ]junctions?|staggered (?:junctions?|crossroads))\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5411,6 +5417,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _JUNCTION_UNHELD.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("w")}" is a junction S has no kind for (a four-way junction, a T-junction or a straight road): '
+                                 "say the test at one of those")
         m = _SIGNALS_MANY.search(c)
         if m:
             raise not_understood(c, f'"{m.group("w")}": S holds one signalised junction, the one we approach; say the test at that one')
