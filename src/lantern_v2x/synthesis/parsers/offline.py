@@ -5449,6 +5449,14 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
                                  "which messages are lost, delayed or frozen, by how much and when")
 
 
+#: a fault's window said from an event no window anchor holds ("from the moment the warning fires", "just before the light changes",
+#: "around the phase change"): with every fault left on the whole run, the event was not read (after s41: each ran over the whole run);
+#: "since" (because) and a place ("around the conflict point") are no window
+_EVENT_WINDOW = (r"(?:from|after|before|until|till|around|during|once|as soon as|the moment|the instant|right before|just before|just after"
+                 r"|shortly (?:before|after))\s+(?:\w+\s+){0,3}?(?:warning|alert|alarm|hmi|advice|advisory|phase change|light changes?|signal changes?"
+                 r"|change of (?:phase|colou?r|light)|transition|turns? (?:yellow|amber|red|green)|goes (?:yellow|amber|red|green)|braking|brakes|encounter)\b")
+
+
 def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
     """A fault said to act only under a condition no rule read ("Delay its BSMs by 300 ms, but only on rainy runs", "..., on odd seconds",
     "Only on rainy runs, ..."): refused, quoted (probed after held-out 43: the condition, split off the fault's sentence or left in it, was
@@ -5458,7 +5466,7 @@ def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], 
                          for f in faults):
         return
     lead = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
-    anywhere = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + ")", re.I)
+    anywhere = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + "|" + _EVENT_WINDOW + ")", re.I)
     for c in [x for x in fault_clauses if anywhere.search(x)] + [x for x in scene_sents if lead.search(x)]:
         m = anywhere.search(c)
         raise not_understood(c, f'"{m.group(0) if m else c}" is a condition on when the fault acts that S\'s window has no field for (a window is a '
