@@ -5393,6 +5393,12 @@ _JUNCTION_UNHELD = re.compile(r"\b(?P<w>roundabouts?|mini[- ]roundabouts?|traffi
                               r"|(?:five|six|5|6)[- ]way (?:junctions?|intersections?|crossroads|stops?)|y[- ]junctions?|staggered (?:junctions?|crossroads))\b", re.I)
 
 
+#: a message rate said to change without its value ("its BSM rate halves", "its BSMs go out less often"): S holds a rate in Hz (after s41:
+#: each ran at the default rate, without a word)
+_RATE_VAGUE = re.compile(r"\b(?P<w>(?:less|more) (?:often|frequently)|(?:rate|frequency)\b[^.;]{0,20}?\b(?:halves|halved|doubles|doubled|drops|falls|is reduced|is lowered|is cut"
+                         r"|goes (?:down|up)|is (?:lower|higher|reduced))|at a (?:lower|higher|reduced|slower|faster) (?:rate|frequency))\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5417,6 +5423,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _RATE_VAGUE.search(c)
+        if m and not re.search(r"\d ?hz\b", c, re.I):
+            raise not_understood(c, f'"{m.group("w")}" changes a message rate without its value: S holds each stream\'s rate in Hz ("BSMs at '
+                                 "5 Hz\"); say the rate")
         m = _JUNCTION_UNHELD.search(c)
         if m:
             raise not_understood(c, f'"{m.group("w")}" is a junction S has no kind for (a four-way junction, a T-junction or a straight road): '
