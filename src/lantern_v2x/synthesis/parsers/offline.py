@@ -5331,7 +5331,7 @@ _SAME_FOR = re.compile(r"^\W*(?:(?:and|also|oh and)\s+)?(?:(?:the\s+)?same\s+(?:
 _UNIT_STATE = re.compile(r"\b(?:the |our |its |their )?(?:rsu|roadside unit|road-side unit|obu|on-?board unit|radio(?: link)?|channel|link|network|v2x(?: link| radio)?)"
                          r"\s+(?:is |gets |goes |will be |has been |keeps )?(?:also\s+)?(?P<w>jammed|jamming|down|offline|off-?line|rebooting|reboots|restarts|restarting"
                          r"|crashes|crashed|crashing|fails|failed|failing|dies|dead|out of service|broken|flaky|unstable|congested|overloaded|saturated|hacked"
-                         r"|compromised|under attack|spoofed|glitchy|misbehaving)\b(?!\s+to\b)"
+                         r"|compromised|under attack|spoofed|glitchy|misbehaving|switched off|turned off|disabled|deactivated|unplugged|powered down)\b(?!\s+to\b)"
                          # a radio's range said in its physics ("the car's transmit power is low", "a damaged antenna"): S holds the channel as
                          # its range-based model and faults on messages
                          r"|\b(?P<r>(?:transmit(?:ting)?|transmission|tx|radio|output) power|antennas?|(?:radio |communication |comms |v2x )?range (?:is )?(?:short|limited|reduced|poor))\b", re.I)
@@ -5399,6 +5399,13 @@ _RATE_VAGUE = re.compile(r"\b(?P<w>(?:less|more) (?:often|frequently)|(?:rate|fr
                          r"|goes (?:down|up)|is (?:lower|higher|reduced))|at a (?:lower|higher|reduced|slower|faster) (?:rate|frequency))\b", re.I)
 
 
+#: how many vehicles are equipped, said with no number ("most of the traffic is connected"), or a vehicle's equipage left open ("may or
+#: may not be equipped"): S holds a penetration as a share and each vehicle as equipped or not (after s41: each ran as every vehicle equipped)
+_EQUIPAGE_VAGUE = re.compile(r"\b(?P<w>(?:most|some|many|few|a few|a lot|lots|a majority|a minority|part|much) of (?:the )?(?:other )?(?:traffic|cars|vehicles)(?: around(?: us)?)?"
+                             r" (?:is|are) (?:connected|equipped|v2x[- ]equipped)|(?:may|might|could) or (?:may|might|could) not be (?:connected|equipped)"
+                             r"|(?:connected|equipped) or not)\b", re.I)
+
+
 def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> None:
     """Fault words beside the faults S reads that no operator holds, and scene conditions no field holds (``_SCENE_UNHELD``: "There are
     the driver is distracted", "the car is towing a trailer"): refused, quoted (probed after held-out 43, each ran without a word):
@@ -5423,6 +5430,10 @@ def _foreign_faults(fault_clauses: Sequence[str], scene_sents: Sequence[str]) ->
         if m:
             raise not_understood(c, f'"{m.group(0)}" is a condition of a driver or a vehicle that S has no field for (it would change what '
                                  "the test measures): leave it out, or test it another way")
+        m = _EQUIPAGE_VAGUE.search(c)
+        if m:
+            raise not_understood(c, f'"{m.group("w")}" leaves open which vehicles are equipped: S holds a share ("40 % of cars are connected") '
+                                 "and each vehicle as connected or not; say which")
         m = _RATE_VAGUE.search(c)
         if m and not re.search(r"\d ?hz\b", c, re.I):
             raise not_understood(c, f'"{m.group("w")}" changes a message rate without its value: S holds each stream\'s rate in Hz ("BSMs at '
