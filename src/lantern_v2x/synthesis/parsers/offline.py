@@ -5338,12 +5338,15 @@ _UNIT_STATE = re.compile(r"\b(?:the |our |its |their )?(?:rsu|roadside unit|road
 
 
 #: a condition of a driver or a vehicle that S has no field for and that would change what a test measures (a driver slow to react, a
-#: trailer, worn brakes); "a semi-trailer" / "a tractor-trailer" are trucks (``CLASSES``). Roadworks are not here: "temporary lights at
+#: trailer, worn brakes, a sensor switched off or dazzled); "a semi-trailer" / "a tractor-trailer" are trucks (``CLASSES``). Roadworks are not here: "temporary lights at
 #: the roadworks" is a signalised junction (held-out 39)
 _SCENE_UNHELD = re.compile(r"\b(?:(?:distracted|drowsy|tired|sleepy|inattentive|drunk|impaired|elderly|novice|nervous) driver|driver (?:is |was |gets |seems )?(?:distracted|drowsy|tired"
                            r"|sleepy|inattentive|drunk|impaired|on (?:the|her|his|their) phone|looking away)|reaction times?|slow to react|(?:late|delayed) reaction"
                            r"|(?<!semi-)(?<!tractor-)(?<!semi )(?<!tractor )trailers?\b|towing|caravan|(?:heavily|fully) loaded|overloaded|worn(?:-out)? (?:tyres|tires|brakes)"
-                           r"|(?:tyres|tires|brakes) (?:are |is )?worn|bald (?:tyres|tires)|(?:low|flat) (?:tyre|tire)|brake fade|faulty brakes)\b", re.I)
+                           r"|(?:tyres|tires|brakes) (?:are |is )?worn|bald (?:tyres|tires)|(?:low|flat) (?:tyre|tire)|brake fade|faulty brakes"
+                           # an on-board sensor's state ("our radar is off", "the sun dazzles our camera"): S has no sensor field
+                           r"|(?:radar|camera|lidar|sensors?|perception)s? (?:is |are |gets |goes )?(?:off|disabled|blind(?:ed)?|broken|dirty|blocked|failed|faulty|not working|switched off)"
+                           r"|dazzl\w*|glare|blinding sun|sun in (?:our|the) (?:eyes|camera))\b", re.I)
 
 
 #: a signal's state or a queue that S's signal plan and vehicles do not hold (a flashing or dark light, a protected turn arrow, an actuated
