@@ -364,6 +364,8 @@ _UNIT_AFTER = (r"(?=\s*(?:-\s*)?(?:seconds?|secs?|s\b|milliseconds?|ms\b|metres?
 _MESSAGE_COUNT_WORD = re.compile(r"(?<!\bin )(?<!\bevery )(?<!\bout of )\b(" + _NW + r")\b(?=\s*(?:(?:(?:consecutive|successive) )?(?:messages?|packets?|bsms?|cams?"
                                  r"|broadcasts?|updates?|beacons?)\b|at a time\b|in a row\b|back[- ]to[- ]back\b|successive\b))", re.I)
 _FT = 0.3048
+_MILE = 1609.344
+_YD = 0.9144
 #: one g in m/s², the value the BSM's hard-braking threshold uses (``streams.HARD_BRAKING`` = -0.4 g)
 G = -HARD_BRAKING / 0.4
 
@@ -2436,6 +2438,14 @@ def normalise(text: str, notes: Optional[list[str]] = None) -> str:
     # - a burst probability said before its noun ("45% burst probability"): "burst probability 45%"
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)? ?%) (burst (?:probability|chance|rate))\b", r"\2 \1", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:feet|foot|ft)\b", lambda m: f"{round(float(m.group(1)) * _FT, 3):g} m", t, flags=re.I)
+    # after s41: kilometres, miles and yards as distances ("half a kilometre ahead" left the lead with no distance, without a word; "0.1 km",
+    # "50 yards" were refused), never a speed ("km/h", "miles per hour")
+    not_speed = r"(?!\s*/\s*h|\s*(?:per|an|a)\s+hour|ph\b)"
+    t = re.sub(r"\b(?:half an?|a half) (kilomet(?:re|er)|mile)\b" + not_speed, lambda m: f"{500.0 if m.group(1).lower().startswith('k') else round(_MILE / 2, 3):g} m", t, flags=re.I)
+    t = re.sub(r"\ba quarter(?: of an?)? (kilomet(?:re|er)|mile)\b" + not_speed, lambda m: f"{250.0 if m.group(1).lower().startswith('k') else round(_MILE / 4, 3):g} m", t, flags=re.I)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:km|kilomet(?:re|er)s?)\b" + not_speed, lambda m: f"{round(float(m.group(1)) * 1000.0, 3):g} m", t, flags=re.I)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:miles?)\b" + not_speed, lambda m: f"{round(float(m.group(1)) * _MILE, 3):g} m", t, flags=re.I)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:yards?|yds?)\b", lambda m: f"{round(float(m.group(1)) * _YD, 3):g} m", t, flags=re.I)
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
     t = _held28_wordings(t)  # "At 0 the ego ...", "18 s after spawn", "at the 15 s mark", "a lead actor", "at twelve o'clock" (after held-out 28)
     t = _relative_then_base(t, notes)  # "twice as long as last time: last time it was 2 s" (after held-out 27, third round)
