@@ -7542,6 +7542,62 @@ def test_held45_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
             "for its green 30 m back.", "on the left")
 
 
+@pytest.mark.parametrize("none_lost", ["None of its messages may be dropped", "Every message must get through", "No BSM may go missing",
+                                       "Each of its BSMs has to arrive", "Not one of the van's messages can be lost"])
+def test_held46_every_message_said_to_arrive_beside_a_fault_is_refused_quoted(none_lost: str) -> None:
+    """Silent error of held-out 46 (s35): "Throw away 40% of the van's BSMs, though not a single one of its messages may be lost" ran the
+    loss, the statement dropped without a word. Every message said to arrive, in words of none lost (``_NONE_LOST``), beside a fault on
+    the same messages is refused, quoting both; alone it is the healthy baseline; said of another stream or another vehicle, noted."""
+    lta = "LTA: we turn left at 3 m/s, 9 m to go, a van oncoming at 12 m/s from 80 m, and a truck parked 30 m ahead. "
+    a = OfflineParser().parse(lta + "Drop 40% of the van's BSMs; " + none_lost[0].lower() + none_lost[1:] + ".")
+    assert not a.ok and none_lost[1:] in a.error and "Drop 40% of the van's BSMs" in a.error, a.error
+    if "one of" not in none_lost:  # "Not one ..." alone: "1" with no unit, refused as before (never silent)
+        d = _read(lta + none_lost + ".")
+        assert not d.get("faults"), d
+    d = _read(lta + "Delay the van's BSMs by 300 ms; none of the SPaT messages may be lost.")
+    assert d["faults"] == [{"op": "delay", "stream": "bsm", "target": d["faults"][0]["target"], "delay": 0.3}], d
+    d = _read(lta + "Drop 30% of the van's BSMs; not a single one of the truck's messages may be lost.")
+    assert d["faults"][0]["probability"] == 0.3, d
+
+
+def test_held46_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 46's refusals read as wording classes (``_held46_wordings``, ``CLASSES``, ``_TTC``, ``_NO_INTERFERENCE``), each with a positive
+    in other words than the set's and near misses that stay refused."""
+    ok, refused = _read, _refused_quoting
+    # the car under test "fresh off the line" is the ego; a plain "new car" is another vehicle as before
+    d = ok("A brand-new van straight off the assembly line approaches the signal at 36 km/h, 200 m out; green at 12 s. GLOSA, drop 10 % of the SPaT.")
+    assert (d["application"], d["ego"]["speed"], d["ego"]["distance"]) == ("glosa", 10.0, 200.0), d
+    # a burst loss in "N-message gaps / outages"
+    rlvw = "RLVW: ego at 12 m/s, 120 m to the line, red 3 s before arrival. "
+    d = ok(rlvw + "Drop the SPaT in 4-packet outages with a 30% chance.")
+    assert (d["faults"][0]["op"], d["faults"][0]["length"], d["faults"][0]["probability"]) == ("burst_drop", 4, 0.3), d
+    # a position offset "N m ahead of / behind where it actually is"
+    ima = "IMA: ego straight at 5 m/s from 15 m, a truck from the right at 10 m/s, 50 m out. "
+    d = ok(ima + "Show the truck 4 m ahead of where it really is in its BSMs.")
+    assert d["faults"][0]["op"] == "pos_perturb" and d["faults"][0]["shift"][0] == 4.0, d
+    # the ego's distance said from the lights; the lights placed from another vehicle stay refused
+    d = ok("GLOSA: the junction lights sit 250 m away; we drive at 14 m/s, green at 20 s.")
+    assert d["ego"]["distance"] == 250.0, d
+    refused("GLOSA: we drive at 14 m/s, green at 20 s, and the lights are 250 m ahead of the bus.", "250 m")
+    # a healthy radio said as no interference; interference asked for stays refused
+    d = ok(ima + "No radio interference at all.")
+    assert not d.get("faults"), d
+    refused(ima + "Add interference on the radio.", "interference")
+    # "N s out from the conflict point"
+    d = ok("LTA: we turn left at 2 m/s from 7 m; an oncoming bus at 12 m/s is 6 s out from the conflict point.")
+    assert d["vehicles"][0]["time_to_conflict"] == 6.0, d
+    # a double-decker is a bus, a car transporter a truck
+    d = ok("FCW: ego at 20 m/s, a double-decker bus 50 m ahead at 10 m/s. Drop 20 % of its BSMs.")
+    assert d["vehicles"][0]["cls"] == "bus", d
+    d = ok("LTA: we turn left at 2 m/s from 7 m across an oncoming car transporter lorry at 12 m/s from 100 m.")
+    assert d["vehicles"][0]["cls"] == "truck", d
+    # a position spread said in its own piece after the position
+    d = ok("FCW: ego 20 m/s, a car 40 m ahead at 12 m/s. Jitter the car's reported location, standard deviation 2 m.")
+    assert d["faults"][0].get("sigma") == 2.0, d
+    # a car "waits for its green on the left" stays refused, as held-out 44 s13 and 45 s14 ("on the left" may be the lane beside us)
+    refused(ima + "A car with no V2X waits for its green on the left, 30 m back.", "on the left")
+
+
 @pytest.mark.parametrize("intent, quote", [
     ("FCW: ego at 20 m/s, a van 40 m ahead at 25 m/s, slower than the car behind us.", "slower than the car behind us"),
     ("FCW: ego at 20 m/s behind a van 40 m ahead at 15 m/s, which is slower than the car overtaking us.", "which is slower than the car overtaking us"),

@@ -125,6 +125,9 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:removals?|furniture) vans?", "van"),  # after held-out 42: "a removal van parked on the corner" (refused, quoted, before)
     ("tour (?:coach(?:es)?|bus(?:es)?)", "bus"),
     ("(?:parcel|courier|postal|post|mail) vans?", "van"),  # after held-out 45: "another parcel van 30 m ahead" (refused, quoted, before)  # after held-out 42: "a tour coach trundles at 9 m/s" (refused, quoted, before)
+    ("(?:car[- ])?transporter (?:trucks?|lorr(?:y|ies))", "truck"),  # after held-out 46: "an oncoming car-transporter truck" (refused, quoted, before)
+    ("car[- ]transporters?", "truck"),  # after held-out 46: "a car transporter" alone
+    ("double[- ]deck(?:er|ers|ed)(?: bus(?:es)?)?", "bus"),  # after held-out 46: "Our double-decker heads for the lights" (refused, quoted, before)
     ("(?:fuel|oil|petrol|gas|milk|water|chemical) tankers?", "truck"),  # after held-out 42: "a fuel tanker comes the other way" (refused, quoted, before)
     ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
@@ -266,6 +269,20 @@ _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messa
 _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
                        r"encrypt\w*|decrypt\w*|signed|signatures?|certificates?|replay\w*|duplicat\w*|reorder\w*|out of order|truncat\w*|"
                        r"malform\w*|flood\w*|sybil|forg\w*|falsif\w*|fake\w*)\b")
+#: after held-out 46: every message said to arrive, in words of none lost ("not a single one of its messages may be lost", "none of the
+#: SPaT messages may be dropped", "no message may go missing", "every message must arrive / get through"): a healthy channel (alone, the
+#: baseline); beside a fault on the same messages, a contradiction (``_healthy_beside_fault``: refused, quoting both). Before, "Throw away 40%
+#: of the van's BSMs, though not a single one of its messages may be lost" ran the loss, the statement dropped without a word
+_NONE_LOST = (r"(?:(?:not|never) (?:a single|one|1|even (?:one|1|a single))(?: one| 1)?(?: of)?|none(?: at all)?(?: of)?|no(?: single)?)"
+              r"(?: (?:its|the|their|our|his|her|(?:the |that |this )?[\w-]+(?:['’]s|s'))| (?:the |that |this )?[\w-]+ [\w-]+['’]s)?"
+              r"(?: (?:v2x|spat|spatem|map|mapem|bsm|cam|radio))? (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?)"
+              r" (?:may|must|can|should|shall|will|is to|are to|is allowed to|are allowed to|gets?|is|are)(?: not)?(?: be| get)? (?:lost|dropped|missed|discarded|thrown away|go(?:es)? missing|delayed)"
+              r"|(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
+              r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?) (?:must|should|has to|have to|needs? to|is to|are to|will|shall)"
+              r" (?:arrive|get through|come through|make it(?: through)?|be delivered|reach (?:us|the ego|the receiver))(?![ ,]*(?:\d|(?:late|after|behind|within|in time|on time|only|with|by)\b))")
+#: after held-out 46: a channel said free of interference ("no interference on the radio", "without any radio interference"): healthy
+_NO_INTERFERENCE = (r"(?:no|zero|without(?: any)?) (?:(?:radio|rf|channel|v2x) )?interference(?: (?:at all|whatsoever))?"
+                    r"(?: (?:on|in|with|over) (?:the )?(?:radio|channel|link|air|v2x|network|comms))?")
 #: an explicitly healthy channel (no fault asked for)
 _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline|nothing wrong|error[- ]free|lossless|"
                       # after held-out 16: the run before any fault is put in ("before any fault injection, show me plain GLOSA", "nothing injected")
@@ -283,7 +300,9 @@ _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channe
                       # late or lost"): with a fault stated beside it, a contradiction (the fault ran, the perfect channel dropped, without a word)
                       r"perfect (?:radio|link|network|v2x|messages?|connection)|(?:channel|radio|link|network|comms|connection) (?:is |stays |remains |kept |left )?(?:perfect|flawless|pristine)|"
                       r"nothing (?:is |gets |arrives |comes )?(?:late|lost|delayed|dropped|missing)(?: (?:or|and|,) (?:late|lost|delayed|dropped|missing))*|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
-                      r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?))\b")
+                      r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?)|" + _NONE_LOST + r"|"
+                      # after held-out 46: "no interference on the radio for this one" (refused before: "interference" is a fault word)
+                      + _NO_INTERFERENCE + r")\b")
 #: a request too vague to map to any field: refused, quoted, never filled with a default
 _VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|(?<!before )(?<!without )(?<!\bbefore you try )(?<!\bbefore we try )(?<!\bbefore we add )(?<!\bbefore you add )\bany (?:fault|failure)s?\b"
                     r"|\bsomething (?:wrong|bad|weird|odd|strange)\b|\brandom (?:faults?|failures?|errors?|glitch\w*)\b")
@@ -1899,6 +1918,43 @@ def _held45_wordings(t: str, notes: list[str]) -> str:
 
 
 
+def _held46_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 46 (each generic; each one refused, quoted, before; each left as written where it could say two things):
+
+    - the car under test said as a new car "fresh off the line": the ego ("Our new car");
+    - a burst loss said as "in N-message gaps": "in bursts of N";
+    - a position offset "N m behind where it actually is": "N m behind its true position";
+    - the ego's distance said from the signal ("the exit lights are 300 m ahead", of us or of nothing): "we are 300 m from the exit lights";
+    - a vehicle said as a "double-decker" or a "car transporter" (truck): "bus" / "truck" (the word "double" read as a multiplier, the
+      word "car" as a second vehicle);
+    - a position noise's spread said in its own piece after the position ("scatter the van's reported position, sigma 1.5 m"): "with
+      sigma 1.5 m".
+    """
+    def sub(pat: str, repl: str, what: str) -> None:
+        nonlocal t
+        for m in list(re.finditer(pat, t, re.I))[::-1]:
+            notes.append(f'noted: "{m.group(0)}": {what}')
+            t = t[: m.start()] + repl + t[m.end():]
+    # the car under test said as a new car "fresh off the line" ("A new car fresh off the line leaves the factory yard"): the ego
+    t = re.sub(r"\b(?:an?|the|one) (?:brand[- ])?new (car|vehicle|van|truck|bus)(?:,)? (?:fresh|straight|just) off the (?:production |assembly )?line\b,?",
+               lambda m: (notes.append(f'noted: "{m.group(0).rstrip(",")}": the ego') or f"Our new {m.group(1)}"), t, flags=re.I)
+    # a burst loss said as "N-message gaps" ("knock out the SPaT in five-message gaps with a 60% chance"): "in bursts of N"
+    t = re.sub(r"\bin (\d+|" + _NW + r")[- ](?:message|packet) (?:gaps|bursts|outages|blocks|runs|chunks)\b",
+               lambda m: f"in bursts of {m.group(1) if m.group(1)[0].isdigit() else _NUMBER_WORDS[m.group(1).lower()]}", t, flags=re.I)
+    # a position offset said against where the vehicle is ("Report that van 6 m behind where it actually is"): "N m behind its true position"
+    t = re.sub(r"\b(\d+(?:\.\d+)? ?m) (behind|ahead of|in front of|short of|beyond|past) where (?:it|he|she|they) (?:actually |really |truly )?(?:is|are)\b",
+               r"\1 \2 its true position", t, flags=re.I)
+    # the ego's distance said from the signal ("the exit lights are 300 m ahead"; "of us" or nothing, never of another vehicle): "we are N m from the lights"
+    t = re.sub(r"\b(?:the|our) ((?:[\w-]+ )?)(lights|traffic lights|signal|traffic signal|stop line) (?:is|are|sits?|stands?) (\d+(?:\.\d+)? ?m) (?:ahead|away|up the road|in front)(?: of (?:us|the ego))?\b(?! of\b)",
+               r"we are \3 from the \1\2", t, flags=re.I)
+    sub(r"\bdouble[- ]deck(?:er|ed)(?: (?:bus|coach))?(?!['’\w-])", "bus", "a bus")
+    sub(r"\bdouble[- ]deck(?:ers|ed (?:buses|coaches))(?![\w-])", "buses", "buses")
+    sub(r"\bcar[- ]transporter(?: (?:truck|lorry))?(?!['’\w-])", "truck", "a truck")
+    t = re.sub(r"\b((?:positions?|locations?|coordinates)(?: (?:data|fixes|fix|reports?))?),\s*(?:with (?:a )?)?(?:sigma|σ|standard deviation|std\.? dev\.?|std)(?: of| =|:)? (\d+(?:\.\d+)? ?m)\b(?=\s*(?:[.;!]|$))",
+               r"\1 with sigma \2", t, flags=re.I)
+    return t
+
+
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
 _ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
 #: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
@@ -2042,6 +2098,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held43_wordings(t, notes)  # context pieces: "Last year the drift was 6 seconds;", "Ticket 2231 came in overnight: ..." (after held-out 43)
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
+    t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
     t = _held36_wordings(t, notes)  # "we do 80 km/h, and so does that car" (after held-out 36)
@@ -3260,7 +3317,8 @@ def _is_unknown_fault(piece: str) -> bool:
     if (_STREAM_SAID.search(low) and _STATE_VERB.search(low) and not _first(_OPS, low) and not _HEALTHY.search(low) and not _has_scene(piece)
             and not re.search(r"\b(?:light|lamp|signal) (?:turns|changes|goes|switches|shows)\b", low)):
         return True  # after held-out 16: "the MAP being odd", "the SPaT stays weird": a state said of a stream that no operator reads, refused
-    return bool(_FAULTISH.search(low) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
+    # after held-out 46: "no interference on the radio" says a healthy channel, not a fault no operator reads
+    return bool(_FAULTISH.search(re.sub(_NO_INTERFERENCE, " ", low)) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
         _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives|come in|comes in|show up|shows up|trickle in|trickles in)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
         and not re.search(r"\b(light|lamp|signal) (turns|changes|goes|switches|shows)\b", low))
 
@@ -7135,8 +7193,9 @@ def _replayed(out: list[dict[str, Any]], at: int) -> list[dict[str, Any]]:
 
 #: a vehicle timed to the conflict point ("reaches the conflict point 4.5 s after the start", "4 s from the conflict point")
 _TTC = (r"(?:reach(?:es|ing)?|arriv\w* at|gets? to|getting to|hits?|enters?|is at|will be at) the (?:conflict (?:point|zone|area)|crossing point|point of conflict)"
-        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b(?!,? (?:after|before|later|earlier|sooner|behind|ahead|past|prior)\b))|" + _NUM + r" ?s (?:from|away from|off|short of|before|until|till|to go to|left to|to) (?:reaching |it reaches )?the (?:conflict point|conflict zone|crossing point)")
+        r" (?:at |after |in )?" + _NUM + r"(?:" + _INTO_RUN + r"| ?s\b(?!,? (?:after|before|later|earlier|sooner|behind|ahead|past|prior)\b))|" + _NUM + r" ?s (?:from|away from|out from|off|short of|before|until|till|to go to|left to|to) (?:reaching |it reaches )?the (?:conflict point|conflict zone|crossing point)")
 # (_TTC, after held-out 45: "a truck heading our way at 60 km/h is 4 s off the conflict point" was refused: "off" too)
+# (_TTC, after held-out 46: "a lorry ... closes from the opposite direction, 5 s out from the conflict point" was refused: "out from" too)
 # (_TTC, after held-out 40's probes: "reaches the conflict point 5 s after us" ran as 5 s from the start, "after us" dropped without a word: a
 # time said against another arrival is no time to the conflict point; left unread, it is refused, quoted)
 # (_TTC, fix 39, held-out 22: "4.5 seconds until the conflict point" was refused: also "until" / "till" / "to" / "left to" the conflict point)
@@ -7317,7 +7376,8 @@ _NO_FAULT_SAID = re.compile(r"\b(?:(?:with|using|over|on|under|and|keep|keeps|ke
                             r"|(?:keep|keeps|keeping|leave|leaves|leaving|with)\s+(?:the\s+|a\s+)?(?:v2x\s+)?(?:channel|link|radio|network|comms|communications?|connection)\s+(?:perfect|flawless|pristine|clean|healthy|untouched|intact)"
                             r"|(?:the\s+)?(?:v2x\s+)?(?:channel|link|radio|network|comms|connection)\s+(?:is|stays|remains)\s+(?:perfect|flawless|pristine)"
                             r"|perfect\s+(?:radio|link|network|connection|v2x)"
-                            r"|nothing\s+(?:is\s+|gets\s+|arrives\s+)?(?:late|lost|delayed|dropped|missing)(?:\s*(?:,|or|and|nor)\s+(?:late|lost|delayed|dropped|missing))*)\b", re.I)
+                            # after held-out 46: "no interference on the radio" (every message said to arrive, ``_NONE_LOST``, has its own loop)
+                            r"|" + _NO_INTERFERENCE + r"|nothing\s+(?:is\s+|gets\s+|arrives\s+)?(?:late|lost|delayed|dropped|missing)(?:\s*(?:,|or|and|nor)\s+(?:late|lost|delayed|dropped|missing))*)\b", re.I)
 #: what a healthy phrase is said of, right after it ("no faults on the MAP", "healthy messages from the van")
 _HEALTHY_OF = re.compile(r"\s+(?:on|in|for|to|from|of|with)\s+(?:the\s+)?(?:(?P<s>spat|spatem|map|mapem|bsms?|cams?)\b|(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _NOUN + r"))(?:['’]s)?\b)", re.I)
 
@@ -7359,6 +7419,29 @@ def _healthy_beside_fault(text: str, fault_clauses: Sequence[str], faults: Seque
         fault = next((c for c in fault_clauses if c.strip()), "")
         raise not_understood(_clause_at(text, m.start()), f'healthy messages are said, but "{fault.strip()}" states a fault: which one is the test? '
                              "Say the fault alone, or the healthy run alone")
+    # after held-out 46: every message said to arrive, in words of none lost ("not a single one of its messages may be lost", "every message
+    # must get through"): beside a fault on the same messages, refused, quoting both; said of another stream ("none of the MAP messages may be
+    # lost" beside a SPaT delay) or of another vehicle's messages ("every one of the truck's BSMs must arrive" beside the van's loss), noted
+    for m in re.finditer(_NONE_LOST, text, re.I):
+        said = m.group(0)
+        if re.match(r",?\s*(?:otherwise|elsewhere|apart from (?:that|this|it)|besides (?:that|this|it)|except\b|other than|for the rest|on (?:all )?the other streams)", text[m.end():], re.I):
+            notes.append(f'noted: "{said}" said of the rest, beside the fault')
+            continue
+        st = re.search(r"\b(spat|spatem|map|mapem|bsms?|cams?)\b", said, re.I)
+        veh = re.search(r"\b(" + _NOUN + r")(?:['’]s|s')", said, re.I)
+        if st and all(f.get("stream") != re.sub(r"s$", "", st.group(1).lower()).replace("mapem", "map").replace("spatem", "spat").replace("cam", "bsm") for f in faults):
+            notes.append(f'noted: "{said}" (no fault on that stream; the fault is on another)')
+            continue
+        if veh and not st or veh and st and st.group(1).lower().startswith(("bsm", "cam")):
+            stem = re.sub(r"e?s$", "", veh.group(1).lower())
+            mine = {v["id"] for v in vehicles if v.get("_noun") == stem or v["cls"] == _class_of(stem)}
+            bsm = [f for f in faults if f.get("stream") == "bsm"]
+            if mine and all(f.get("target") and f.get("target") not in mine for f in bsm):
+                notes.append(f'noted: "{said}" (that vehicle\'s messages are not faulted; the fault is elsewhere)')
+                continue
+        fault = next((c for c in fault_clauses if c.strip()), "")
+        raise not_understood(_clause_at(text, m.start()), f'every message is said to arrive ("{said}"), but "{fault.strip()}" states a fault on them: which one '
+                             "is the test? Say the fault alone, or the healthy run alone")
 
 
 def _braking_by_noun(sents: Sequence[str], vehicles: list[dict[str, Any]]) -> None:
