@@ -283,6 +283,8 @@ _NONE_LOST = (r"(?:(?:not|never) (?:a single|one|1|even (?:one|1|a single))(?: o
 #: after held-out 46: a channel said free of interference ("no interference on the radio", "without any radio interference"): healthy
 _NO_INTERFERENCE = (r"(?:no|zero|without(?: any)?) (?:(?:radio|rf|channel|v2x) )?interference(?: (?:at all|whatsoever))?"
                     r"(?: (?:on|in|with|over) (?:the )?(?:radio|channel|link|air|v2x|network|comms))?")
+#: the fault operators the offline rules read, as a refusal names them
+_KNOWN_OPS = "drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset"
 #: an explicitly healthy channel (no fault asked for)
 _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline|nothing wrong|error[- ]free|lossless|"
                       # after held-out 16: the run before any fault is put in ("before any fault injection, show me plain GLOSA", "nothing injected")
@@ -4464,7 +4466,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     seen["scene"], seen["outcome_notes"] = (text, scene_sents), outcome_notes  # for the outcome notes of a refusal (``read_prompt``)
     fault_clauses, unknown = _symptoms_dropped(fault_clauses, unknown, notes)
     if unknown:
-        raise not_understood(unknown[0], "no fault operator matches it; known: drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset")
+        raise not_understood(unknown[0], f"no fault operator matches it; known: {_KNOWN_OPS}")
     tied = _ego_state_window(sents, outcome_notes)  # "once we are stopped at the red, the SPaT freezes": no window of S (refused, quoted)
     if tied is not None:
         raise tied
@@ -4849,11 +4851,10 @@ def _each_stream(f: dict[str, Any], c: str, vehicles: list[dict[str, Any]]) -> l
     in the clause ("20 % of the SPaT and 30 % of the MAP"), are refused, quoted, never one of them guessed."""
     low = _STILL_OK.sub(" ", c.lower())
     named = _streams_named(low)
-    if not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb", "skew") and _RSU_MESSAGES.search(low):
-        return [{**f, "stream": name} | ({"window": dict(f["window"])} if isinstance(f.get("window"), dict) else {}) for name in ("spat", "map")]
-    if not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb") and _EVERY_STREAM.search(low):
+    if (not named and f["stream"] == "spat" and f["op"] not in ("rebind", "pos_perturb")
+            and (_EVERY_STREAM.search(low) or (f["op"] != "skew" and _RSU_MESSAGES.search(low)))):
         # "Drop 20% of all messages" on RLVW / GLOSA ran on the SPaT alone, the MAP's share of "all" lost without a word: both streams the
-        # application reads (a clause naming no stream otherwise stays the SPaT's: "the RSU clock is 800 ms behind")
+        # application reads; so does "the RSU's messages" (a clause naming no stream otherwise stays the SPaT's: "the RSU clock is 800 ms behind")
         return [{**f, "stream": name} | ({"window": dict(f["window"])} if isinstance(f.get("window"), dict) else {}) for name in ("spat", "map")]
     if len(named) == 1 and named[0][0] != f["stream"] and f["op"] not in ("rebind", "pos_perturb") and _explicit_stream(low) not in (None, named[0][0]):
         pass  # "drop 20 % of the SPaT but the MAP is fine" read the MAP (named, but healthy): the one stream faulted, below
@@ -5359,14 +5360,17 @@ _SIZE_CHANGE = re.compile(r"\b(?:doubl(?:es|ing|ed|e)|tripl(?:es|ing|ed|e)|halv(
                           r"|get(?:s|ting)? (?:worse|longer|shorter|bigger|larger|heavier|more|less)|more and more|less and less|progressively"
                           r"|ever[- ](?:longer|larger|bigger|more|worse)|then (?:all|every one|everything|none|the rest|twice|double|half)(?: of (?:them|it|its|their|the))?)\b")
 
+#: a scene piece that opens with such a change (the participle split off the fault's sentence)
+_SIZE_CHANGE_LEAD = re.compile(r"\s*(?:(?:and|then|with|,)\s+)*(?:(?:the|its|their) (?:delay|loss|offset|error|drop rate|loss rate|rate|jitter|lag) )?(?="
+                               + _SIZE_CHANGE.pattern + ")")
+
 
 def _changing_size(fault_clauses: Sequence[str], scene_sents: Sequence[str]) -> Optional[OfflineParseError]:
     """A fault whose size changes during the run (``_SIZE_CHANGE``): refused, quoted. Why: S holds one delay, one probability, one offset
     per fault, and "delay its BSMs by 300 ms, doubling after 10 s" ran as 300 ms from 10 s, "drop 30 %, then all of them from 8 s" as 30 %
     from 8 s, "ramping up" / "getting worse over time" as a constant size, each without a word (probed after held-out 43). A participle
     split off the fault's sentence (", ramping up over the run") lands among the scene's pieces: read there when it opens the piece."""
-    lead = re.compile(r"\s*(?:(?:and|then|with|,)\s+)*(?:(?:the|its|their) (?:delay|loss|offset|error|drop rate|loss rate|rate|jitter|lag) )?(?=" + _SIZE_CHANGE.pattern + ")")
-    for c in list(fault_clauses) + [x for x in scene_sents if fault_clauses and lead.match(x.lower())]:
+    for c in list(fault_clauses) + [x for x in scene_sents if fault_clauses and _SIZE_CHANGE_LEAD.match(x.lower())]:
         m = _SIZE_CHANGE.search(c.lower())
         if m:
             return not_understood(c, f'"{m.group(0)}": the fault\'s size changes during the run, and S holds one size per fault; say the one '
@@ -5477,8 +5481,7 @@ _EQUIPAGE_VAGUE = re.compile(r"\b(?P<w>(?:most|some|many|few|a few|a lot|lots|a 
                              r"|(?:connected|equipped) or not)\b", re.I)
 
 
-_NO_OPERATOR = (" is a fault S has no operator for (known: drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset); "
-                "leave it out, or say it as one of those")
+_NO_OPERATOR = f" is a fault S has no operator for (known: {_KNOWN_OPS}); leave it out, or say it as one of those"
 #: (pattern, why) for a fault clause: the first that matches is refused, quoting the clause and the pattern's word (group w / v / r, else
 #: the whole match)
 _FAULT_UNHELD: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -5509,6 +5512,9 @@ _SCENE_FIELDLESS: tuple[tuple[re.Pattern[str], str], ...] = (
                   "delayed or frozen, by how much and when"),
 )
 
+#: the ego as the subject before a right-of-way word ("we give way": the ego's motion, the application's)
+_EGO_BEFORE = re.compile(r"\b(?:" + _EGO_NAMES + r"|the ego car|our (?:bus|van|truck|lorry|taxi))\b[^,;]*$")
+
 
 def _fieldless(c: str, m: re.Match[str], faulted: bool) -> bool:
     """Whether match ``m`` in scene piece ``c`` says something S has no field for: a rate said with its Hz is read (``_rates``); a
@@ -5518,7 +5524,7 @@ def _fieldless(c: str, m: re.Match[str], faulted: bool) -> bool:
         return not re.search(r"\d ?hz\b", c, re.I)
     if m.re is _YIELD_SAID:
         before = c[: m.start()].lower()
-        return not re.search(r"\b(?:" + _EGO_NAMES + r"|the ego car|our (?:bus|van|truck|lorry|taxi))\b[^,;]*$", before) and not _ADVISED_CHANGE.search(before)
+        return not _EGO_BEFORE.search(before) and not _ADVISED_CHANGE.search(before)
     return faulted or m.re not in (_FOREIGN_OP_PIECE, _SAME_FOR)
 
 
@@ -5542,19 +5548,21 @@ _EVENT_WINDOW = (r"(?:from|after|before|until|till|around|during|once|as soon as
                  r"|shortly (?:before|after))\s+(?:\w+\s+){0,3}?(?:warning|alert|alarm|hmi|advice|advisory|phase change|light changes?|signal changes?"
                  r"|change of (?:phase|colou?r|light)|transition|turns? (?:yellow|amber|red|green)|goes (?:yellow|amber|red|green)|braking|brakes|encounter)\b")
 
+#: such a condition anywhere in a fault clause, or opening a scene piece (split off the fault's sentence)
+_CONDITION_ANYWHERE = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + "|" + _EVENT_WINDOW + ")", re.I)
+_CONDITION_LEAD = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
+
 
 def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
     """A fault said to act only under a condition no rule read ("Delay its BSMs by 300 ms, but only on rainy runs", "..., on odd seconds",
     "Only on rainy runs, ..."): refused, quoted (probed after held-out 43: the condition, split off the fault's sentence or left in it, was
     dropped and the fault ran over the whole run, without a word). Only when every fault kept the whole-run window: a condition a rule read
     into a window ("only during the first 5 s", "only once the light turns yellow") reads as before."""
-    if not faults or any((f.get("window") or {}).get("anchor", "start") != "start" or (f.get("window") or {}).get("start") or (f.get("window") or {}).get("duration")
-                         for f in faults):
+    windows = [f.get("window") or {} for f in faults]
+    if not faults or any(w.get("anchor", "start") != "start" or w.get("start") or w.get("duration") for w in windows):
         return
-    lead = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
-    anywhere = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + "|" + _EVENT_WINDOW + ")", re.I)
-    for c in [x for x in fault_clauses if anywhere.search(x)] + [x for x in scene_sents if lead.search(x)]:
-        m = anywhere.search(c)
+    for c in [x for x in fault_clauses if _CONDITION_ANYWHERE.search(x)] + [x for x in scene_sents if _CONDITION_LEAD.search(x)]:
+        m = _CONDITION_ANYWHERE.search(c)
         raise not_understood(c, f'"{m.group(0) if m else c}" is a condition on when the fault acts that S\'s window has no field for (a window is a '
                              "start and a duration in seconds, from the run's start, a phase change or a braking); say the window in seconds, or leave it out")
 
