@@ -6867,8 +6867,13 @@ def test_held42_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     assert [(v["role"], v["cls"]) for v in d["vehicles"]] == [("opposing", "truck")] and d["faults"][0]["target"] == d["vehicles"][0]["id"]
     d = ok("FCW: we do 22 m/s behind a tour bus 60 m ahead at 10 m/s. Freeze the bus's BSMs.")
     assert d["vehicles"][0]["cls"] == "bus"
-    refused("IMA: we cross at 4 m/s, 12 m from the line, and a demolition van parked on the corner hides a car from the right at 9 m/s, 45 m away. "
-            "Drop 30% of the car's BSMs.", "demolition")
+    # (after held-out 47 a word of a vehicle's trade is set aside, noted, by the general rule: "a demolition van" is read as a van; a word that
+    # may say something S holds or cannot hold, "a police van", stays refused, quoted)
+    refused("IMA: we cross at 4 m/s, 12 m from the line, and a police van parked on the corner hides a car from the right at 9 m/s, 45 m away. "
+            "Drop 30% of the car's BSMs.", "police")
+    d = ok("IMA: we cross at 4 m/s, 12 m from the line, and a demolition van parked on the corner hides a car from the right at 9 m/s, 45 m away. "
+           "Drop 30% of the car's BSMs.")
+    assert [v.get("cls", "car") for v in d["vehicles"]] == ["van", "car"], d
     refused("LTA: we turn left at 3 m/s, 10 m from the line; a tanker comes the other way at 12 m/s, 90 m away.", "a tanker comes the other way")
     refused("LTA: we turn left at 3 m/s, 10 m from the line; a fuel tanker comes the other way at 12 m/s, 90 m away, and a milk tanker behind it "
             "at 12 m/s, 120 m away. Delay the tanker's BSMs by 300 ms.", "the tanker's")
@@ -6974,7 +6979,10 @@ def test_held40_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     # "a delivery lorry": a truck
     d = ok("FCW: we do 20 m/s behind a delivery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.")
     assert d["vehicles"][0]["cls"] == "truck"
-    refused("FCW: we do 20 m/s behind a brewery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.", '"brewery" before the lorry')
+    # (after held-out 47 a word of a vehicle's trade is set aside, noted, by the general rule: "a brewery lorry" is read as a truck; a word
+    # that may say something S holds or cannot hold, "a runaway lorry", stays refused, quoted)
+    assert ok("FCW: we do 20 m/s behind a brewery lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.")["vehicles"][0]["cls"] == "truck"
+    refused("FCW: we do 20 m/s behind a runaway lorry 45 m ahead at 12 m/s. Delay its BSMs by 300 ms.", '"runaway" before the lorry')
 
 
 def test_held39_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
@@ -7596,6 +7604,119 @@ def test_held46_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     assert d["faults"][0].get("sigma") == 2.0, d
     # a car "waits for its green on the left" stays refused, as held-out 44 s13 and 45 s14 ("on the left" may be the lane beside us)
     refused(ima + "A car with no V2X waits for its green on the left, 30 m back.", "on the left")
+
+
+@pytest.mark.parametrize("junction", ["the five-arm junction", "a six-legged intersection", "a 5-way crossroads", "a junction with five approaches",
+                                      "the crossroads where five roads meet", "a multi-arm junction"])
+def test_held47_a_junction_of_more_than_four_arms_is_refused_quoted(junction: str) -> None:
+    """Silent error of held-out 47 (s31): "Our camper van turns left at the five-arm junction by the campsite" ran at a four-way junction, the
+    arm count dropped. A junction said by a count of its arms, legs, approaches or roads other than three or four is refused, quoted
+    (``_JUNCTION_UNHELD``); three and four are read (``_JUNCTION_ARMS``: S holds a T / three-way and a four-way junction)."""
+    lta = f"LTA: we turn left at {junction}, 2 m/s from 8 m, while a van comes toward us at 12 m/s, 70 m away. Delay that van's BSMs by 250 ms."
+    a = OfflineParser().parse(lta)
+    assert not a.ok and "is a junction S has no kind for" in a.error, a.error
+
+
+def test_held47_a_junction_of_three_or_four_arms_is_read_as_its_kind() -> None:
+    """The arm counts S holds (after held-out 47): three arms a T / three-way junction, four a four-way one; "a three-way intersection" ran
+    as a four-way junction ("intersection" read first), the count dropped without a word."""
+    ima = "IMA at {}: we go straight at 4 m/s from 10 m, a car from the left at 9 m/s, 40 m away, runs its red."
+    for said, kind in [("a three-way intersection", "junction3"), ("a three-arm junction", "junction3"), ("a three-legged junction", "junction3"),
+                       ("a junction with three approaches", "junction3"), ("a four-arm junction", "junction4"), ("a four-legged intersection", "junction4")]:
+        assert _read(ima.format(said))["road"]["junction"] == kind, said
+
+
+def test_held47_a_window_from_a_braking_said_of_the_braking_is_read_and_an_unread_when_clause_refused() -> None:
+    """Silent error of held-out 47 (s26, behind a refusal in the blind measurement): "Once its braking begins, hold the bus's BSMs back by
+    450 ms" ran the delay over the whole run, "Once its braking begins" a piece that no rule read. A window from the moment a braking begins
+    ("once / as soon as / when its braking begins / starts / kicks in", "from the onset of its braking", "once the bus starts braking") is
+    read as that braking's time; any other piece that is only a clause of when, split off the fault's sentence ("Once its deceleration
+    kicks off", "When the warning fires"), is refused, quoted, beside a whole-run fault."""
+    eebl = "EEBL: we and a bus 28 m ahead are both doing 45 km/h, and the bus brakes at 6 m/s² twelve seconds in. "
+    for when in ["Once its braking begins", "As soon as the bus's braking starts", "When its hard braking kicks in", "From the onset of its braking",
+                 "Once the bus starts braking", "Once it brakes"]:
+        d = _read(eebl + when + ", hold the bus's BSMs back by 450 ms.")
+        assert d["faults"][0]["window"] == {"start": 12.0}, (when, d)
+    for when in ["Once its deceleration kicks off", "When the warning fires", "As soon as the driver reacts"]:
+        _refused_quoting(eebl + when + ", hold the bus's BSMs back by 450 ms.", when)
+    # a clause of when with its number is read as before
+    assert _read(eebl + "2 s after its braking begins, hold the bus's BSMs back by 450 ms.")["faults"][0]["window"] == {"start": 14.0}
+
+
+def test_held47_a_burst_length_in_words_before_the_share_and_both_moving_at_one_speed_are_read() -> None:
+    """Silent errors of held-out 47 behind refusals in the blind measurement: s30 "Drop the coach's BSMs in blocks of seven with 45%
+    probability" ran as a plain loss, the seven lost (a burst length in words was read only before a message noun or the clause's end);
+    s28 "we trail a lorry by 20 m, both crawling at 20 km/h" gave the lorry no speed ("both" read only with a verb of driving); s30 "A rental
+    car without any V2X kit follows 12 m behind us" was read equipped."""
+    eebl = "EEBL: we follow a coach 26 m ahead, both at 30 km/h, and the coach brakes hard at 4 m/s² after 10 s. "
+    for said, n in [("in blocks of seven with 45% probability", 7), ("in chunks of four from 3 s with a 45% chance", 4),
+                    ("in groups of five at 45% probability", 5)]:
+        f = _read(eebl + f"Drop the coach's BSMs {said}.")["faults"][0]
+        assert (f["op"], f["length"], f["probability"]) == ("burst_drop", n, 0.45), (said, f)
+    for verb in ["crawling", "trundling along", "pottering", "creeping along"]:
+        d = _read(f"EEBL: we trail a lorry by 20 m, both {verb} at 20 km/h, and it brakes at 5.5 m/s² at 7 s.")
+        assert d["vehicles"][0]["speed"] == d["ego"]["speed"] == 5.556, (verb, d)
+    for said in ["without any V2X kit", "without a V2X unit", "without any radio"]:
+        d = _read(eebl + f"A rental car {said} follows 12 m behind us.")
+        assert d["vehicles"][1]["equipped"] is False, (said, d)
+
+
+def test_held47_wordings_read_as_their_class_and_near_misses_stay_refused() -> None:
+    """Held-out 47's refusals read as wording classes (``_held47_wordings``, ``_description_word``, ``CLASSES``, ``_HASH_LABEL``,
+    ``_NONE_LOST``, ``_NO_INTERFERENCE``, the loss verbs of ``_OPS``, ``_ego_motion``), each with positives in other words than the set's
+    and near misses that stay refused."""
+    ok, refused = _read, _refused_quoting
+    rlvw = "RLVW: ego at 12 m/s, 120 m to the line, red 3 s before arrival. "
+    # a site's numbered place, a lesson and a build with one dot are labels; a number with a unit after them is still read or refused
+    for label in ["Terminal 2 drop-off loop", "Airport car park 4 exit", "Gate 12 service road", "Lesson 6", "Regression check for build 4.7",
+                  "Build 5.0 regression", "Multi-storey 3 ramp"]:
+        d = ok(f"{label}, " + rlvw + "Drop 10 % of the SPaT.")
+        assert (d["ego"]["speed"], d["ego"]["distance"]) == (12.0, 120.0), (label, d)
+    assert not OfflineParser().parse("Car park 4 m from the line, " + rlvw + "Drop 10 % of the SPaT.").ok  # "4 m" is a distance: refused as two
+    # healthy runs said as every message getting through in the present, or as no tampering; beside a fault on the same messages refused
+    for healthy in ["Every message gets through as normal.", "All the BSMs arrive untouched.", "Each SPaT message is delivered as sent.",
+                    "No message tampering in this one.", "No tampering with the BSMs.", "Without any message manipulation."]:
+        assert not ok(rlvw + healthy).get("faults"), healthy
+    refused(rlvw + "Drop 10 % of the SPaT; every message gets through as normal.", "every message gets through as normal")
+    refused(rlvw + "Drop 10 % of the SPaT, no message tampering.", "no message tampering")
+    assert ok(rlvw + "Every SPaT message arrives 300 ms late.")["faults"][0]["delay"] == 0.3
+    refused(rlvw + "Tamper with the SPaT.", "Tamper with the SPaT")
+    # a loss "knocked out" of a vehicle named with three words
+    lta = "LTA: we turn left at 3 m/s from 10 m; an oncoming box van at 12 m/s, 80 m away. "
+    assert ok(lta + "Knock out 40 percent of the oncoming box van's BSMs.")["faults"][0]["probability"] == 0.4
+    # words of a vehicle's trade, use or body before its noun are set aside, there and when it is named again
+    fcw = "FCW: ego at 20 m/s, {} 40 m ahead at 10 m/s. Drop 20 % of {}'s BSMs."
+    for np, cls in [("a refrigerated van", "van"), ("a sightseeing coach", "bus"), ("a patient-transport van", "van"), ("a mobile library van", "van"),
+                    ("a hotel courtesy bus", "bus"), ("a fruit-and-veg lorry", "truck"), ("a single-decker bus", "bus"), ("a Ford Transit van", "van"),
+                    ("a curtain-sided lorry", "truck")]:
+        d = ok(fcw.format(np, "the " + np.split(" ", 1)[1]))
+        assert d["vehicles"][0].get("cls", "car") == cls and d["faults"][0]["target"] == d["vehicles"][0]["id"], (np, d)
+    # a word that may say something S holds or cannot hold stays refused, quoted
+    for np, word in [("a police car", "police"), ("a self-driving car", "self-driving"), ("a left-hand-drive van", "left-hand-drive"),
+                     ("a night bus", "night"), ("a dummy car", "dummy"), ("a quicker car", "quicker"), ("a crashed van", "crashed"),
+                     ("a racing car", "racing"), ("a park-and-ride bus", "park-and-ride")]:
+        refused(fcw.format(np, "its").replace("Drop 20 % of its's", "Drop 20 % of its"), word)
+    # "a cement mixer" is a truck, "the mixer" after it that one; "an artic" a truck, "a minicab" a car
+    ima = "IMA: we go straight at 4 m/s from 14 m. {} comes from the left at 30 km/h, 42 m from its line, and runs its red. "
+    d = ok(ima.format("A concrete mixer") + "Delay the mixer's BSMs by 200 ms.")
+    assert d["vehicles"][0]["cls"] == "truck" and d["faults"][0]["target"] == d["vehicles"][0]["id"], d
+    assert ok(ima.format("An artic"))["vehicles"][0]["cls"] == "truck"
+    assert "cls" not in ok(ima.format("A minicab"))["vehicles"][0]
+    # a further vehicle introduced by its owner and an ordinal; one of that kind said before: left as written
+    d = ok("FCW: our car at 20 m/s, 30 m behind a hatchback doing 15 m/s, and the firm's second car follows 15 m behind us. Drop 70% of the hatchback's BSMs.")
+    assert [v["role"] for v in d["vehicles"]] == ["lead", "follower"] and d["vehicles"][1]["distance"] == 15.0, d
+    # the ego "pulls out" at a junction (IMA, LTA): it enters it; to overtake, into a lane, or in FCW: refused as before
+    d = ok("IMA: we pull out of the side road at 3 m/s from 8 m, and a car from the right at 10 m/s, 60 m out, runs its red.")
+    assert (d["ego"]["speed"], d["ego"]["distance"]) == (3.0, 8.0) and "maneuver" not in d["ego"], d
+    refused("IMA: we pull out into the next lane at 3 m/s from 8 m, and a car from the right at 10 m/s, 60 m out, runs its red.", "pull out")
+    refused("FCW: we pull out at 20 m/s behind a van 30 m ahead at 10 m/s.", "pull out")
+    # "we sit N m behind a vehicle" at our speed is a following; behind a stop line it stays a standing start
+    d = ok("EEBL: we sit 26 m behind a coach, the pair of us at 30 km/h, and the coach brakes hard at 4 m/s² after 10 s.")
+    assert (d["vehicles"][0]["distance"], d["vehicles"][0]["speed"]) == (26.0, 8.333), d
+    assert ok("GLOSA: we sit 6 m behind the stop line, the light goes green at 10 s.")["ego"]["speed"] == 0.0
+    # a car "waits for its green ... on the left" stays refused, as held-out 44 s13, 45 s14, 46 s15 (held-out 47 s15)
+    refused("IMA: we cross at 2 m/s from 9 m; a truck from the right at 8 m/s, 36 m out, runs its red, while an unequipped estate car waits "
+            "for its green 25 m back on the left.", "on the left")
 
 
 @pytest.mark.parametrize("intent, quote", [

