@@ -14,6 +14,13 @@ onset / after the warning ended) given a statement that is
 * ``far``: a hazard far down the road (90-200 m: outside the 2.5 s horizon),
 * ``passed``: a hazard the ego vehicle has already passed.
 
+A seventh kind, ``far_warning``, is built by the training source
+(``source_v2.with_far_warnings``, ``lantern train --far-warnings``): the row's
+family's own warning sentence as the dataset holds it, at a ``far`` position.
+The dataset's warnings start 15-29 m from the hazard, so without it the
+sentence alone says "slow down" wherever the position puts the hazard (App. H
+Table 12: a warning at 100 m slowed the release as much as one at 12 m).
+
 The label is the row's own expert trajectory, so the row teaches "this text
 does not change the plan". Wordings are this module's own, built from slot
 templates with seeded choices (``instance(rng)``), never the frozen suite's
@@ -79,7 +86,7 @@ class Counterexample:
     kind: str
 
 
-def _pos(kind: str, rng: np.random.Generator) -> tuple[float, float]:
+def position(kind: str, rng: np.random.Generator) -> tuple[float, float]:
     """A position of the kind, ego frame (x forward, y right), rounded to the rendered 0.1 m."""
     if kind == "behind":
         x, y = rng.uniform(-60.0, -8.0), rng.uniform(-4.0, 4.0)
@@ -92,7 +99,8 @@ def _pos(kind: str, rng: np.random.Generator) -> tuple[float, float]:
     return round(float(x), 1) + 0.0, round(float(y), 1) + 0.0  # + 0.0: never a "-0.0"
 
 
-def _fmt(p: tuple[float, float]) -> str:
+def format_position(p: tuple[float, float]) -> str:
+    """As the template library prints a grounded position into a warning."""
     return f"({p[0]:.1f}, {p[1]:.1f})"
 
 
@@ -104,8 +112,8 @@ def instance(rng: np.random.Generator, kind: str | None = None) -> Counterexampl
         return Counterexample(str(rng.choice(_NEGATED)).format(agent=agent, place=str(rng.choice(_PLACES))), None, k)
     if k == "irrelevant":
         return Counterexample(str(rng.choice(_IRRELEVANT)), None, k)
-    p = _pos(k, rng)
-    return Counterexample(str(rng.choice(_POSITIONAL[k])).format(agent=agent, pos=_fmt(p)), p, k)
+    p = position(k, rng)
+    return Counterexample(str(rng.choice(_POSITIONAL[k])).format(agent=agent, pos=format_position(p)), p, k)
 
 
 def pool(seed: int, size: int) -> list[Counterexample]:

@@ -15,6 +15,21 @@ condition before onset or after the warning) each get one with probability
 ``counterexample_fraction``, drawn from a pool of ``COUNTEREXAMPLE_POOL``
 statements. A counterexample row keeps its source row's sequence id, so the
 validation split (by sequence) keeps both on the same side.
+
+Paraphrase rows (``--paraphrases``, off by default) are the mirror image: a
+warning-active row again, with probability ``paraphrase_fraction``, under
+another wording of its family's warning (``training_wordings.py``) with the
+same grounded position, printed as the row's own text printed it (or no
+position at all, for a wording that names none). The dataset holds one
+sentence per family, so without them the head learns six exact sentences
+(issue 19: held-out paraphrases kept 52 % of the canonical CUS). Their draws
+come from a generator of their own, so the counterexample rows are the same
+with or without them.
+
+Far-warning rows (``--far-warnings``, off by default) are counterexamples of
+kind ``far_warning``: a no-warning row with its family's warning sentence (the
+dataset's own, its printed position swapped) placed 90-200 m ahead, labelled
+with the expert's normal driving there.
 """
 
 from __future__ import annotations
@@ -22,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +50,7 @@ from torch import nn
 
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
+from lantern_agent.learned import training_wordings as tw
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
 from lantern_agent.learned.history import history_indices, reads_history, standstill_indices
@@ -57,6 +74,7 @@ class FeatureCacheV2(TrainableRows):
     numeric: np.ndarray  # (N, NUM_NUMERIC_V2) float32
     counterexample: np.ndarray  # (N,) bool
     counterexample_kind: list[str]
+    paraphrase: np.ndarray | None = None  # (N,) bool: a warning row again under a training wording; None: none drawn
     past_index: np.ndarray | None = None  # (N,) row of ``image`` the frame history reads (``history.py``); None: no history
     image_map: np.ndarray | None = None  # (N0, 112, H/16, W/16) float16: the source cache's stride-16 maps (``--image-map``)
 
@@ -117,6 +135,82 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
     return fields, all_texts
 
 
+#: the grounded position as the template library prints it into a warning (``position_format`` "({x:.1f}, {y:.1f})")
+_PRINTED_POSITION = re.compile(r"\(-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?\)")
+
+
+def with_far_warnings(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
+    """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
+    with its family's warning sentence at a far position (a counterexample of kind ``far_warning``); the extended texts."""
+    text_index = np.asarray(fields["text_index"])
+    family = list(fields["family"])
+    active, ce = np.asarray(fields["warning_active"]), np.asarray(fields["counterexample"])
+    sentence: dict[str, str] = {}
+    for i in np.nonzero(active & ~ce)[0]:  # the family's sentence, as the dataset's warning rows hold it
+        if family[i] not in sentence and (m := _PRINTED_POSITION.search(texts[text_index[i]])):
+            sentence[family[i]] = texts[text_index[i]].replace(m.group(0), "{pos}", 1)
+    kind, cond = np.asarray(fields["route_kind"]), np.asarray(fields["condition"])
+    eligible = np.nonzero(~active & ~ce & ((kind == "B") | ((kind == "A") & (cond == "warning")))
+                          & np.array([f in sentence for f in family], bool))[0]
+    rng = np.random.default_rng([seed, 4747])
+    chosen = eligible[rng.random(len(eligible)) < fraction]
+    new_texts: dict[str, int] = {}
+    pick_index: list[int] = []
+    num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
+    for r, i in enumerate(chosen):
+        p = cx.position("far", rng)
+        num[r, -2:] = position_features(p)
+        text = sentence[family[i]].replace("{pos}", cx.format_position(p))
+        pick_index.append(len(texts) + new_texts.setdefault(text, len(new_texts)))
+    out = _appended(fields, chosen)
+    out.update(key=f"{fields['key']}+far{fraction:g}", numeric=np.concatenate([fields["numeric"], num]),
+               text_index=np.concatenate([text_index, np.asarray(pick_index, dtype=np.int64)]),
+               counterexample=np.concatenate([ce, np.ones(len(chosen), bool)]),
+               counterexample_kind=list(fields["counterexample_kind"]) + ["far_warning"] * len(chosen))
+    return out, list(texts) + list(new_texts)
+
+
+def _appended(fields: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
+    """``fields`` with ``rows`` appended again to every per-row field (the caller replaces what the new rows change)."""
+    out = dict(fields)
+    for name in ("waypoints", "sequence_id", "route_kind", "condition", "family", "warning_active", "crosses_termination", "base_index",
+                 "counterexample", "counterexample_kind", "paraphrase"):
+        v = fields.get(name)
+        if v is not None:
+            out[name] = list(v) + [v[i] for i in rows] if isinstance(v, list) else np.concatenate([v, np.asarray(v)[rows]])
+    return out
+
+
+def with_paraphrases(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
+    """``fields`` (``with_counterexamples``' rows) plus, for each warning-active dataset row with probability
+    ``fraction``, the same row under a training wording of its family; the extended text list."""
+    text_index = np.asarray(fields["text_index"])
+    family = list(fields["family"])
+    eligible = np.nonzero(np.asarray(fields["warning_active"]) & ~np.asarray(fields["counterexample"])
+                          & np.array([f in tw.WORDINGS for f in family], bool))[0]
+    rng = np.random.default_rng([seed, 2606])
+    chosen = eligible[rng.random(len(eligible)) < fraction]
+    new_texts: dict[str, int] = {}
+    pick_index: list[int] = []
+    numeric = np.asarray(fields["numeric"], dtype=np.float32)
+    num_pp = numeric[chosen].copy()
+    for r, i in enumerate(chosen):
+        printed = _PRINTED_POSITION.search(texts[text_index[i]])
+        options = (tw.positioned(family[i]) if printed else ()) + tw.positionless(family[i])
+        wording = options[int(rng.integers(len(options)))]
+        if tw.PLACEHOLDER in wording:
+            wording = wording.replace(tw.PLACEHOLDER, printed.group(0))  # type: ignore[union-attr]
+        else:
+            num_pp[r, -2:] = 0.0  # a wording that names no position: the live agent gets none either
+        pick_index.append(len(texts) + new_texts.setdefault(wording, len(new_texts)))
+    n = len(fields["sequence_id"])
+    out = _appended(fields, chosen)
+    out.update(key=f"{fields['key']}+pp{fraction:g}", numeric=np.concatenate([numeric, num_pp]),
+               text_index=np.concatenate([text_index, np.asarray(pick_index, dtype=np.int64)]),
+               paraphrase=np.concatenate([np.zeros(n, bool), np.ones(len(chosen), bool)]))
+    return out, list(texts) + list(new_texts)
+
+
 def past_rows(infos: Sequence[ds.DatasetInfo], sequence_id: Sequence[str], cfg: Any, speed: np.ndarray) -> np.ndarray:
     """Per row of the (concatenated) layout-1 cache: the row whose image features its frame history reads
     (``cfg.history_anchor``'s rule; ``speed``: each row's ego speed in m/s)."""
@@ -168,6 +262,10 @@ class LearnedSourceV2(LearnedSource):
     def build_many(self, infos: Sequence[ds.DatasetInfo], cfg: Any, cache_base: Path | None, progress: Callable[[int], None]) -> tuple[FeatureCacheV2, bool]:  # type: ignore[override]
         cache, built = super().build_many(infos, cfg, cache_base, progress)  # the layout-1 caches, reused as they are
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
+        if cfg.far_warning_fraction > 0:
+            fields, all_texts = with_far_warnings(fields, all_texts, cfg.far_warning_fraction, cfg.seed)
+        if cfg.paraphrase_fraction > 0:
+            fields, all_texts = with_paraphrases(fields, all_texts, cfg.paraphrase_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
         past = None
         if reads_history(cfg.history_frames, cfg.history_anchor):

@@ -70,6 +70,12 @@ class TrainConfig:
     inputs: int = 1
     #: layout 2: share of the mixture's no-warning rows that also appear with a counterexample statement
     counterexample_fraction: float = 0.5
+    #: layout 2: share of the mixture's warning rows that also appear under a training wording of their family
+    #: (``source_v2.with_paraphrases``); 0: the dataset's one sentence per family only (learned_v3)
+    paraphrase_fraction: float = 0.0
+    #: layout 2: share of the counterexamples' no-warning rows that also appear with their family's warning sentence
+    #: placed 90-200 m ahead (``source_v2.with_far_warnings``; counterexamples of kind ``far_warning``)
+    far_warning_fraction: float = 0.0
     #: what the head predicts (``path_speed.py``): "waypoints" (learned_v1's 10 timed waypoints) or
     #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; learned_v2, learned_v3)
     outputs: str = "waypoints"
@@ -89,6 +95,17 @@ class TrainConfig:
     #: > 0 (layout 2): the head also reads the encoder's stride-16 map through a trained convolution of this many
     #: channels (``PolicyConfig.image_map``; a feature cache of its own)
     image_map: int = 0
+
+
+#: levers added after the release (learned_v3) with the value that leaves them off: recorded only when used, so a recipe
+#: without them keeps the manifest, the training state and the DAgger identity (``dagger_policy.manifest_digest``, which
+#: hashes ``config``) of the checkpoints trained before they existed
+RECORDED_WHEN_SET = {"paraphrase_fraction": 0.0, "far_warning_fraction": 0.0}
+
+
+def recorded_config(cfg: TrainConfig) -> dict[str, Any]:
+    """``cfg`` as the manifest and the training state record it."""
+    return {k: v for k, v in asdict(cfg).items() if not (k in RECORDED_WHEN_SET and v == RECORDED_WHEN_SET[k])}
 
 
 @dataclass
@@ -140,6 +157,10 @@ def select_rows(cache: TrainableRows, cfg: TrainConfig) -> Selection:
     if ce is not None:
         counts["train_counterexamples"] = int(ce[train].sum())
         counts["val_counterexamples"] = int(ce[val].sum())
+    pp = getattr(cache, "paraphrase", None)
+    if pp is not None:
+        counts["train_paraphrases"] = int(pp[train].sum())
+        counts["val_paraphrases"] = int(pp[val].sum())
     if cfg.balance_standstill:
         train, extra = standstill_repeats(cache, train)
         counts.update(extra)
@@ -312,7 +333,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
     state: dict[str, Any] | None = None
     if state_path.is_file():
         state = torch.load(str(state_path), map_location="cpu", weights_only=False)
-        if state["config"] != asdict(cfg) or state["dataset_hash"] != data_hash or state.get("source", "learned") != source.state_key():
+        if state["config"] != recorded_config(cfg) or state["dataset_hash"] != data_hash or state.get("source", "learned") != source.state_key():
             raise TrainError(f"{out} holds a training run of another dataset or configuration ({state_path}); choose another --out")
         done = _finished_manifest(out)
         if done is not None and state["epoch"] + 1 >= cfg.epochs:
@@ -352,7 +373,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
     base_manifest = {
         "dataset_hash": data_hash, "dataset": str(infos[0].root), "seed": cfg.seed, "commit": git_commit(),
         **({"datasets": [{"path": str(i.root), "dataset_hash": i.dataset_hash} for i in infos]} if len(infos) > 1 else {}),
-        "config": asdict(cfg), "backbone": source.name, **source.manifest(), "counts": sel.counts, "cache": cache.key,
+        "config": recorded_config(cfg), "backbone": source.name, **source.manifest(), "counts": sel.counts, "cache": cache.key,
     }
     t1 = time.perf_counter()
     for epoch in range(start, cfg.epochs):
@@ -388,7 +409,7 @@ def train(data_dir: str | Path | Sequence[str | Path], out_dir: str | Path, cfg:
         out.mkdir(parents=True, exist_ok=True)
         snapshot = {"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "rng": torch.get_rng_state(),
                     "epoch": epoch, "history": history, "best_val": best_val, "best_epoch": best_epoch,
-                    "config": asdict(cfg), "dataset_hash": data_hash, "source": source.state_key()}
+                    "config": recorded_config(cfg), "dataset_hash": data_hash, "source": source.state_key()}
         atomic_write(state_path, lambda tmp: torch.save(snapshot, str(tmp)))
         if stop_after_epoch is not None and epoch + 1 >= stop_after_epoch and epoch + 1 < cfg.epochs:
             log(f"stopped after epoch {epoch + 1} (resumable)")
