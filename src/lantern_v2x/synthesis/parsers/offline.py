@@ -274,6 +274,9 @@ _MSG = re.compile(r"\b(spat|spatem|map|mapem|mapdata|countdown|bsms?|cams?|messa
 _FAULTISH = re.compile(r"\b(jam\w*|corrupt\w*|spoof\w*|attack\w*|tamper\w*|inject\w*|garbl\w*|scrambl\w*|hack\w*|noise|interfer\w*|"
                        r"encrypt\w*|decrypt\w*|signed|signatures?|certificates?|replay\w*|duplicat\w*|reorder\w*|out of order|truncat\w*|"
                        r"malform\w*|flood\w*|sybil|forg\w*|falsif\w*|fake\w*)\b")
+#: every message of a stream, the subject of "... must arrive" / "... gets through as normal" (``_NONE_LOST``)
+_EVERY_MESSAGE = (r"(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
+                  r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?)")
 #: after held-out 46: every message said to arrive, in words of none lost ("not a single one of its messages may be lost", "none of the
 #: SPaT messages may be dropped", "no message may go missing", "every message must arrive / get through"): a healthy channel (alone, the
 #: baseline); beside a fault on the same messages, a contradiction (``_healthy_beside_fault``: refused, quoting both). Before, "Throw away 40%
@@ -282,13 +285,11 @@ _NONE_LOST = (r"(?:(?:not|never) (?:a single|one|1|even (?:one|1|a single))(?: o
               r"(?: (?:its|the|their|our|his|her|(?:the |that |this )?[\w-]+(?:['’]s|s'))| (?:the |that |this )?[\w-]+ [\w-]+['’]s)?"
               r"(?: (?:v2x|spat|spatem|map|mapem|bsm|cam|radio))? (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?)"
               r" (?:may|must|can|should|shall|will|is to|are to|is allowed to|are allowed to|gets?|is|are)(?: not)?(?: be| get)? (?:lost|dropped|missed|discarded|thrown away|go(?:es)? missing|delayed)"
-              r"|(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
-              r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?) (?:must|should|has to|have to|needs? to|is to|are to|will|shall)"
+              r"|" + _EVERY_MESSAGE + r" (?:must|should|has to|have to|needs? to|is to|are to|will|shall)"
               r" (?:arrive|get through|come through|make it(?: through)?|be delivered|reach (?:us|the ego|the receiver))(?![ ,]*(?:\d|(?:late|after|behind|within|in time|on time|only|with|by)\b))"
               # after held-out 47: said in the present, with nothing after it but "as normal" and the like ("Every message gets through as
               # normal", "all the SPaT messages arrive untouched", "each BSM is delivered as sent"): refused before, no operator
-              r"|(?:every|each|all)(?: single)?(?: one)?(?: of)?(?: (?:its|the|their|our|(?:the |that |this )?[\w-]+(?:['’]s|s')))?(?: (?:v2x|spat|spatem|map|mapem|bsm|cam))?"
-              r" (?:messages?|packets?|bsms?|spats?|maps?|cams?|frames?) (?:gets? through|goes through|go through|arrives?|comes? through|is delivered|are delivered"
+              r"|" + _EVERY_MESSAGE + r" (?:gets? through|goes through|go through|arrives?|comes? through|is delivered|are delivered"
               r"|reach(?:es)? (?:us|the ego|the receiver)|(?:is|are) passed (?:through|on)|pass(?:es)? through)"
               r"(?: (?:as normal|as usual|normally|as it should|as they should|untouched|unchanged|intact|unaltered|cleanly|fine|as sent|exactly as sent))?(?=\s*(?:[.;!]|$))")
 #: after held-out 46: a channel said free of interference ("no interference on the radio", "without any radio interference"): healthy
