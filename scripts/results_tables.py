@@ -92,18 +92,18 @@ def _route_rows(d: Path) -> list[dict]:
 
 
 def table11(out: Path) -> str:
-    canon = {r["route_id"]: r for r in _route_rows(out / "suite" / "learned") if r["model"] == "learned (warning)" and r["status"] == "scored"}
+    from lantern_bringup.dev_language import paraphrase_retention
+
+    canon = _route_rows(out / "suite" / "learned")
     rows, missing = [], []
     for level in LEVELS:
-        para = [r for r in _route_rows(out / "table11" / level) if r["model"].startswith("learned (warning, paraphrase") and r["status"] == "scored"]
+        para = _route_rows(out / "table11" / level)
         if not para:
             missing.append(level)
             continue
-        both = [(r, canon[r["route_id"]]) for r in para if r["route_id"] in canon]
-        p = sum(float(r["cus"]) for r, _ in both) / max(1, len(both))
-        c = sum(float(k["cus"]) for _, k in both) / max(1, len(both))
-        coll = 100.0 * sum(r["gate_coll"] == "false" for r, _ in both) / max(1, len(both))
-        rows.append([f"{level} (n={len(both)})", _fmt(p), _fmt(c), _fmt(100.0 * p / c) + " %" if c > 0 else "–", _fmt(coll) + " %"])
+        r = paraphrase_retention(para, canon)
+        rows.append([f"{level} (n={r['n']})", _fmt(r["paraphrase_cus"]), _fmt(r["canonical_cus"]),
+                     _fmt(r["retention_pct"]) + " %" if r["retention_pct"] is not None else "–", _fmt(r["coll_pct"]) + " %"])
     text = "### Table 11 shape: held-out paraphrases by ambiguity (disjoint 40-pair subsets, learned warning-trained)\n\n"
     text += _table(["Wording", "Paraphrase CUS", "Matched canonical", "Retention", "Coll."], rows)
     return text + (f"\n\nNot run yet: {', '.join(missing)}" if missing else "")

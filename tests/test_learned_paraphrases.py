@@ -1,6 +1,6 @@
 """Issue 19's language rows: training wordings of the six families' warnings, kept apart from every text the
-evaluation holds out, the warning rows they add (``lantern train --paraphrases``), and far-warning counterexamples
-(``--far-warnings``)."""
+evaluation holds out, the warning rows they add (``lantern train --paraphrases``), far-warning counterexamples
+(``--far-warnings``) and off-path notices (``--offpath-notices``)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import pytest
 from learned_synth import write_dataset
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
+from lantern_agent.learned import offpath_notices as op
 from lantern_agent.learned import training_wordings as tw
 from lantern_agent.learned.model import read_manifest
 from lantern_agent.learned.train import TrainConfig, select_rows
 
 pytestmark = pytest.mark.timeout(600)
-CFG = TrainConfig(epochs=1, batch_size=16, seed=3, inputs=2, paraphrase_fraction=0.5, far_warning_fraction=0.3)
+CFG = TrainConfig(epochs=1, batch_size=16, seed=3, inputs=2, paraphrase_fraction=0.5, far_warning_fraction=0.3, offpath_fraction=0.2)
 #: token-set Jaccard at or above which a training wording counts as a copy of a held-out text
 NEAR_COPY = 0.5
 
@@ -51,20 +52,36 @@ def test_every_family_has_wordings_of_both_kinds_well_formed():
         tw.positioned("no_such_family")
 
 
-def test_no_training_wording_is_or_nearly_is_a_text_the_evaluation_holds_out():
-    """Held-out paraphrases (Table 11), App. F / App. H warnings, the probe phrases and the counterexamples: none is a
-    training wording, and none shares ``NEAR_COPY`` of its words with one (the Table 2 sentences are the training
+def _held_out() -> list[str]:
+    """Every text the evaluation holds out: the frozen suite's held-out paraphrases (Table 11), App. F / App. H
+    warnings and probe phrases, and the development language check's texts (the Table 2 sentences are the training
     data itself, so they are not held out)."""
+    from lantern_bringup import dev_language as dl
     from lantern_bringup.learned_cli import IRRELEVANT, NEGATED
     from lantern_warning_server.templates import TemplateLibrary
 
     lib = TemplateLibrary.load()
     held = [lib.get(i).text for i in lib.ids() if not i.startswith(("table2.", "kind."))]
     assert sum(i.startswith("para.") for i in lib.ids()) == 36 and len(held) > 36
-    held += [*NEGATED, IRRELEVANT, *cx.all_templates()]
-    for w in _all_wordings():
+    dev = dl.load_texts()
+    return [*held, *NEGATED, IRRELEVANT, *(t for levels in dev.paraphrases.values() for ts in levels.values() for t in ts), *(s.text for s in dev.ignore)]
+
+
+def test_no_training_text_is_or_nearly_is_a_text_the_evaluation_holds_out():
+    """None of the training wordings, off-path notices or counterexample templates is a held-out text, or shares
+    ``NEAR_COPY`` of its words with one."""
+    held = _held_out()
+    for w in [*_all_wordings(), *op.NOTICES, *cx.all_templates()]:
         worst = max(held, key=lambda h: _jaccard(w, h))
         assert _jaccard(w, worst) < NEAR_COPY, (w, worst)
+    for w in _all_wordings():  # nor a counterexample, which says the opposite
+        assert all(_jaccard(w, c) < NEAR_COPY for c in cx.all_templates()), w
+
+
+def test_offpath_notices_are_well_formed_and_name_no_position():
+    assert len(op.NOTICES) >= 90 and len({n.lower() for n in op.NOTICES}) == len(op.NOTICES)
+    for n in op.NOTICES:
+        assert n.isascii() and n.endswith(".") and not re.search(r"[\d(){}<>]", n) and 6 <= len(n.split()) <= 25, n
 
 
 @pytest.fixture(scope="module")
@@ -145,6 +162,33 @@ def test_far_warning_rows_put_the_family_sentence_far_ahead_on_rows_the_expert_d
     assert int(np.sum(np.asarray(para.counterexample_kind) == "far_warning")) == len(far)  # what training builds
 
 
+def test_offpath_rows_give_quiet_rows_a_notice_without_a_position(synth):
+    from lantern_agent.learned.source_v2 import with_counterexamples, with_far_warnings, with_offpath_notices, with_paraphrases
+
+    _, base, para = synth
+    plain, texts0 = with_counterexamples(base, base.texts, 0.5, 3)
+    rows, texts = with_offpath_notices(plain, texts0, 0.2, 3)
+    again, texts_again = with_offpath_notices(plain, texts0, 0.2, 3)
+    assert texts_again == texts and np.array_equal(again["text_index"], rows["text_index"])  # seeded
+    n = len(plain["sequence_id"])
+    off = np.nonzero(np.asarray(rows["counterexample_kind"]) == "offpath")[0]
+    assert len(off) and off.min() == n and len(off) == len(rows["sequence_id"]) - n
+    src = rows["base_index"][off]
+    quiet = np.nonzero(~plain["warning_active"] & ~plain["counterexample"] & ((np.asarray(plain["route_kind"]) == "B") | (np.asarray(plain["condition"]) == "warning")))[0]
+    assert set(src) <= set(quiet) and 0.1 * len(quiet) < len(off) < 0.3 * len(quiet)
+    assert rows["counterexample"][off].all() and not rows["warning_active"][off].any()
+    assert np.array_equal(rows["waypoints"][off], plain["waypoints"][src])  # the expert's own driving there
+    assert not rows["numeric"][off, -2:].any() and np.array_equal(rows["numeric"][off, :-2], plain["numeric"][src, :-2])
+    assert {texts[i] for i in rows["text_index"][off]} <= set(op.NOTICES) and len({texts[i] for i in rows["text_index"][off]}) > 1
+    assert [rows["sequence_id"][i] for i in off] == [plain["sequence_id"][i] for i in src]  # same side of the split
+    # the far-warning and paraphrase draws are the same with or without the off-path rows
+    for fn, frac in ((with_far_warnings, 0.3), (with_paraphrases, 0.5)):
+        a, _ = fn(plain, texts0, frac, 3)
+        b, _ = fn(rows, texts, frac, 3)
+        assert np.array_equal(np.asarray(a["base_index"])[n:], np.asarray(b["base_index"])[len(rows["sequence_id"]):]), fn.__name__
+    assert int(np.sum(np.asarray(para.counterexample_kind) == "offpath")) == len(off)  # what training builds
+
+
 def test_the_zero_shot_twin_trains_on_no_paraphrase_row(synth):
     _, _, para = synth
     assert select_rows(para, CFG).counts["train_paraphrases"] > 0
@@ -162,9 +206,10 @@ def test_train_cli_paraphrases_option(synth, tmp_path, capsys):
     assert man["config"]["paraphrase_fraction"] == 0.5 and man["counts"]["train_paraphrases"] > 0
     assert train_main([*args, "--out", str(tmp_path / "d"), "--inputs", "2", "--epochs", "1", "--batch-size", "16"]) == 0
     man = read_manifest(tmp_path / "d")  # off by default, and then not recorded: the manifest of a recipe without them is unchanged
-    assert not {"paraphrase_fraction", "far_warning_fraction"} & set(man["config"]) and "train_paraphrases" not in man["counts"]
+    assert not {"paraphrase_fraction", "far_warning_fraction", "offpath_fraction"} & set(man["config"]) and "train_paraphrases" not in man["counts"]
     capsys.readouterr()
-    for bad in (["--paraphrases", "0.5"], ["--far-warnings", "0.1"], ["--inputs", "2", "--paraphrases", "2"], ["--inputs", "2", "--far-warnings", "-1"]):
+    for bad in (["--paraphrases", "0.5"], ["--far-warnings", "0.1"], ["--offpath-notices", "0.1"], ["--inputs", "2", "--paraphrases", "2"],
+                ["--inputs", "2", "--far-warnings", "-1"], ["--inputs", "2", "--offpath-notices", "1.5"]):
         with pytest.raises(SystemExit) as e:
             train_main([*args[:2], "--out", str(tmp_path / "o"), *bad])
         err = capsys.readouterr().err

@@ -49,6 +49,7 @@ NEARFAR_ROUTES = ("closed_pedestrian_emergence_0001_B", "closed_pedestrian_emerg
 #: App. H Table 13 order; wordings the data file adds later follow in id order.
 NONACTIONABLE_ORDER = ("maintenance_equipment", "delivery_van", "pedestrian_behind_fence", "cyclist_separated_path", "parallel_road_restriction")
 RSU_NODE = "lantern_rsu"  # config/rsu.yaml's node name
+GROUNDING_NODE = "lantern_grounding"  # config/grounding.yaml's
 NO_WARNING = "no-warning"
 
 
@@ -62,6 +63,7 @@ class CaseRun:
     label: str  # its row / column in the table
     variant: str = "full"
     rsu: tuple[tuple[str, str], ...] = ()  # lantern_rsu parameters (written to a params file)
+    grounding: tuple[tuple[str, str], ...] = ()  # lantern_grounding parameters (the wording files the RSU's ids need)
 
 
 # ----------------------------------------------------------------------------- plans
@@ -111,13 +113,14 @@ def plan(study: str) -> list[CaseRun]:
 
 def params_file(folder: Path, run: CaseRun) -> str:
     """Write the run's RSU parameter file into ``folder`` ('' when it needs none); the path `lantern run --params-file` gets."""
-    if not run.rsu:
+    nodes = {node: {"ros__parameters": dict(params)} for node, params in ((RSU_NODE, run.rsu), (GROUNDING_NODE, run.grounding)) if params}
+    if not nodes:
         return ""
     import yaml
 
     p = folder / f"{run.run_id}.yaml"
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(yaml.safe_dump({RSU_NODE: {"ros__parameters": dict(run.rsu)}}, sort_keys=True))
+    p.write_text(yaml.safe_dump(nodes, sort_keys=True))
     return str(p.absolute())
 
 
@@ -208,10 +211,72 @@ def notes(study: str, runs: Sequence[CaseRun], found: dict[str, Any]) -> list[st
 # ----------------------------------------------------------------------------- the command
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from lantern_bringup.preflight import PreflightError, check_output_dir, check_run
+@dataclass(frozen=True)
+class Executed:
+    """What a batch of case runs gave: each run's outcome, its trace (or why there is none), the wall time."""
+
+    by_id: dict[str, Any]  # run_id -> suite.RunOutcome
+    found: dict[str, Any]  # run_id -> RunTrace | reason (str)
+    wall_s: float
+
+    @property
+    def infrastructure_failures(self) -> list[str]:
+        from lantern_bringup.suite import ROUTE_RESULTS
+
+        return [i for i, o in self.by_id.items() if o.status not in (*ROUTE_RESULTS, "truncated")]
+
+
+def check_runs(runs: Sequence[CaseRun], agent: str, agent_options: dict[str, Any], max_frames: int | None, prog: str) -> dict[str, dict[str, Any]]:
+    """Preflight every run (raises ``PreflightError``, one line) before anything is written; route file -> metadata."""
+    from lantern_bringup.preflight import check_run
     from lantern_bringup.session import SessionConfig, route_metadata
-    from lantern_bringup.suite import ROUTE_RESULTS, RunJob, SuiteStop, run_command, run_suite
+
+    meta: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="lantern-case-study-") as scratch:
+        for r in runs:
+            if r.route not in meta:
+                meta[r.route] = route_metadata(Path(r.route))
+            pf = params_file(Path(scratch), r)
+            check_run(SessionConfig(route=r.route, condition=r.condition, variant=r.variant, agent=agent, agent_options=agent_options,
+                                    params_files=(pf,) if pf else (), max_frames=max_frames), owner=prog)
+    return meta
+
+
+def execute(runs: Sequence[CaseRun], meta: dict[str, dict[str, Any]], agent: str, agent_options: dict[str, Any], out: Path, *, workers: int,
+            prog: str, max_frames: int | None = None, max_retries: int = 3, timeout: float = 600.0) -> Executed | int:
+    """Run ``runs`` with the suite's machinery into ``out`` (resumable) and read their bags; an exit code when stopped
+    or when ``out`` is locked (said in one line)."""
+    from lantern_bringup.suite import RunJob, SuiteStop, run_command, run_suite
+    from lantern_eval.telemetry import resolve_warning_key
+    from lantern_eval.thresholds import load_thresholds
+
+    extra_common = ["--max-frames", str(max_frames)] if max_frames is not None else []
+    commands = []
+    for r in runs:
+        pf = params_file(out / "params", r)
+        commands.append((r.run_id, run_command(agent, agent_options, r.variant, extra=(["--params-file", pf] if pf else []) + extra_common)))
+    jobs = [RunJob(r.run_id, r.route, r.condition, str(meta[r.route]["pair_id"]), str(meta[r.route]["family"]), str(meta[r.route]["route_kind"])) for r in runs]
+    print(f"{prog}: {len(jobs)} runs, agent {agent}, {workers} worker(s) -> {out}", file=sys.stderr)
+    stop = SuiteStop()
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    t0 = time.monotonic()
+    try:
+        outcomes = run_suite(jobs, out, JobCommands(tuple(commands)), workers, max_retries, timeout, stop=stop)
+    except BlockingIOError as exc:
+        print(f"{prog}: --out: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if stop.is_set():
+        print(f"{prog}: stopped by {signal.Signals(stop.signum).name}; rerun the same command to resume", file=sys.stderr)  # type: ignore[arg-type]
+        return 128 + int(stop.signum)  # type: ignore[arg-type]
+    by_id = {o.job.run_id: o for o in outcomes}
+    return Executed(by_id, traces(out, runs, by_id, load_thresholds(), resolve_warning_key().key), time.monotonic() - t0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from lantern_bringup.preflight import PreflightError, check_output_dir
     from lantern.keystore import KeyStoreError
     from lantern_eval.errors import ConfigError
     from lantern_eval.telemetry import resolve_warning_key
@@ -232,58 +297,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:  # every input checked before anything is written or run: one line naming it, exit code 2
         check_output_dir(a.out, "--out")
         try:  # what the measuring needs, so a broken thresholds file or key store is named now, not after the runs
-            th, key = load_thresholds(), resolve_warning_key().key
+            th, _ = load_thresholds(), resolve_warning_key().key
         except (ConfigError, KeyStoreError) as exc:
             raise PreflightError("config", str(exc)) from None
         runs = plan(a.study)
-        meta = {}
-        with tempfile.TemporaryDirectory(prefix="lantern-case-study-") as scratch:
-            for r in runs:
-                if r.route not in meta:
-                    meta[r.route] = route_metadata(Path(r.route))
-                pf = params_file(Path(scratch), r)
-                check_run(SessionConfig(route=r.route, condition=r.condition, variant=r.variant, agent=a.agent, agent_options=a.agent_options, params_files=(pf,) if pf else (), max_frames=a.max_frames), owner=prog)
+        meta = check_runs(runs, a.agent, a.agent_options, a.max_frames, prog)
     except (PreflightError, ValueError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
-    extra_common = ["--max-frames", str(a.max_frames)] if a.max_frames is not None else []
-    commands = []
-    for r in runs:
-        pf = params_file(out / "params", r)
-        commands.append((r.run_id, run_command(a.agent, a.agent_options, r.variant, extra=(["--params-file", pf] if pf else []) + extra_common)))
-    jobs = [RunJob(r.run_id, r.route, r.condition, str(meta[r.route]["pair_id"]), str(meta[r.route]["family"]), str(meta[r.route]["route_kind"])) for r in runs]
-    print(f"case study {a.study}: {len(jobs)} runs, agent {a.agent}, {a.workers} worker(s) -> {out}", file=sys.stderr)
-    stop = SuiteStop()
-    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    t0 = time.monotonic()
-    try:
-        outcomes = run_suite(jobs, out, JobCommands(tuple(commands)), a.workers, a.max_retries, a.timeout, stop=stop)
-    except BlockingIOError as exc:
-        print(f"{prog}: --out: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-    if stop.is_set():
-        print(f"{prog}: stopped by {signal.Signals(stop.signum).name}; rerun the same command to resume", file=sys.stderr)  # type: ignore[arg-type]
-        return 128 + int(stop.signum)  # type: ignore[arg-type]
-    by_id = {o.job.run_id: o for o in outcomes}
-    found = traces(out, runs, by_id, th, key)
-    table_rows = rows(a.study, runs, found, th)
+    done = execute(runs, meta, a.agent, a.agent_options, out, workers=a.workers, prog=prog, max_frames=a.max_frames,
+                   max_retries=a.max_retries, timeout=a.timeout)
+    if isinstance(done, int):
+        return done
+    table_rows = rows(a.study, runs, done.found, th)
     from lantern_eval.case_study import markdown_table
 
-    table = markdown_table(a.study, table_rows, notes(a.study, runs, found))
+    table = markdown_table(a.study, table_rows, notes(a.study, runs, done.found))
     atomic_write_text(out / "table.md", table)  # whole or not at all: a kill here leaves the old table or none
     doc = {
         "schema": "lantern_case_study/v1", "study": a.study, "agent": a.agent, "agent_options": a.agent_options, "max_frames": a.max_frames,
         "runs": [{"run_id": r.run_id, "route": r.route, "condition": r.condition, "variant": r.variant, "rsu": dict(r.rsu), "label": r.label,
-                  "status": by_id[r.run_id].status, "reason": by_id[r.run_id].reason} for r in runs],
+                  "status": done.by_id[r.run_id].status, "reason": done.by_id[r.run_id].reason} for r in runs],
         "rows": [row.as_dict() for row in table_rows],
     }
     atomic_write_text(out / "case_study.json", json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(table)
-    infra = [o.job.run_id for o in outcomes if o.status not in (*ROUTE_RESULTS, "truncated")]
-    print(f"{len(outcomes)} runs in {time.monotonic() - t0:.0f} s wall; infrastructure failures {len(infra)}{': ' + ', '.join(infra) if infra else ''}; {out / 'table.md'}, {out / 'case_study.json'}", file=sys.stderr)
+    infra = done.infrastructure_failures
+    print(f"{len(done.by_id)} runs in {done.wall_s:.0f} s wall; infrastructure failures {len(infra)}{': ' + ', '.join(infra) if infra else ''}; {out / 'table.md'}, {out / 'case_study.json'}", file=sys.stderr)
     return 1 if infra else 0
 
 

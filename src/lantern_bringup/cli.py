@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("keys", "lantern_warning_server.keys:main", "V2X key store: lantern keys init | add --sender ID --key hex:... | list | remove | path"),
         ("train", "lantern_agent.learned.cli:main", "train the learned agent (or, --backbone vlm, a vlm waypoint head) on a collected dataset: lantern train --data DIR --out CKPT_DIR [--epochs N] [--no-warning-samples]"),
         ("dataset", "lantern_bringup.dataset_cli:main", "open-loop training data: lantern dataset collect --out DIR [--size N] [--workers N] | card DIR"),
-        ("learned", "lantern_bringup.learned_cli:main", "learned-agent development: lantern learned dev-eval [--model CKPT_DIR] [--compare expert onboard] --out DIR (closed loop on the dev route set) | probe --data DIR [--model CKPT_DIR] (planned speed per warning text)"),
+        ("learned", "lantern_bringup.learned_cli:main", "learned-agent development: lantern learned dev-eval [--model CKPT_DIR] [--compare expert onboard] --out DIR [--language] (closed loop on the dev route set; --language: its own paraphrases, statements to ignore, near / far) | probe --data DIR [--model CKPT_DIR] (planned speed per warning text)"),
         ("case-study", "lantern_bringup.case_study_cli:main", "App. F / App. H case studies: lantern case-study heldout|nonactionable|nearfar --agent A --out DIR [--workers N]"),
         ("v2x", "lantern_v2x.cli:main", "LAST-V2X: lantern v2x run SCENARIO | suite CORPUS_DIR|--corpus NAME --out DIR | study NAME | synthesize PROMPT | test PROMPTS_FILE | minimize SCENARIO | replay WITNESS"),
     ):

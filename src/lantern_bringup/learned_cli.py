@@ -11,8 +11,10 @@ other agents (the expert, the onboard baseline), then prints per family the
 CUS with and without the warning, the paired gain and the gate failure rates
 the issue tracks (Coll.-A and LC-A with the warning, False Brake-B).
 
-    lantern learned dev-eval [--model CKPT_DIR] [--compare expert onboard] --out DIR [--workers N]
+    lantern learned dev-eval [--model CKPT_DIR] [--compare expert onboard] --out DIR [--workers N] [--language]
 
+``--language`` adds the development language check (``dev_language``: the set's own paraphrases, statements to
+ignore and near / far warnings on the same routes), so a language lever is selected without the frozen suite's texts.
 Each agent's suite goes to ``DIR/<agent>-<key>``, ``key`` hashing the agent
 and its options (for a checkpoint: its manifest, which carries the SHA-256 of
 every weight file), so rerunning resumes and another checkpoint never reuses
@@ -123,6 +125,9 @@ def cmd_dev_eval(argv: Sequence[str]) -> int:
     ap.add_argument("--routes", metavar="DIR", default=None, help="route directory (default: the development set routes/dev_v2; routes/dev_v1 is its 12-pair first part)")
     ap.add_argument("--out", required=True, metavar="DIR", help="output directory (one suite per agent; rerun to resume)")
     ap.add_argument("--workers", type=number(int, ge=1), default=2)
+    ap.add_argument("--language", action="store_true",
+                    help="also run the development language check (dev_language.py: the set's own paraphrases on Route A, statements "
+                         "to ignore and near / far warnings on Route B; ~70 more runs per agent)")
     a = ap.parse_args(list(argv))
     agents: list[tuple[str, dict[str, Any]]] = []
     if not a.no_model:
@@ -142,6 +147,7 @@ def cmd_dev_eval(argv: Sequence[str]) -> int:
     out = Path(a.out)
     tables: dict[str, dict[str, dict[str, float | None]]] = {}
     walls: dict[str, float] = {}
+    language: dict[str, dict[str, Any]] = {}
     for agent, opts in agents:
         label = f"{agent}-{agent_key(agent, opts)}"
         sub = out / label
@@ -154,12 +160,65 @@ def cmd_dev_eval(argv: Sequence[str]) -> int:
             print(f"lantern learned dev-eval: {label}: the suite ended with exit code {rc} (infrastructure failures are named above; rerun to resume)", file=sys.stderr)
             return rc
         tables[label] = family_table(sub / "scores")
+        if a.language:
+            t0 = time.monotonic()
+            checked = language_check(agent, opts, routes, sub, a.workers)
+            if isinstance(checked, int):
+                return checked
+            language[label] = checked
+            walls[f"{label} language"] = time.monotonic() - t0
     text = render(tables, walls)
+    if language:
+        from lantern_bringup import dev_language as dl
+
+        text += "\nDevelopment language check (dev_language.py; retention = paraphrase CUS / canonical CUS on the same routes):\n\n" + dl.HEADER + "\n"
+        text += "\n".join(dl.render(label, c["summary"], c["measured"]) for label, c in language.items()) + "\n"
     out.mkdir(parents=True, exist_ok=True)
     (out / "dev_eval.md").write_text(text)
-    (out / "dev_eval.json").write_text(json.dumps({"routes": routes, "tables": tables, "wall_s": walls, "agents": {f"{g}-{agent_key(g, o)}": {"agent": g, "options": o} for g, o in agents}}, indent=1, sort_keys=True) + "\n")
+    (out / "dev_eval.json").write_text(json.dumps({"routes": routes, "tables": tables, "wall_s": walls, "language": language,
+                                                   "agents": {f"{g}-{agent_key(g, o)}": {"agent": g, "options": o} for g, o in agents}}, indent=1, sort_keys=True) + "\n")
     print(text)
     return 0
+
+
+def language_check(agent: str, opts: dict[str, Any], routes: str, sub: Path, workers: int) -> dict[str, Any] | int:
+    """``dev_language``'s check of one agent whose canonical dev suite is ``sub`` (its controls are reused); an exit code
+    when a run could not be made."""
+    from lantern_bringup import dev_language as dl
+    from lantern_bringup.case_study_cli import check_runs, execute
+    from lantern_bringup.preflight import PreflightError
+    from lantern_bringup.suite import suite_main
+    from lantern_eval.thresholds import load_thresholds
+    from lantern_warning_server.errors import DataFileError
+
+    prog = "lantern learned dev-eval --language"
+    lang = sub / "language"
+    try:
+        texts = dl.load_texts()
+        tp, pp = dl.write_library(texts, lang / "wording")
+        runs = dl.plan(texts, dl.route_b_files(Path(routes)), tp, pp)
+        meta = check_runs(runs, agent, opts, None, prog)
+    except (DataFileError, FileNotFoundError, PreflightError, ValueError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    paraphrase = {}
+    for k, level in enumerate(dl.LEVELS):
+        pdir = lang / f"paraphrase_{level}"
+        rc = suite_main(["--routes", routes, "--agent", agent, "--agent-options", json.dumps(opts), "--workers", str(workers), "--variant", "paraphrase",
+                         "--params-file", str(dl.paraphrase_params_file(lang, level, tp, pp)), "--shard", f"{k}/{len(dl.LEVELS)}",
+                         "--controls-from", str(sub), "--out", str(pdir)])
+        if rc != 0:
+            print(f"{prog}: the {level} paraphrase suite ended with exit code {rc} (rerun to resume)", file=sys.stderr)
+            return rc
+        paraphrase[level] = dl.paraphrase_retention(dl.route_rows(pdir / "scores"), dl.route_rows(sub / "scores"))
+    done = execute(runs, meta, agent, opts, lang / "route_b", workers=workers, prog=prog)
+    if isinstance(done, int):
+        return done
+    if done.infrastructure_failures:
+        print(f"{prog}: infrastructure failures: {', '.join(done.infrastructure_failures)} (rerun to resume)", file=sys.stderr)
+        return 1
+    measured = dl.measure(texts, runs, done.found, load_thresholds())
+    return {"paraphrase": paraphrase, "measured": measured, "summary": dl.summary(paraphrase, measured)}
 
 
 #: the issue's probe phrases (never in the training data: ``counterexamples.py`` keeps them out)
@@ -234,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     cmds = {"dev-eval": cmd_dev_eval, "probe": cmd_probe}
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: lantern learned {dev-eval,probe} ...\n  dev-eval [--model CKPT_DIR] [--compare AGENT...] --out DIR [--workers N]\n"
+        print("usage: lantern learned {dev-eval,probe} ...\n  dev-eval [--model CKPT_DIR] [--compare AGENT...] --out DIR [--workers N] [--language]\n"
               "  probe [--model CKPT_DIR] --data DATASET_DIR [--row N] [--family F]")
         return 0
     if not argv:

@@ -627,12 +627,18 @@ def parse_shard(text: str) -> tuple[int, int]:
     return int(k), int(n)
 
 
+#: grounding-node parameters that change only the words of a warning (its wording files), so no control run
+WORDING_ONLY_GROUNDING = frozenset({"templates_file", "paraphrases_file"})
+
+
 def _rsu_only(params_file: str) -> bool:
-    """True when a parameter file sets only RSU parameters and does not make the RSU warn on Route B."""
+    """True when a parameter file sets only RSU parameters (and the grounding node's wording files, which the RSU's
+    template ids need beside them) and does not make the RSU warn on Route B: it changes the warning and nothing else."""
     from lantern.ros.params import read_param_file
 
     doc = {k.lstrip("/"): v for k, v in read_param_file(params_file).items()}  # checked by preflight already
-    return set(doc) <= {"lantern_rsu"} and not doc.get("lantern_rsu", {}).get("warn_on_reference_events")
+    return (set(doc) <= {"lantern_rsu", "lantern_grounding"} and set(doc.get("lantern_grounding", {})) <= WORDING_ONLY_GROUNDING
+            and not doc.get("lantern_rsu", {}).get("warn_on_reference_events"))
 
 
 def resume_problem(out: Path, command: RunCommand) -> str:
@@ -689,7 +695,7 @@ def link_controls(jobs: Sequence[RunJob], out: Path, base: Path, command: RunCom
         raise ValueError(f"{base} was run with other run arguments ({' '.join(extra_theirs) or 'none'}); only RSU parameter files may be added")
     for f in files:
         if not _rsu_only(f):
-            raise ValueError(f"--params-file {f} sets more than RSU parameters (or warns on Route B); the controls would differ")
+            raise ValueError(f"--params-file {f} sets more than RSU parameters and the grounding node's wording files (or warns on Route B); the controls would differ")
     left = []
     for j in jobs:
         src = base / "runs" / j.run_id

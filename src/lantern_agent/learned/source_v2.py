@@ -50,6 +50,7 @@ from torch import nn
 
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
+from lantern_agent.learned import offpath_notices as op
 from lantern_agent.learned import training_wordings as tw
 from lantern_agent.learned.cache import TrainableRows
 from lantern_agent.learned.encoders import TEXT_TOKENS, EncoderIdentity, TextEncoder, cache_root
@@ -139,6 +140,27 @@ def with_counterexamples(cache: Any, texts: list[str], fraction: float, seed: in
 _PRINTED_POSITION = re.compile(r"\(-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?\)")
 
 
+def _quiet_rows(fields: dict[str, Any]) -> np.ndarray:
+    """Rows the counterexamples draw from (no active warning, Route B or Route A of the warning condition), not
+    counterexamples themselves: the expert drives normally there, whatever the statement says."""
+    kind, cond = np.asarray(fields["route_kind"]), np.asarray(fields["condition"])
+    return ~np.asarray(fields["warning_active"]) & ~np.asarray(fields["counterexample"]) & ((kind == "B") | ((kind == "A") & (cond == "warning")))
+
+
+def _with_statements(fields: dict[str, Any], texts: list[str], rows: np.ndarray, statements: Sequence[str], numeric: np.ndarray,
+                     kind: str, key: str) -> tuple[dict[str, Any], list[str]]:
+    """``fields`` with ``rows`` appended again as counterexamples of ``kind`` reading ``statements`` (one per row) with
+    the ``numeric`` inputs given; the extended texts (each new statement once)."""
+    new_texts: dict[str, int] = {}
+    pick_index = [len(texts) + new_texts.setdefault(t, len(new_texts)) for t in statements]
+    out = _appended(fields, rows)
+    out.update(key=f"{fields['key']}+{key}", numeric=np.concatenate([fields["numeric"], numeric]),
+               text_index=np.concatenate([np.asarray(fields["text_index"]), np.asarray(pick_index, dtype=np.int64)]),
+               counterexample=np.concatenate([np.asarray(fields["counterexample"]), np.ones(len(rows), bool)]),
+               counterexample_kind=list(fields["counterexample_kind"]) + [kind] * len(rows))
+    return out, list(texts) + list(new_texts)
+
+
 def with_far_warnings(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
     """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
     with its family's warning sentence at a far position (a counterexample of kind ``far_warning``); the extended texts."""
@@ -149,25 +171,29 @@ def with_far_warnings(fields: dict[str, Any], texts: list[str], fraction: float,
     for i in np.nonzero(active & ~ce)[0]:  # the family's sentence, as the dataset's warning rows hold it
         if family[i] not in sentence and (m := _PRINTED_POSITION.search(texts[text_index[i]])):
             sentence[family[i]] = texts[text_index[i]].replace(m.group(0), "{pos}", 1)
-    kind, cond = np.asarray(fields["route_kind"]), np.asarray(fields["condition"])
-    eligible = np.nonzero(~active & ~ce & ((kind == "B") | ((kind == "A") & (cond == "warning")))
-                          & np.array([f in sentence for f in family], bool))[0]
+    eligible = np.nonzero(_quiet_rows(fields) & np.array([f in sentence for f in family], bool))[0]
     rng = np.random.default_rng([seed, 4747])
     chosen = eligible[rng.random(len(eligible)) < fraction]
-    new_texts: dict[str, int] = {}
-    pick_index: list[int] = []
+    statements: list[str] = []
     num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
     for r, i in enumerate(chosen):
         p = cx.position("far", rng)
         num[r, -2:] = position_features(p)
-        text = sentence[family[i]].replace("{pos}", cx.format_position(p))
-        pick_index.append(len(texts) + new_texts.setdefault(text, len(new_texts)))
-    out = _appended(fields, chosen)
-    out.update(key=f"{fields['key']}+far{fraction:g}", numeric=np.concatenate([fields["numeric"], num]),
-               text_index=np.concatenate([text_index, np.asarray(pick_index, dtype=np.int64)]),
-               counterexample=np.concatenate([ce, np.ones(len(chosen), bool)]),
-               counterexample_kind=list(fields["counterexample_kind"]) + ["far_warning"] * len(chosen))
-    return out, list(texts) + list(new_texts)
+        statements.append(sentence[family[i]].replace("{pos}", cx.format_position(p)))
+    return _with_statements(fields, texts, chosen, statements, num, "far_warning", f"far{fraction:g}")
+
+
+def with_offpath_notices(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
+    """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
+    with a warning-styled notice about activity outside the driving path (``offpath_notices.NOTICES``, no position; a
+    counterexample of kind ``offpath``); the extended texts."""
+    eligible = np.nonzero(_quiet_rows(fields))[0]
+    rng = np.random.default_rng([seed, 1313])
+    chosen = eligible[rng.random(len(eligible)) < fraction]
+    pick = rng.integers(0, len(op.NOTICES), size=len(chosen))
+    num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
+    num[:, -2:] = 0.0  # the notice names no position: the live agent gets none either
+    return _with_statements(fields, texts, chosen, [op.NOTICES[j] for j in pick], num, "offpath", f"op{fraction:g}")
 
 
 def _appended(fields: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
@@ -264,6 +290,8 @@ class LearnedSourceV2(LearnedSource):
         fields, all_texts = with_counterexamples(cache, cache.texts, cfg.counterexample_fraction, cfg.seed)
         if cfg.far_warning_fraction > 0:
             fields, all_texts = with_far_warnings(fields, all_texts, cfg.far_warning_fraction, cfg.seed)
+        if cfg.offpath_fraction > 0:
+            fields, all_texts = with_offpath_notices(fields, all_texts, cfg.offpath_fraction, cfg.seed)
         if cfg.paraphrase_fraction > 0:
             fields, all_texts = with_paraphrases(fields, all_texts, cfg.paraphrase_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)
