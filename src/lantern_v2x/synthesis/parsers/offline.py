@@ -127,6 +127,9 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:parcel|courier|postal|post|mail) vans?", "van"),  # after held-out 45: "another parcel van 30 m ahead" (refused, quoted, before)  # after held-out 42: "a tour coach trundles at 9 m/s" (refused, quoted, before)
     ("(?:car[- ])?transporter (?:trucks?|lorr(?:y|ies))", "truck"),  # after held-out 46: "an oncoming car-transporter truck" (refused, quoted, before)
     ("car[- ]transporters?", "truck"),  # after held-out 46: "a car transporter" alone
+    # after held-out 48: a truck that carries cars, said by what it carries ("a car carrier 80 m ahead" ran as a car, without a word; "a vehicle
+    # transporter", "a car hauler", "an auto carrier")
+    ("(?:car|vehicle|auto)[- ]?(?:carriers?|haulers?|transporters?)", "truck"),
     ("double[- ]deck(?:er|ers|ed)(?: bus(?:es)?)?", "bus"),  # after held-out 46: "Our double-decker heads for the lights" (refused, quoted, before)
     ("(?:cement|concrete) mixers?(?! (?:trucks?|lorr(?:y|ies)))", "truck"),  # after held-out 47: "A cement mixer comes from the left" (refused, quoted, before)
     ("artics?", "truck"),  # after held-out 47: "an oncoming artic at 15 m/s" (an articulated lorry; refused, quoted, before)
@@ -201,7 +204,39 @@ _UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without 
                          r"|(?:\bnot|n't|\bnever) (?:been )?fitted with (?:any |a |an )?(?:v2x|v2v|obu|radio|dsrc|c-v2x)\b")
 #: road users the runtime cannot build: a clause about one is refused, not dropped
 _UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|motorcyclists?|bicycl\w*|bikes?|motorbikes?|motorcycles?|e-?scooters?|scooters?|mopeds?|riders?|"
-                          r"trams?|trains?|animals?|deer|horses?|wheelchairs?)\b")
+                          r"trams?|trains?|animals?|deer|horses?|wheelchairs?"
+                          # after held-out 48: more road users S has no class for ("a man on a unicycle crosses ahead" ran without him, without a
+                          # word; "a horsebox 80 m ahead": a horse lorry or a trailer?)
+                          r"|unicycl\w*|tricycl\w*|trikes?|segways?|rickshaws?|pedicabs?|go-?karts?|golf (?:carts?|buggies|buggy)|horse ?box(?:es)?)\b")
+#: after held-out 48: road users on foot said without the word "pedestrian" ("a tour group on foot steps off the kerb", "a school party
+#: crossing", "a jogger", "a woman pushing a pram", "against the red man"): S's vehicles are cars, vans, trucks and buses, and the scene ran
+#: without them, without a word (s36); refused, quoted. Never a bare "people" / "students" / "crowds" / "runner" (a framing's "the radio
+#: people", "for the students", "the crowds drive home", a CI "runner"): only words that put someone on foot in the scene
+_ON_FOOT = re.compile(r"\b(?:on foot|(?:tour|school|walking|hiking|rambling|sightseeing|tourist|coach) (?:group|party|parties|groups)(?! (?:bus|coach|van|minibus)\b)"
+                      r"|(?:group|line|crocodile|crowd|gaggle|stream|flock|bunch|party|handful|couple|pair|family|few) of (?:people|persons|pedestrians|tourists|walkers"
+                      r"|hikers|ramblers|children|kids|pupils|students|schoolchildren|schoolkids|visitors|shoppers|fans|spectators|commuters|joggers|runners|pensioners"
+                      r"|marchers|protesters|workers|school ?children)"
+                      r"|joggers?|jogging (?:across|over|along|past|in front)|walkers?|hikers?|ramblers?|(?:school ?)?child(?:ren)?|schoolkids?|kids?|toddlers?"
+                      r"|prams?|pushchairs?|strollers?|skateboard(?:er)?s?|roller[- ]?(?:skater|blader)s?|passers?-by|passersby|lollipop (?:lady|man|person)"
+                      r"|(?:school )?crossing (?:patrol|guard)|(?:the |a )?(?:red|green) (?:man|walking man)|(?:zebra|pelican|puffin|toucan) crossing"
+                      # a person or a crowd said as the subject of a walk, a crossing, a step into the road or a wait at the kerb ("some students
+                      # cross the road ahead", "a crowd spills onto the road", "a man walking his dog crosses", "a marching band crosses")
+                      r"|(?:man|woman|men|women|boys?|girls?|lady|ladies|gentleman|gentlemen|persons?|people|couple|family|families|pedestrians?|students?"
+                      r"|tourists?|pupils?|shoppers?|visitors?|fans?|spectators?|commuters?|pensioners?|workers?|teenagers?|lads?|crowds?|band|procession|parade"
+                      r"|marchers?|protesters?|demonstrators?|someone|somebody|figures?|dogs?)"
+                      r"(?: (?:with|pushing|walking|carrying|leading) (?:a|an|her|his|their) [a-z]+)?(?: (?:suddenly|then|also|just|slowly|quickly))?"
+                      r" (?:walking|walks?|crossing|cross(?:es)?|steps?|stepping|strolls?|strolling|wanders?|wandering|spills?|spilling|pours?|pouring|dash(?:es)?|dashing"
+                      r"|darts?|darting|jaywalk\w*|jogs?|jogging|runs? (?:across|out|into)|running (?:across|out|into)|on foot"
+                      r"|waits? (?:at|on|to cross|by) (?:the )?(?:kerb|curb|pavement|sidewalk|crossing|island)|waiting (?:at|on|to cross|by) (?:the )?(?:kerb|curb|pavement|sidewalk|crossing|island))"
+                      r"|dog[- ]walkers?)\b", re.I)
+#: after held-out 48: the word after a vehicle phrase ("a bus shelter", "a car ferry", "a truck stop", "a van driver") that makes the vehicle noun
+#: a modifier of a thing, a place or a person that is no vehicle (the head of the compound); each is a noun, never a verb said of the vehicle
+#: ("a car parks", "a bus stops" are verbs: only the singular is one). A compound that IS a vehicle is a noun of ``CLASSES`` ("a car carrier",
+#: a truck, is matched whole before the bare "car")
+_COMPOUND_HEAD = re.compile(r"[ -](?P<h>shelter|stop|lane|station|depot|garage|park|wash|ferry|train|driver|dealer|dealership|showroom|yard|bay|rank|route"
+                            r"|terminal|port|pool|crane|seat|door|engine|radio|alarm|horn|key|battery|tyre|tire|wheel|mirror|boot|bonnet|hood|roof|window"
+                            r"|model|toy|simulator|fleet|company|firm|operator|service|pass|ticket|timetable|journey|ride|tour|hire|rental|sale|show|museum"
+                            r"|factory|plant|mechanic|wreck|park-and-ride|carrier|hauler|transporter|lift|ramp|barrier)\b(?![-'’])")
 #: a message noun a negated delivery governs ("no MAP messages are received", "none of the bus's BSMs reach us")
 _STREAM_NOUN = r"(?:spat|spatem|map|mapem|mapdata|bsms?|cams?|messages?|packets?|updates?|broadcasts?|beacons?)"
 #: the fault operators' cues, in priority order (a burst loss before a loss; a timestamp offset before a delay)
@@ -502,6 +537,9 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          # after held-out 47: a site's numbered place and a course's lesson ("Terminal 2 drop-off loop", "Airport car park 4
                          # exit", "gate 12", "Lesson 6:"): labels
                          r"|terminal|car park|parking (?:lot|garage|deck|level)|multi-storey|gate|platform|pier|concourse|hangar|stand|dock|lesson"
+                         # after held-out 48: a site's numbered building, zone, pit or berth ("from the Building 12 stop", "Zone 5 of the proving
+                         # ground", "Up the haul road from pit 2", "berth 3 exit", "Hall 4", "Sector 7"): labels
+                         r"|building|bldg\.?|zone|sector|area|pit|berth|quay|wharf|block|hall|warehouse|shed|plot|paddock|field|lab|laboratory"
                          r")) \d+[a-z]?(?: (?:of|/) \d+)?\b"
                          r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
                          # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
@@ -2002,7 +2040,10 @@ _DESC_UNHELD = re.compile(r"(?:un|non|self|semi|mini|micro).*|.*(?:ing|ed|en)|.*
                           r"|(?:quick|slow|fast|big|small|larg|heav|light|long|short|new|old|clos|near|late|earl)(?:er|est)", re.I)
 #: such words a vehicle's description may be built from even so (a use, a body or a tour: "a sightseeing coach", "a refrigerated lorry")
 _DESC_KEPT = re.compile(r"sightseeing|camping|touring|catering|vending|shopping|recycling|gritting|sweeping|refrigerated|insulated|chilled|articulated"
-                        r"|curtain-sided|high-sided|liveried|branded|sign-?written|single-decker|single-deck", re.I)
+                        r"|curtain-sided|high-sided|liveried|branded|sign-?written|single-decker|single-deck"
+                        # after held-out 48: a trade or a place of use that holds a stem of ``_DESC_UNHELD`` by chance ("a campus bus": "cam";
+                        # "an ice-cream van": "ice"; "a farm truck": "far"; "a university minibus": "un"; "a holiday coach": "day")
+                        r"|campus|ice-cream|farm|university|college|holiday|community|hospital|hotel|airport|market|council|charity", re.I)
 
 
 def _description_word(w: str) -> bool:
@@ -2067,6 +2108,97 @@ def _held47_wordings(t: str, notes: list[str]) -> str:
         new = ("another " if k == "other" else f"a {k} ") + m.group("a") + m.group("n")
         notes.append(f'noted: "{m.group(0)}": {new}, a vehicle of its own')
         t = t[: m.start()] + new + t[m.end():]
+    return t
+
+
+#: (after held-out 48) the ego said as the writer's own vehicle of a noun ``_OWN_EGO`` has not ("Our milk tanker is on its collection round",
+#: "our tanker", "our artic"): refused before ("the milk tanker is named but is no vehicle"); or of any such noun beside a second vehicle of
+#: that noun said with a contrasting determiner ("another container truck", "a second tanker", "that other tanker")
+_OWN_EGO_48 = r"(?:tanker|artic|hgv|tipper|mixer|transporter|carrier|hauler|pickup|pick-up|minivan|taxi|cab|coach|van|truck|bus|lorry|minibus)"
+_LEN = r"(\d+(?:\.\d+)?) ?(m|metres?|meters?|feet|foot|ft)\b"
+_DUR = r"(\d+(?:\.\d+)?|half an?|a quarter of an?|a tenth of an?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty)[ -]?(ms|milliseconds?|s|seconds?|secs?)\b"
+
+
+def _held48_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 48 (each generic; each one refused, quoted, before; each left as written where it could say two things):
+
+    - the ego said as the writer's own vehicle ("Our milk tanker is on its collection round", "Our container truck trails another container
+      truck"), a second vehicle of that noun said only with a contrasting determiner ("another", "a second", "the other") and "the <noun>"
+      never said bare after it: "Our car", noted (which one would "the truck" be? then left as written, refused, quoted);
+    - a gap said "with 30 m between us" / "with 25 m between them": "30 m apart";
+    - a delay said from the sending ("Every SPaT message should land 300 ms after it was sent", "arrive 0.4 s after they were transmitted",
+      "reach us 250 ms after sending"): "arrive 300 ms late";
+    - a timestamp skew said of the send time ("claim a send time 1.2 s later than the real one", "report a send time 300 ms earlier than
+      the true one"): "carry timestamps 1.2 s later than when they were really sent" (the held-out 48 labels' convention: later = +);
+    - a position offset "N m further along its path than it really is": "N m further ahead along its path ..." ("further back along its
+      path" is read as written);
+    - a window "Between the 4 s and 9 s marks" / "between the 4 s mark and the 9 s mark" / "From the 12 s mark to the 18 s mark": "from 4 s
+      to 9 s";
+    - a zone said "once it is inside 30 m of our conflict point" / "closer than 30 m to the conflict point": "within 30 m of";
+    - "an ice cream van": "an ice-cream van" (its trade, set aside by ``_held47_wordings``);
+    - "the one in front brakes" where one vehicle is introduced: "the lead brakes";
+    - a burst loss said by its groups ("in pairs", "in twos", "in threes", "in volleys / outages / batches of 3", "pairs of its BSMs"): "in
+      bursts of N" (a silent error: "in pairs" was read as nothing and a plain loss ran); groups of no size ("in clumps"): "in bursts" (the
+      length then asked for, refused, quoted);
+    - "the carrier" / "the transporter" / "the hauler" after "a car carrier" (one said): "the car carrier", as "the mixer" after "a cement
+      mixer".
+    """
+    own = re.search(r"(?:^|(?<=[.;:!?] ))our (?:([\w-]+) ){0,2}?(" + _OWN_EGO_48 + r")\b(?!['’-])", t, re.I)
+    if own and not re.search(r"\b(?:other|second|own|two|three)\b", own.group(0), re.I):
+        noun = own.group(2).lower()
+        rest = t[own.end():]
+        noun_rx = r"lorr(?:y|ies)" if noun == "lorry" else noun + ("(?:es)?" if noun.endswith("s") else "s?")
+        mentions = list(re.finditer(r"\b(an?|one(?: more)?|the|that|this|its|another)\s+((?:[\w-]+\s+){0,2}?)(?:" + noun_rx + r")\b", rest, re.I))
+        contrast = [m for m in mentions if m.group(1).lower() in ("another", "one more") or re.search(r"\b(?:other|second|third)\b", m.group(2), re.I)]
+        plain = [m for m in mentions if m not in contrast]
+        new_noun = noun in ("tanker", "artic", "hgv", "tipper", "mixer", "transporter", "carrier", "hauler")  # none of ``_OWN_EGO``
+        if contrast and not plain:  # "Our container truck trails another container truck": ours and another one
+            notes.append(f'noted: "{own.group(0)}" is the ego (the writer\'s own {noun}; its class is no field of the specification)')
+            t = t[: own.start()] + ("Our car" if own.group(0)[0].isupper() else "our car") + rest
+        elif new_noun and not contrast and not any(m.group(1).lower() in ("a", "an", "one") for m in plain):  # "Our milk tanker ...; the tanker"
+            notes.append(f'noted: "{own.group(0)}" is the ego (the writer\'s own {noun}; its class is no field of the specification)')
+            rest = re.sub(r"\bthe (?:[\w-]+ )?" + noun + r"\b(?!['’]s (?!(?:approach |turn |own )?lane\b))", "our car", rest, flags=re.I)
+            t = t[: own.start()] + ("Our car" if own.group(0)[0].isupper() else "our car") + rest
+    t = re.sub(r",? with " + _LEN + r" (?:between|separating) (?:us|them|the two(?: of (?:us|them))?|the pair(?: of (?:us|them))?|our (?:car|vehicle) and (?:it|the (?:[\w-]+ )?[\w-]+))\b",
+               r", \1 \2 apart", t, flags=re.I)
+    t = re.sub(r"\b(land|lands|arrive|arrives|reach (?:us|the ego|the receiver)|reaches (?:us|the ego|the receiver)|come in|comes in|get through|gets through"
+               r"|come through|comes through|be delivered|is delivered|are delivered|be received|is received|are received|turn up|turns up|show up|shows up)"
+               r" " + _DUR + r" after (?:(?:it|they|each one|each|the message|each message) (?:was|were|is|are|has been|have been|gets?) (?:sent|transmitted|broadcast|generated|emitted)"
+               r"|(?:being |it is |they are )?(?:sent|sending|transmission|transmitted|broadcast|generation|emission))\b",
+               r"\1 \2 \3 late", t, flags=re.I)
+    t = re.sub(r"\b(claim|claims|carry|carries|give|gives|report|reports|show|shows|state|states|bear|bears|have|has|put|puts|stamp|stamps)"
+               r" (?:a|an|their|its) (?:send(?:ing)?|transmission|transmit|generation|creation|broadcast|origin) (?:time|timestamp|time stamp)s?(?: (?:that is|that's|which is))? "
+               + _DUR + r" (later|earlier) than (?:the (?:real|true|actual|correct) (?:one|ones|time|send time)|(?:it|they) (?:really |actually )?(?:was|were) (?:sent|transmitted))\b",
+               r"carry timestamps \2 \3 \4 than when they were really sent", t, flags=re.I)
+    t = re.sub(r"\b" + _LEN + r" (further|farther) along (its|their) (path|lane|route|trajectory|track)\b", r"\1 \2 \3 ahead along \4 \5", t, flags=re.I)
+    t = re.sub(r"\b(?:between|from) the " + _DUR + r" (?:mark )?(?:and|to|until|till)(?: the)? " + _DUR + r" marks?\b", r"from \1 \2 to \3 \4", t, flags=re.I)
+    t = re.sub(r"\b(?:between|from) the (\d+(?:\.\d+)?) (?:and|to|until|till)(?: the)? (\d+(?:\.\d+)?)[ -]?(s|seconds?|secs?) marks\b", r"from \1 \3 to \2 \3", t, flags=re.I)
+    t = re.sub(r"\b(?:inside|closer than|nearer than|under) (\d+(?:\.\d+)? ?(?:m|metres?|meters?|feet|ft)) (?:of|to|from) (?=(?:the|our|its|their) (?:conflict point|conflict zone|junction|intersection|crossing point|stop line)\b)",
+               r"within \1 of ", t, flags=re.I)
+    t = re.sub(r"\b(ice) (cream) (?=(?:vans?|trucks?|lorr(?:y|ies))\b)", r"\1-\2 ", t, flags=re.I)
+    # "the one in front brakes sharply" (one vehicle ahead of us said as "the one in front" / "the front one"): "the lead"; only where the
+    # intent introduces one vehicle (in a queue "the one in front" may be the farther one); "the one in front of it" stays as written
+    if _one_vehicle_introduced(t):
+        t = re.sub(r"\bthe (?:one (?:in front|ahead|up front|at the front)|front one|leading one)\b(?! of\b)", "the lead", t, flags=re.I)
+    # a burst loss said by the size of each group in a word ("drop the tanker's BSMs in pairs with a 50% chance", "lose them in twos", "in
+    # threes"): "in bursts of 2"; before, "in pairs" was read as nothing, and the burst length was lost without a word
+    t = re.sub(r"\bin (pairs|twos|couples|threes|triples|triplets|fours|fives|sixes)\b",
+               lambda m: "in bursts of " + {"pairs": "2", "twos": "2", "couples": "2", "threes": "3", "triples": "3", "triplets": "3", "fours": "4", "fives": "5",
+                                            "sixes": "6"}[m.group(1).lower()], t, flags=re.I)
+    # ... and by a word of groups with no size ("drop them in clumps with a 50% chance", "lose its BSMs in clusters"): "in bursts" (the
+    # burst-loss rules then ask for the length, refused, quoted); before, a plain loss ran, the grouping lost without a word; "pairs of its
+    # BSMs" after a loss verb: "its BSMs in bursts of 2"
+    groups = r"(?:clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves|patches|lumps)"
+    t = re.sub(r"\bin " + groups + r" of (\d+|two|three|four|five|six|seven|eight|nine|ten)(?: (?:messages?|packets?|bsms?|cams?|frames?))?\b(?! ?(?:ms|s|secs?|seconds?|m|%)\b)",
+               r"in bursts of \1", t, flags=re.I)
+    t = re.sub(r"\b((?:bsms?|cams?|spat|map|messages?|packets?|updates?|broadcasts?|them|they|it) (?:(?:go(?:es)? missing|get lost|are lost|are dropped|disappear|vanish) )?)in "
+               r"(?:clumps|clusters|bunches|batches|chunks|strings|blocks|groups|volleys|salvos|lumps|bursts)\b(?! of\b)", r"\1in bursts", t, flags=re.I)
+    t = re.sub(r"\b(drop|drops|lose|loses|discard|discards|knock out|kill|block) pairs of ((?:the|its|their|that|this) (?:[\w-]+(?:['’]s)? ){0,3}?" + _STREAM_NOUN + r")\b",
+               r"\1 \2 in bursts of 2", t, flags=re.I)
+    said = {m.group(1).lower() for m in re.finditer(r"\b(?:an?|one) ((?:car|vehicle|auto)[- ]?(?:carrier|transporter|hauler))\b", t, re.I)}
+    if len(said) == 1:
+        head = next(iter(said)).split()[-1].split("-")[-1]
+        t = re.sub(r"\b(the|that|this|its) " + head + r"\b(?!['’]s (?:cars|load))", lambda m: f"{m.group(1)} {next(iter(said))}", t, flags=re.I)
     return t
 
 
@@ -2214,6 +2346,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held48_wordings(t, notes)  # "Our milk tanker", "land 300 ms after it was sent", "Between the 4 s and 9 s marks", "inside 30 m of" (after held-out 48)
     t = _held47_wordings(t, notes)  # "a refrigerated lorry", "the mixer" after "a cement mixer", "the school's second learner car" (after held-out 47)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
     t = _held37_wordings(t, notes)  # "a van blocking the view of a car" (after held-out 37)
@@ -3357,9 +3490,10 @@ _QUALITY_OPS: tuple[tuple[str, frozenset[str]], ...] = (
     (r"noisy|inaccurate|imprecise|jumpy|drifting|drifty|wobbly", frozenset({"pos_perturb"})),
 )
 #: weather said without a condition the world has ("bad weather", "poor visibility", "snow")
+#: (after held-out 48 never the "ice" of a trade or a thing, "an ice-cream van", "the ice rink car park": refused as the weather before)
 _VAGUE_WEATHER = re.compile(r"\b(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|"
                             r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:weather|conditions|visibility) (?:is|are|was|will be|gets?) (?:\w+ )?(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|wintry|stormy)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow\w*|\bicy\b"
-                            r"|\bice\b|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust\w*|\bsandstorm\w*")
+                            r"|\bice\b(?![- ]?(?:creams?|lolly|lollies|rinks?|hockey|skat\w*|cubes?|box(?:es)?)\b)|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust\w*|\bsandstorm\w*")
 #: a light condition the world has no model of ("low sun", "glare", "golden hour")
 _VAGUE_LIGHT = re.compile(r"\blow sun\b|\bsun (?:is )?low\b|\bsun (?:\w+ )?in (?:our|the driver's|my|his|her) eyes\b|\bglare\b|\bblinding (?:sun|light)\b|\bgolden hour\b")
 #: a traffic density without a count ("heavy traffic", "rush hour", "a busy junction"); a count ("3 other cars") is what the spec holds
@@ -4593,6 +4727,17 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         m = _UNSUPPORTED.search(s.lower())
         if m:
             raise not_understood(s, f"the runtime has no {m.group(1)}; it builds cars, vans, trucks and buses")
+    for s in [*scene_sents, *fault_clauses]:
+        for m in _NP.finditer(s.lower()):
+            head = _COMPOUND_HEAD.match(s.lower(), m.end())
+            if head:  # after held-out 48: "a bus shelter is 80 m ahead" ran as a bus 80 m ahead, "a car ferry" as a car, without a word
+                raise not_understood(_clause_at(s, m.start()), f'"{s[m.start():head.end()]}": the {m.group(3)} only says what kind of {head.group("h")} '
+                                     f"it is, and a {head.group('h')} is no vehicle of the specification: say the vehicle itself (a car, van, truck "
+                                     "or bus, with its place and speed), or leave it out")
+        m = _ON_FOOT.search(s)
+        if m:  # after held-out 48 (s36): road users on foot are no vehicle of S; the scene ran without them, without a word
+            raise not_understood(_clause_at(s, m.start()), f'"{m.group(0)}": people on foot (pedestrians) are no road user of the specification, '
+                                 "which builds only cars, vans, trucks and buses: leave them out, or test them another way")
     if not fault_clauses and not _HEALTHY.search(low):
         m = _FAIL_DEMAND.search(low) or _asked_fault_noun(low)
         if m:
@@ -4687,6 +4832,8 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         raise motion
     if changed is not None:
         raise changed
+    _oncoming_for_lead(text, app, vehicles)  # after the vehicles' own motions (a van "rolling backwards ... toward us" is refused for that first)
+    _all_obey_beside_runner(text, vehicles)
     if whose is not None:  # after every other clause: a refusal of what the intent asks for comes first
         raise whose
     notes.extend(n for n in [*outcome_notes, *_outcome_notes(text, scene_sents, outcomes)] if n not in notes)  # last: no rule above reads them (``commentary_problems``, the app)
@@ -4790,6 +4937,44 @@ def _lead_motion() -> re.Pattern[str]:
                           r"|accelerating|turning|reversing|merging|overtaking|cutting-in)\s+(?:lead|leader)\b(?![-'’])"
                           r"|(?:lead|leader|leading)\b(?![-'’])(?:\s+(?:" + _NOUN + r")\b(?!['’]))?\s+(?:(?:is|then|suddenly|now|also|abruptly|sharply)\s+)*(?:"
                           + _MOTION_WORD.pattern + r"))", re.I)
+
+
+#: (after held-out 48) a rule that every vehicle keeps to its lights ("Every vehicle in the scene must stop for its red", "All traffic obeys the
+#: lights", "No vehicle runs a red light"); never one that sets a vehicle apart ("all other vehicles", "everyone else", "the rest")
+_ALL_OBEY = re.compile(r"\b(?:(?:every|each) (?:single )?(?:vehicle|car|road user|driver)|all (?:the )?(?:vehicles|cars|traffic|drivers|road users)|everyone|everybody|all traffic)"
+                       r"(?! else)(?:\s+(?:in|on|at|of) (?:the |this )?(?:scene|scenario|run|test|junction|intersection|crossroads|road))?,?\s+"
+                       r"(?:(?:must|should|will|shall|has to|have to|is to|are to|needs? to|always|properly|dutifully)\s+)*"
+                       r"(?:stops?|obeys?|keeps? to|respects?|follows?|waits? for|heeds?|compl(?:y|ies) with|sticks? to)\b[^.;]{0,30}?\b(?:red|reds|lights?|signals?)\b"
+                       r"|\bno (?:vehicle|car|one|driver|road user)(?: at all)? (?:runs|jumps|goes through|drives through|ignores|crosses on) (?:a|its|the|their) (?:red|lights?|signals?)\b"
+                       r"|\b(?:nobody|no-one) (?:runs|jumps|goes through|drives through|ignores) (?:a|its|the|their) (?:red|lights?|signals?)\b", re.I)
+
+
+def _all_obey_beside_runner(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
+    """A rule that every vehicle keeps to its lights beside a vehicle said to run its red ("a van from the left ... goes through its red
+    light. Every vehicle in the scene must stop for its red."): refused, both quoted (after held-out 48: held-out 47 s36 was refused only
+    for its "farm van"; with a plain van the red-runner ran and the rule was lost, without a word). Which one is meant is the writer's to say."""
+    if not any((v.get("behaviour") or {}).get("kind") == "run_red" for v in vehicles):
+        return
+    said = " ".join(text.split())
+    m = _ALL_OBEY.search(said)
+    if m:
+        raise not_understood(_clause_at(said, m.start()), "every vehicle is said to keep to its lights, and a vehicle is said to run its red: "
+                             "say which (a red-runner, and 'every other vehicle obeys its lights', is read)")
+
+
+def _oncoming_for_lead(text: str, app: str, vehicles: Sequence[dict[str, Any]]) -> None:
+    """An FCW or EEBL scene whose only vehicle that could be its threat is oncoming ("FCW: we do 80 km/h and an oncoming lorry 40 m ahead is
+    doing 50 km/h"): refused, quoted (after held-out 48). FCW and EEBL warn of a vehicle ahead of us in our lane, going our way (the
+    verifier's precondition: a lead); S's oncoming vehicle drives the other lane towards its own stop line, so the scene ran with no threat
+    at all and the fault on a vehicle passing us, without a word. Oncoming traffic beside a lead is context and stays read."""
+    if app not in ("fcw", "eebl") or any(v.get("role") in ("lead", "occluder") for v in vehicles) or not any(v.get("role") == "opposing" for v in vehicles):
+        return
+    said = " ".join(text.split())
+    m = re.search(r"\b(?:oncoming|opposing|on-coming|(?:comes?|coming|heads?|heading|drives?|driving) (?:the other way|towards us|toward us|at us)"
+                  r"|(?:from|in) the opposite direction|head[- ]on)\b", said, re.I)
+    raise not_understood(_clause_at(said, m.start()) if m else said, f"{app.upper()} warns of a vehicle ahead of us in our lane, going our way; an "
+                         "oncoming vehicle drives the other lane, and S has no vehicle coming at us in ours: say a lead (N m ahead of us, going "
+                         "our way, with its speed), or for traffic coming the other way name the left-turn case (LTA)")
 
 
 def _dropped_lead(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
@@ -7386,6 +7571,18 @@ _COUNT_HEAD = re.compile(r"\s*((?:ahead(?: of us)?|in front(?: of us)?|behind us
                          r"(?:(?:for|in|of) (?:this|the|our|an?) (?:[\w-]+ ){0,3}(?:test|case|scenario|run|setup|scene)\s*)?(?::|,(?=\s*first\b))")
 
 
+#: (after held-out 48) a clause's conjunction (or a comma, "with", "as", "past") before a vehicle phrase, and the phrase's own verb or
+#: participle after it: the vehicle is the subject of a clause of its own ("..., while an unequipped car waits for its green", "and a van sits
+#: at its line", ", with a car waiting on the left", "as a car waits"), never a word of the vehicle before it
+_CLAUSE_CHAIN = re.compile(r"(?:(?:,\s*|\s)(?:(?:and|but)\s+)?(?:while|whilst|whereas|but|and|as|with|past|beside|alongside|near|behind|next to)"
+                           r"(?:\s+(?:on|to|at|in|over|across|beside|near|by|meanwhile|there|here)(?:\s+[a-z-]+){0,3}?)?\s*,?|[,;]|\s-)\s*$")  # "..., while on the left an unequipped car waits"
+_OWN_VERB = re.compile(r"(?:\s*,?\s*(?:with no|without(?: any| a| an)?|lacking(?: any| a| an)?) (?:v2x|v2v|dsrc|c-v2x|radio|obu)(?: (?:kit|unit|radio|box|fitted))?\s*,?)?"
+                       r"(?:\s+(?:also|just|still|meanwhile|quietly|patiently|simply|only))?"
+                       r"\s+(?:waits|sits|stands|idles|queues|is|remains|stays|holds|keeps|comes|approaches|drives|crosses|travels|moves|goes|heads|pulls"
+                       r"|creeps|rolls|cruises|runs|obeys|stops|brakes|follows|trails|tails|parks|turns|does|has|waiting|sitting|standing|idling|queuing"
+                       r"|queueing|parked|stopped|stationary)\b")
+
+
 def _role_words(role: Optional[str]) -> str:
     return {"crossing_left": "from the left", "crossing_right": "from the right", "opposing": "oncoming"}.get(role or "", "")
 
@@ -7436,6 +7633,12 @@ def _vehicle_segments(low: str) -> list[tuple[re.Match[str], str]]:
                                  "say where it is (N m from its stop line, or N s from the conflict point) and its speed")
         elif _ANOTHER.search(m.group(0)) and _same_class(m, keep):
             keep.append(m)  # "another truck", "a second truck" after a truck: a vehicle of its own, placed by its own words or refused (after the held-out 17 round)
+        elif _CLAUSE_CHAIN.search(low[keep[-1].end() : m.start()]) and _OWN_VERB.match(low, m.end()):
+            # after held-out 48: a vehicle that is the subject of a clause of its own after "while" / "whereas" / "but" / "and", with no number
+            # or direction this parser reads ("..., and runs its red, while an unequipped car waits for its green on the left"): read as one,
+            # the car was lost and its "unequipped" went to the truck, without a word; a vehicle of its own, placed by its own words (its side
+            # alone, "on the left", is refused, quoted, as a sentence of its own is) or refused, quoted
+            keep.append(m)
     if len(keep) == 1:
         return [(nps[0], low)]
     out = []

@@ -333,6 +333,10 @@ REWRITES: tuple[tuple[str, object], ...] = (
     # the first seconds of a phase, "the first 10 s of the green", are no window from the start and stay as written)
     (r"\b(?:(?:for|during|in|over) )?the first (\d+(?:\.\d+)? ?s)\b(?: of (?:the|this|our|each) (?:run|test|scenario|simulation|drive))?(?: only)?"
      r"|\bfirst (\d+(?:\.\d+)? ?s) only\b", lambda m: f"for {m.group(1) or m.group(2)}"),
+    # (after held-out 48 also a number in words: "During the first ten seconds, the SPaT should come through half a second late" kept no
+    # window's length and was refused, "10 s" unread; not "the first two seconds of the green", a phase's, left as written)
+    (r"\b(?:(?:for|during|in|over) )?the first " + _N + r" (?:secs?|seconds?)\b(?! of (?!(?:the|this|our|each) (?:run|test|scenario|simulation|drive)\b))"
+     r"(?: of (?:the|this|our|each) (?:run|test|scenario|simulation|drive))?(?: only)?", lambda m: f"for {m.group(1)} s"),
     # a phase change that opens a window, said with "upon" / "on" or with the signal's owner: "upon the SV's signal turning green",
     # "on the light changing to red", "when our signal turns amber" -> "when the light turns green"
     (r"\b(?:upon|on|when|once|as soon as) (?:the |our |its )?(?:[\w-]+'s )?(?:traffic )?(?:signal|light)(?: head)? (?:turning|turns|changing to|changes to|going|goes|switching to|switches to) (?:to )?(amber|yellow|red|green)\b",
