@@ -142,7 +142,10 @@ def test_the_real_nodes_show_the_sets_words_on_a_short_route_b_run(tmp_path):
     route = dl.route_b_files(dl_dev_dir())[0]
     runs = [r for r in dl.plan(texts, [route], tp, pp) if r.variant in ("full", "non_actionable")][:2]
     meta = check_runs(runs, "onboard", {}, 300, "test")
-    done = execute(runs, meta, "onboard", {}, tmp_path / "out", workers=2, prog="test", max_frames=300)
+    from lantern_eval.telemetry import resolve_warning_key
+    from lantern_eval.thresholds import load_thresholds
+
+    done = execute(runs, meta, "onboard", {}, tmp_path / "out", workers=2, prog="test", th=load_thresholds(), key=resolve_warning_key().key, max_frames=300)
     assert not isinstance(done, int) and not done.infrastructure_failures
     assert {done.by_id[r.run_id].status for r in runs} <= {"completed", "truncated"}
     with OpenBag(tmp_path / "out" / "runs" / runs[1].run_id / "bag") as bag:

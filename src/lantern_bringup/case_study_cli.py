@@ -243,12 +243,11 @@ def check_runs(runs: Sequence[CaseRun], agent: str, agent_options: dict[str, Any
 
 
 def execute(runs: Sequence[CaseRun], meta: dict[str, dict[str, Any]], agent: str, agent_options: dict[str, Any], out: Path, *, workers: int,
-            prog: str, max_frames: int | None = None, max_retries: int = 3, timeout: float = 600.0) -> Executed | int:
-    """Run ``runs`` with the suite's machinery into ``out`` (resumable) and read their bags; an exit code when stopped
-    or when ``out`` is locked (said in one line)."""
+            prog: str, th: Any, key: bytes | None, max_frames: int | None = None, max_retries: int = 3, timeout: float = 600.0) -> Executed | int:
+    """Run ``runs`` with the suite's machinery into ``out`` (resumable) and read their bags with the scorer's thresholds ``th``
+    and the onboard ``key`` (the caller loads both before any run, so a broken file is named first); an exit code when
+    stopped or when ``out`` is locked (said in one line)."""
     from lantern_bringup.suite import RunJob, SuiteStop, run_command, run_suite
-    from lantern_eval.telemetry import resolve_warning_key
-    from lantern_eval.thresholds import load_thresholds
 
     extra_common = ["--max-frames", str(max_frames)] if max_frames is not None else []
     commands = []
@@ -272,7 +271,7 @@ def execute(runs: Sequence[CaseRun], meta: dict[str, dict[str, Any]], agent: str
         print(f"{prog}: stopped by {signal.Signals(stop.signum).name}; rerun the same command to resume", file=sys.stderr)  # type: ignore[arg-type]
         return 128 + int(stop.signum)  # type: ignore[arg-type]
     by_id = {o.job.run_id: o for o in outcomes}
-    return Executed(by_id, traces(out, runs, by_id, load_thresholds(), resolve_warning_key().key), time.monotonic() - t0)
+    return Executed(by_id, traces(out, runs, by_id, th, key), time.monotonic() - t0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -297,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:  # every input checked before anything is written or run: one line naming it, exit code 2
         check_output_dir(a.out, "--out")
         try:  # what the measuring needs, so a broken thresholds file or key store is named now, not after the runs
-            th, _ = load_thresholds(), resolve_warning_key().key
+            th, key = load_thresholds(), resolve_warning_key().key
         except (ConfigError, KeyStoreError) as exc:
             raise PreflightError("config", str(exc)) from None
         runs = plan(a.study)
@@ -305,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PreflightError, ValueError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 2
-    done = execute(runs, meta, a.agent, a.agent_options, out, workers=a.workers, prog=prog, max_frames=a.max_frames,
+    done = execute(runs, meta, a.agent, a.agent_options, out, workers=a.workers, prog=prog, th=th, key=key, max_frames=a.max_frames,
                    max_retries=a.max_retries, timeout=a.timeout)
     if isinstance(done, int):
         return done

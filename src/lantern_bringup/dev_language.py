@@ -179,20 +179,18 @@ def measure(texts: DevTexts, runs: Sequence[CaseRun], found: dict[str, Any], th:
     """Per ignore statement its App. H measures against its route's no-warning run, per route the near / far measures."""
     from lantern_eval.case_study import nearfar_metrics, nonactionable_metrics
 
-    by_id = {r.run_id: r for r in runs}
-
     def trace_or_why(*ids: str) -> list[Any] | str:
         why = "; ".join(found[i] for i in ids if isinstance(found[i], str))
         return why or [found[i] for i in ids]
 
     ignore, nearfar = [], []
     for s in texts.ignore:
-        run = next(r for r in runs if r.variant == "non_actionable" and r.rsu[0][1] == s.template_id)
+        run = next(r for r in runs if dict(r.rsu).get("non_actionable_id") == s.template_id)
         stem = Path(run.route).stem
         t = trace_or_why(run.run_id, f"{stem}__no-warning")
         m = {k: v.as_dict() for k, v in nonactionable_metrics(t[0], t[1], th).items()} if not isinstance(t, str) else None
         ignore.append({"group": s.group, "name": s.name, "text": s.text, "route": stem, "metrics": m, "why": t if isinstance(t, str) else ""})
-    for stem in dict.fromkeys(Path(r.route).stem for r in by_id.values()):
+    for stem in dict.fromkeys(Path(r.route).stem for r in runs):
         t = trace_or_why(f"{stem}__no-warning", f"{stem}__near", f"{stem}__far")
         m = {k: v.as_dict() for k, v in nearfar_metrics(*t).items()} if not isinstance(t, str) else None
         nearfar.append({"route": stem, "metrics": m, "why": t if isinstance(t, str) else ""})

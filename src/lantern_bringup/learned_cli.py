@@ -187,18 +187,22 @@ def language_check(agent: str, opts: dict[str, Any], routes: str, sub: Path, wor
     from lantern_bringup import dev_language as dl
     from lantern_bringup.case_study_cli import check_runs, execute
     from lantern_bringup.preflight import PreflightError
+    from lantern.keystore import KeyStoreError
     from lantern_bringup.suite import suite_main
+    from lantern_eval.errors import ConfigError
+    from lantern_eval.telemetry import resolve_warning_key
     from lantern_eval.thresholds import load_thresholds
     from lantern_warning_server.errors import DataFileError
 
     prog = "lantern learned dev-eval --language"
     lang = sub / "language"
     try:
+        th, key = load_thresholds(), resolve_warning_key().key
         texts = dl.load_texts()
         tp, pp = dl.write_library(texts, lang / "wording")
         runs = dl.plan(texts, dl.route_b_files(Path(routes)), tp, pp)
         meta = check_runs(runs, agent, opts, None, prog)
-    except (DataFileError, FileNotFoundError, PreflightError, ValueError) as exc:
+    except (ConfigError, KeyStoreError, DataFileError, FileNotFoundError, PreflightError, ValueError) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     paraphrase = {}
@@ -211,13 +215,13 @@ def language_check(agent: str, opts: dict[str, Any], routes: str, sub: Path, wor
             print(f"{prog}: the {level} paraphrase suite ended with exit code {rc} (rerun to resume)", file=sys.stderr)
             return rc
         paraphrase[level] = dl.paraphrase_retention(dl.route_rows(pdir / "scores"), dl.route_rows(sub / "scores"))
-    done = execute(runs, meta, agent, opts, lang / "route_b", workers=workers, prog=prog)
+    done = execute(runs, meta, agent, opts, lang / "route_b", workers=workers, prog=prog, th=th, key=key)
     if isinstance(done, int):
         return done
     if done.infrastructure_failures:
         print(f"{prog}: infrastructure failures: {', '.join(done.infrastructure_failures)} (rerun to resume)", file=sys.stderr)
         return 1
-    measured = dl.measure(texts, runs, done.found, load_thresholds())
+    measured = dl.measure(texts, runs, done.found, th)
     return {"paraphrase": paraphrase, "measured": measured, "summary": dl.summary(paraphrase, measured)}
 
 
