@@ -1,6 +1,7 @@
 """Issue 19's language rows: training wordings of the six families' warnings, kept apart from every text the
 evaluation holds out, the warning rows they add (``lantern train --paraphrases``), far-warning counterexamples
-(``--far-warnings``) and off-path notices (``--offpath-notices``)."""
+(``--far-warnings``), off-path notices (``--offpath-notices``) and negated / irrelevant statements
+(``--ignore-statements``)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import pytest
 from learned_synth import write_dataset
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
+from lantern_agent.learned import ignore_statements as ig
 from lantern_agent.learned import offpath_notices as op
 from lantern_agent.learned import training_wordings as tw
 from lantern_agent.learned.model import read_manifest
 from lantern_agent.learned.train import TrainConfig, select_rows
 
 pytestmark = pytest.mark.timeout(600)
-CFG = TrainConfig(epochs=1, batch_size=16, seed=3, inputs=2, paraphrase_fraction=0.5, far_warning_fraction=0.3, offpath_fraction=0.2)
+CFG = TrainConfig(epochs=1, batch_size=16, seed=3, inputs=2, paraphrase_fraction=0.5, far_warning_fraction=0.3, offpath_fraction=0.2,
+                  ignore_statement_fraction=0.2)
 #: token-set Jaccard at or above which a training wording counts as a copy of a held-out text
 NEAR_COPY = 0.5
 
@@ -68,10 +71,10 @@ def _held_out() -> list[str]:
 
 
 def test_no_training_text_is_or_nearly_is_a_text_the_evaluation_holds_out():
-    """None of the training wordings, off-path notices or counterexample templates is a held-out text, or shares
-    ``NEAR_COPY`` of its words with one."""
+    """None of the training wordings, off-path notices, negated / irrelevant statements or counterexample templates is a
+    held-out text, or shares ``NEAR_COPY`` of its words with one."""
     held = _held_out()
-    for w in [*_all_wordings(), *op.NOTICES, *cx.all_templates()]:
+    for w in [*_all_wordings(), *op.NOTICES, *ig.STATEMENTS, *cx.all_templates()]:
         worst = max(held, key=lambda h: _jaccard(w, h))
         assert _jaccard(w, worst) < NEAR_COPY, (w, worst)
     for w in _all_wordings():  # nor a counterexample, which says the opposite
@@ -82,6 +85,14 @@ def test_offpath_notices_are_well_formed_and_name_no_position():
     assert len(op.NOTICES) >= 90 and len({n.lower() for n in op.NOTICES}) == len(op.NOTICES)
     for n in op.NOTICES:
         assert n.isascii() and n.endswith(".") and not re.search(r"[\d(){}<>]", n) and 6 <= len(n.split()) <= 25, n
+
+
+def test_ignore_statements_are_well_formed_and_name_no_position():
+    assert len(ig.NEGATED) >= 60 and len(ig.IRRELEVANT) >= 60 and ig.STATEMENTS == (*ig.NEGATED, *ig.IRRELEVANT)
+    assert len({n.lower() for n in ig.STATEMENTS}) == len(ig.STATEMENTS)
+    assert not {n.lower() for n in ig.STATEMENTS} & {n.lower() for n in op.NOTICES}
+    for n in ig.STATEMENTS:
+        assert n.isascii() and n.endswith(".") and not re.search(r"[\d(){}<>]", n) and 5 <= len(n.split()) <= 25, n
 
 
 @pytest.fixture(scope="module")
@@ -189,6 +200,31 @@ def test_offpath_rows_give_quiet_rows_a_notice_without_a_position(synth):
     assert int(np.sum(np.asarray(para.counterexample_kind) == "offpath")) == len(off)  # what training builds
 
 
+def test_statement_rows_give_quiet_rows_a_negated_or_irrelevant_statement_without_a_position(synth):
+    from lantern_agent.learned.source_v2 import with_counterexamples, with_ignore_statements, with_offpath_notices, with_paraphrases
+
+    _, base, para = synth
+    plain, texts0 = with_counterexamples(base, base.texts, 0.5, 3)
+    offp, texts1 = with_offpath_notices(plain, texts0, 0.2, 3)
+    rows, texts = with_ignore_statements(offp, texts1, 0.2, 3)
+    again, _ = with_ignore_statements(offp, texts1, 0.2, 3)
+    assert np.array_equal(again["text_index"], rows["text_index"])  # seeded
+    n = len(offp["sequence_id"])
+    st = np.nonzero(np.asarray(rows["counterexample_kind"]) == "statement")[0]
+    assert len(st) and st.min() == n and len(st) == len(rows["sequence_id"]) - n
+    src = rows["base_index"][st]
+    quiet = np.nonzero(~plain["warning_active"] & ~plain["counterexample"] & ((np.asarray(plain["route_kind"]) == "B") | (np.asarray(plain["condition"]) == "warning")))[0]
+    assert set(src) <= set(quiet) and 0.1 * len(quiet) < len(st) < 0.3 * len(quiet)  # dataset rows only, never an off-path row again
+    assert rows["counterexample"][st].all() and not rows["warning_active"][st].any()
+    assert np.array_equal(rows["waypoints"][st], plain["waypoints"][src]) and not rows["numeric"][st, -2:].any()
+    said = {texts[i] for i in rows["text_index"][st]}
+    assert said <= set(ig.STATEMENTS) and said & set(ig.NEGATED) and said & set(ig.IRRELEVANT)
+    a, _ = with_paraphrases(offp, texts1, 0.5, 3)  # the paraphrase draw is the same with or without them
+    b, _ = with_paraphrases(rows, texts, 0.5, 3)
+    assert np.array_equal(np.asarray(a["base_index"])[n:], np.asarray(b["base_index"])[len(rows["sequence_id"]):])
+    assert int(np.sum(np.asarray(para.counterexample_kind) == "statement")) == len(st)  # what training builds
+
+
 def test_the_zero_shot_twin_trains_on_no_paraphrase_row(synth):
     _, _, para = synth
     assert select_rows(para, CFG).counts["train_paraphrases"] > 0
@@ -206,10 +242,11 @@ def test_train_cli_paraphrases_option(synth, tmp_path, capsys):
     assert man["config"]["paraphrase_fraction"] == 0.5 and man["counts"]["train_paraphrases"] > 0
     assert train_main([*args, "--out", str(tmp_path / "d"), "--inputs", "2", "--epochs", "1", "--batch-size", "16"]) == 0
     man = read_manifest(tmp_path / "d")  # off by default, and then not recorded: the manifest of a recipe without them is unchanged
-    assert not {"paraphrase_fraction", "far_warning_fraction", "offpath_fraction"} & set(man["config"]) and "train_paraphrases" not in man["counts"]
+    assert not {"paraphrase_fraction", "far_warning_fraction", "offpath_fraction", "ignore_statement_fraction"} & set(man["config"]) and "train_paraphrases" not in man["counts"]
     capsys.readouterr()
     for bad in (["--paraphrases", "0.5"], ["--far-warnings", "0.1"], ["--offpath-notices", "0.1"], ["--inputs", "2", "--paraphrases", "2"],
-                ["--inputs", "2", "--far-warnings", "-1"], ["--inputs", "2", "--offpath-notices", "1.5"]):
+                ["--inputs", "2", "--far-warnings", "-1"], ["--inputs", "2", "--offpath-notices", "1.5"],
+                ["--ignore-statements", "0.1"], ["--inputs", "2", "--ignore-statements", "-0.5"]):
         with pytest.raises(SystemExit) as e:
             train_main([*args[:2], "--out", str(tmp_path / "o"), *bad])
         err = capsys.readouterr().err

@@ -54,6 +54,9 @@ def build_parser() -> ArgumentParser:
     ap.add_argument("--offpath-notices", type=number(float, ge=0, le=1), default=0.0, metavar="FRACTION",
                     help="--inputs 2: share of the no-warning rows that also train with a warning-styled notice without a position "
                          "about activity outside the driving path (offpath_notices.py), the expert driving on (default 0)")
+    ap.add_argument("--ignore-statements", type=number(float, ge=0, le=1), default=0.0, metavar="FRACTION",
+                    help="--inputs 2: share of the no-warning rows that also train with a negated or irrelevant statement "
+                         "(ignore_statements.py), the expert driving on (default 0)")
     ap.add_argument("--outputs", choices=("waypoints", "path_speed"), default="waypoints",
                     help="--backbone learned: what the head predicts: waypoints = 10 timed waypoints (learned_v1's; default), "
                          "path_speed = a 20-point path 1 m apart (steering) + a 10-step speed plan (speed), as SimLingo (the release checkpoint's)")
@@ -126,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--history-max-speed needs --history-frames or --history-anchor standstill")
     if (a.history_frames or standstill) and (a.backbone == "vlm" or a.inputs != 2):
         ap.error("a frame history (--history-frames, --history-anchor standstill) needs --inputs 2 (--backbone learned)")
-    for flag, value in (("--paraphrases", a.paraphrases), ("--far-warnings", a.far_warnings), ("--offpath-notices", a.offpath_notices)):
+    for flag, value in (("--paraphrases", a.paraphrases), ("--far-warnings", a.far_warnings), ("--offpath-notices", a.offpath_notices),
+                        ("--ignore-statements", a.ignore_statements)):
         if value and (a.backbone == "vlm" or a.inputs != 2):
             ap.error(f"{flag} needs --inputs 2 (--backbone learned)")
     if a.image_map and (a.backbone == "vlm" or a.inputs != 2):
@@ -137,7 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = TrainConfig(epochs=a.epochs, batch_size=a.batch_size, lr=a.lr, weight_decay=a.weight_decay, seed=a.seed,
                       val_fraction=a.val_fraction, no_warning_samples=a.no_warning_samples, threads=a.threads, image_size=size,
                       inputs=a.inputs, counterexample_fraction=a.counterexamples, paraphrase_fraction=a.paraphrases,
-                      far_warning_fraction=a.far_warnings, offpath_fraction=a.offpath_notices, outputs=a.outputs,
+                      far_warning_fraction=a.far_warnings, offpath_fraction=a.offpath_notices,
+                      ignore_statement_fraction=a.ignore_statements, outputs=a.outputs,
                       keep_termination_rows=a.keep_termination_rows, speed_input=not a.no_speed_input, history_frames=a.history_frames,
                       history_max_speed=a.history_max_speed or 0.0, history_anchor=a.history_anchor,
                       balance_standstill=a.balance_standstill, image_map=a.image_map)

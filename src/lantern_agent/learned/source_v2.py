@@ -50,6 +50,7 @@ from torch import nn
 
 from lantern_agent.learned import counterexamples as cx
 from lantern_agent.learned import data as ds
+from lantern_agent.learned import ignore_statements as ig
 from lantern_agent.learned import offpath_notices as op
 from lantern_agent.learned import training_wordings as tw
 from lantern_agent.learned.cache import TrainableRows
@@ -196,6 +197,20 @@ def with_offpath_notices(fields: dict[str, Any], texts: list[str], fraction: flo
     return _with_statements(fields, texts, chosen, [op.NOTICES[j] for j in pick], num, "offpath", f"op{fraction:g}")
 
 
+def with_ignore_statements(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
+    """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
+    with a negated or irrelevant statement (``ignore_statements.STATEMENTS``, no position; a counterexample of kind
+    ``statement``); the extended texts. Why a pool of its own: ``counterexamples.py`` holds 8 negated templates and 8
+    irrelevant sentences, and checkpoints trained on them misread a different unseen one from seed to seed."""
+    eligible = np.nonzero(_quiet_rows(fields))[0]
+    rng = np.random.default_rng([seed, 1717])
+    chosen = eligible[rng.random(len(eligible)) < fraction]
+    pick = rng.integers(0, len(ig.STATEMENTS), size=len(chosen))
+    num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
+    num[:, -2:] = 0.0  # the statement names no position: the live agent gets none either
+    return _with_statements(fields, texts, chosen, [ig.STATEMENTS[j] for j in pick], num, "statement", f"is{fraction:g}")
+
+
 def _appended(fields: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
     """``fields`` with ``rows`` appended again to every per-row field (the caller replaces what the new rows change)."""
     out = dict(fields)
@@ -292,6 +307,8 @@ class LearnedSourceV2(LearnedSource):
             fields, all_texts = with_far_warnings(fields, all_texts, cfg.far_warning_fraction, cfg.seed)
         if cfg.offpath_fraction > 0:
             fields, all_texts = with_offpath_notices(fields, all_texts, cfg.offpath_fraction, cfg.seed)
+        if cfg.ignore_statement_fraction > 0:
+            fields, all_texts = with_ignore_statements(fields, all_texts, cfg.ignore_statement_fraction, cfg.seed)
         if cfg.paraphrase_fraction > 0:
             fields, all_texts = with_paraphrases(fields, all_texts, cfg.paraphrase_fraction, cfg.seed)
         tokens, mask = token_states(all_texts, self.text_enc, cache_base)

@@ -79,6 +79,9 @@ class TrainConfig:
     #: layout 2: share of the counterexamples' no-warning rows that also appear with a warning-styled notice without a
     #: position about activity outside the driving path (``source_v2.with_offpath_notices``; kind ``offpath``)
     offpath_fraction: float = 0.0
+    #: layout 2: share of the counterexamples' no-warning rows that also appear with a negated or irrelevant statement
+    #: (``source_v2.with_ignore_statements``; kind ``statement``)
+    ignore_statement_fraction: float = 0.0
     #: what the head predicts (``path_speed.py``): "waypoints" (learned_v1's 10 timed waypoints) or
     #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; learned_v2, learned_v3)
     outputs: str = "waypoints"
@@ -103,7 +106,7 @@ class TrainConfig:
 #: levers added after the release (learned_v3) with the value that leaves them off: recorded only when used, so a recipe
 #: without them keeps the manifest, the training state and the DAgger identity (``dagger_policy.manifest_digest``, which
 #: hashes ``config``) of the checkpoints trained before they existed
-RECORDED_WHEN_SET = {"paraphrase_fraction": 0.0, "far_warning_fraction": 0.0, "offpath_fraction": 0.0}
+RECORDED_WHEN_SET = {"paraphrase_fraction": 0.0, "far_warning_fraction": 0.0, "offpath_fraction": 0.0, "ignore_statement_fraction": 0.0}
 
 
 def recorded_config(cfg: TrainConfig) -> dict[str, Any]:
