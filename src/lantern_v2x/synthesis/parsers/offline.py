@@ -118,6 +118,20 @@ TIME_OF_DAY: tuple[tuple[str, str], ...] = (
 )
 #: vehicle nouns -> class (longest first so "delivery van" is one noun)
 CLASSES: tuple[tuple[str, str], ...] = (
+    # after held-out 49: vehicles said by their service, plainly of one class ("Our fire engine follows another fire engine" ran the lead as a
+    # car, the fire engine a word this parser had not, without a word; "a gritter", "a snowplough", "a people carrier", "a police van", "a
+    # hop-on hop-off bus" were refused); a vehicle of no plain class ("an ambulance", "a minibus", "a tractor") is refused, quoted (``_NO_CLASS``)
+    ("fire[- ]?(?:engines?|trucks?|appliances?|tenders?)", "truck"),
+    ("(?:gritters?|gritting (?:lorr(?:y|ies)|trucks?)|salt(?:ing)? (?:spreaders?|lorr(?:y|ies)|trucks?))", "truck"),
+    ("snow[- ]?(?:ploughs?|plows?)", "truck"),
+    ("(?:dust[- ]?carts?|bin (?:wagons?|trucks?)|(?:refuse|rubbish|garbage|trash) (?:collection )?(?:wagons?|vehicles?))", "truck"),
+    ("police vans?", "van"),
+    ("(?:police|patrol|panda|cop) cars?", "car"),
+    ("people[- ]?carriers?", "car"),
+    ("mpvs?", "car"),
+    ("(?:stretch )?limo(?:usine)?s?", "car"),
+    ("jeeps?", "car"),
+    ("hop-on,? hop-off (?:bus(?:es)?|coach(?:es)?)", "bus"),
     ("delivery vans?", "van"),
     ("(?:box|panel|cargo) vans?", "van"),
     ("(?:camper ?|motor-?caravan )vans?", "van"),  # after held-out 38: "a camper van" (refused, quoted, before)
@@ -208,6 +222,31 @@ _UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|motorcyclists?|bicycl\w*|b
                           # after held-out 48: more road users S has no class for ("a man on a unicycle crosses ahead" ran without him, without a
                           # word; "a horsebox 80 m ahead": a horse lorry or a trailer?)
                           r"|unicycl\w*|tricycl\w*|trikes?|segways?|rickshaws?|pedicabs?|go-?karts?|golf (?:carts?|buggies|buggy)|horse ?box(?:es)?)\b")
+#: after held-out 49: road vehicles of no plain class of S ("an ambulance": a van or a truck? "a minibus": a van or a bus? "a tractor", "a
+#: digger": none); said beside a lead named only by its place ("we follow an ambulance, ...; the one in front brakes") they ran as a car,
+#: without a word (held-out 49 s26's class): refused, quoted, wherever one is a vehicle of the scene (never the ego's own, "our ambulance";
+#: never a place or a person of its kind, "the ambulance station", "the tractor driver")
+_NO_CLASS = re.compile(r"\b(?P<w>ambulances?|minibus(?:es)?|mini-bus(?:es)?|tractors?(?![- ](?:units?|trailers?|trucks?|lorr))|motor ?homes?|motor-homes?"
+                       r"|fork-?lifts?(?: trucks?)?|fork-lift trucks?|diggers?|excavators?|bulldozers?|dumpers?|telehandlers?|(?:combine )?harvesters?"
+                       r"|steam ?rollers?|road ?rollers?|milk floats?|(?<!station )(?<!bin )wagons?|hearses?|tuk-?tuks?|snowmobiles?|snowcats?|snow cats?"
+                       r"|piste[- ]?bashers?|quad bikes?|cherry[- ]pickers?|mobile cranes?|(?:road |street )?sweepers?|gully suckers?)\b", re.I)
+_NO_CLASS_WHY = {"ambulance": "an ambulance may be a van or a truck", "minibu": "a minibus may be a van or a bus", "mini-bu": "a minibus may be a van or a bus",
+                 "wagon": "a wagon may be a lorry or an estate car", "motorhome": "a motorhome may be a van or a truck", "motor home": "a motorhome may be a van or a truck",
+                 "motor-home": "a motorhome may be a van or a truck", "hearse": "a hearse may be a car or a van"}
+
+
+def _no_class(s: str) -> Optional[re.Match[str]]:
+    """The first vehicle of no plain class of S in piece ``s`` that is a vehicle of the scene (``_NO_CLASS``), or None."""
+    low = s.lower()
+    for m in _NO_CLASS.finditer(low):
+        if re.search(r"\b(?:our|my)\s+(?:(?:own|[\w-]+['’]s|" + _ADJ + r")\s+){0,2}$|\b(?:the )?ego(?: vehicle)? is (?:an? |our |my )(?:[\w-]+\s+){0,2}$", low[: m.start()]):
+            continue  # the ego's own ("Our ambulance heads for the lights"): its class is no field of S
+        if _COMPOUND_HEAD.match(low, m.end()) or re.match(r"[ -](?:" + _PLACE_HEAD + r"|crews?|drivers?|services?|calls?|callouts?|teams?|hire|rally|show|festival)\b(?![-'’])", low[m.end():]):
+            continue  # a place, a person or a thing of its kind ("the ambulance station", "the tractor driver")
+        return m
+    return None
+
+
 #: after held-out 48: road users on foot said without the word "pedestrian" ("a tour group on foot steps off the kerb", "a school party
 #: crossing", "a jogger", "a woman pushing a pram", "against the red man"): S's vehicles are cars, vans, trucks and buses, and the scene ran
 #: without them, without a word (s36); refused, quoted. Never a bare "people" / "students" / "crowds" / "runner" (a framing's "the radio
@@ -334,6 +373,10 @@ _NO_INTERFERENCE = (r"(?:no|zero|without(?: any)?) (?:(?:radio|rf|channel|v2x|me
                     r"(?: (?:on|in|with|over|of) (?:the |any )?(?:radio|channel|link|air|v2x|network|comms|messages?|data|packets?|spat|map|bsms?))?")
 #: the fault operators the offline rules read, as a refusal names them
 _KNOWN_OPS = "drop, burst loss, delay, timestamp skew, freeze, MAP rebind, position offset"
+#: (after held-out 49) a healthy run said as nothing put into the messages ("Don't inject anything into the messages", "we inject nothing")
+_NO_INJECTION = (r"(?:do not|don't|dont|never|no need to|we won't|we will not|we do not|we don't) (?:inject|introduce|insert|add|apply|put in|put) (?:anything|any faults?"
+                 r"|any impairments?|any errors?|a (?:single )?thing|a (?:single )?fault)(?: (?:at all|whatsoever))?(?: (?:into|in|on|onto|to) (?:the |our )?(?:v2x )?(?:messages|channel|link"
+                 r"|radio|stream|streams|feeds?|air|traffic))?|(?:inject|introduce|insert) nothing")
 #: an explicitly healthy channel (no fault asked for)
 _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channel|ideal channel|baseline|nothing wrong|error[- ]free|lossless|"
                       # after held-out 16: the run before any fault is put in ("before any fault injection, show me plain GLOSA", "nothing injected")
@@ -353,7 +396,11 @@ _HEALTHY = re.compile(r"\b(healthy|nominal|no faults?|fault[- ]free|clean channe
                       r"nothing (?:is |gets |arrives |comes )?(?:late|lost|delayed|dropped|missing)(?: (?:or|and|,) (?:late|lost|delayed|dropped|missing))*|no (?:packet )?(?:loss|losses|delays?|latency|impairments?|faults?)|"
                       r"without (?:any )?(?:packet )?(?:loss|delays?|faults?|impairments?)|" + _NONE_LOST + r"|"
                       # after held-out 46: "no interference on the radio for this one" (refused before: "interference" is a fault word)
-                      + _NO_INTERFERENCE + r")\b")
+                      + _NO_INTERFERENCE + r"|"
+                      # after held-out 49: the healthy run said as nothing going wrong or nothing put in ("Nothing should go wrong on the V2X side
+                      # this time", "Don't inject anything into the messages", "we inject nothing"): refused before ("go wrong" asks for a failure;
+                      # "inject" no operator); beside a fault, a contradiction (``_healthy_beside_fault``)
+                      r"nothing (?:should|must|shall|will|may|can|is (?:going )?to|is allowed to|ought to) go wrong|nothing goes wrong|" + _NO_INJECTION + r")\b")
 #: a request too vague to map to any field: refused, quoted, never filled with a default
 _VAGUE = re.compile(r"\bsomehow\b|\bin some way\b|\bsome (?:kind of |sort of )?(?:fault|failure|problem|issue|error|glitch)s?\b|(?<!before )(?<!without )(?<!\bbefore you try )(?<!\bbefore we try )(?<!\bbefore we add )(?<!\bbefore you add )\bany (?:fault|failure)s?\b"
                     r"|\bsomething (?:wrong|bad|weird|odd|strange)\b|\brandom (?:faults?|failures?|errors?|glitch\w*)\b")
@@ -436,8 +483,10 @@ _MESSAGE_COUNT_WORD = re.compile(r"(?<!\bin )(?<!\bevery )(?<!\bout of )\b(" + _
 _FT = 0.3048
 _MILE = 1609.344
 _YD = 0.9144
-#: one g in m/s², the value the BSM's hard-braking threshold uses (``streams.HARD_BRAKING`` = -0.4 g)
-G = -HARD_BRAKING / 0.4
+#: one g in m/s²: the standard gravity, 9.80665 (ISO 80000-3, the labels' g). After held-out 49: the parser's g was the hard-braking
+#: threshold's 9.81 (``streams.HARD_BRAKING`` / 0.4), so "brakes at 0.5 g" gave 4.905 where the labels have 4.903; the threshold is an
+#: application's (the BSM's hard-braking flag), not a unit, and stays as it is (``_situation`` reads "0.4 g" said as at the threshold)
+G = 9.80665
 
 #: a ticket, test-case or hazard id ("[V2X-1432]", "GLOSA-88", "IMA-TC-05", "TP-RLVW-07", "H-12"): upper-case words joined by hyphens, ending in a number
 _ID = r"(?<![\w/-])(?:[A-Z][A-Z0-9]*[-/])+(?:\d+[-/])*\d+(?:\.\d+)*(?![\w/-])(?!\.\d)"  # also slash-separated ("TP/RLVW/FRZ/02"), with a year ("INC-2026-114")
@@ -540,6 +589,8 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          # after held-out 48: a site's numbered building, zone, pit or berth ("from the Building 12 stop", "Zone 5 of the proving
                          # ground", "Up the haul road from pit 2", "berth 3 exit", "Hall 4", "Sector 7"): labels
                          r"|building|bldg\.?|zone|sector|area|pit|berth|quay|wharf|block|hall|warehouse|shed|plot|paddock|field|lab|laboratory"
+                         # after held-out 49: an industrial estate's numbered unit ("the road past unit 14", "spine road past unit 6"): a label
+                         r"|unit"
                          r")) \d+[a-z]?(?: (?:of|/) \d+)?\b"
                          r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
                          # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
@@ -1406,7 +1457,12 @@ def _held34_wordings(t: str, notes: list[str]) -> str:
 
 
 #: after held-out 35: the ego said as the writer's own van / truck / bus ("Our parcel van crosses at 4 m/s", "Our van is the ego here:")
-_OWN_EGO = {"van": "van", "truck": "truck", "bus": "bus", "lorry": "lorry", "coach": "coach", "minibus": "minibus"}
+_OWN_EGO = {"van": "van", "truck": "truck", "bus": "bus", "lorry": "lorry", "coach": "coach", "minibus": "minibus",
+            # after held-out 49: the ego said as the writer's own fire engine, gritter, ... ("Our fire engine leaves the station", "Our gritter
+            # is heading back to the salt barn"): its class is no field of S (read before as a word of no vehicle; now of ``CLASSES``)
+            "fire engine": "fire engine", "fire truck": "fire truck", "fire appliance": "fire appliance", "gritter": "gritter",
+            "snowplough": "snowplough", "snow plough": "snow plough", "snowplow": "snowplow", "people carrier": "people carrier",
+            "police van": "police van", "police car": "police car", "dustcart": "dustcart"}
 _NUM_UNIT = r"\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)"
 
 
@@ -2202,6 +2258,114 @@ def _held48_wordings(t: str, notes: list[str]) -> str:
     return t
 
 
+#: (after held-out 49) a burst's size said in words a number word is not: "a dozen", "half a dozen", "a score", "a pair" (s22 "make the car's
+#: BSMs vanish a dozen at a time, with probability 0.2" ran as a plain loss, the burst length lost without a word)
+_DOZENS = {"half a dozen": 6, "a half dozen": 6, "a half-dozen": 6, "a dozen": 12, "one dozen": 12, "two dozen": 24, "a score": 20, "a pair": 2, "one pair": 2}
+_DOZEN = r"(?:" + "|".join(sorted(_DOZENS, key=len, reverse=True)) + r")"
+#: what follows a count of messages lost together ("twelve at a time", "four in a row", "eight at a go", "back to back")
+_BURST_TAIL = r"(?:at a time|in a row|back[- ]to[- ]back|at a go|at one go|in one go|per burst|per outage|in (?:quick |rapid |close )?succession)"
+_BURST_MSGS = (r"(?:of (?:them|those|(?:its|the|their|that|this|our) (?:[\w'’-]+ ){0,2}?(?:messages?|packets?|bsms?|cams?|spats?|maps?|updates?|frames?)) "
+               r"|(?:(?:consecutive|successive) )?(?:messages?|packets?|bsms?|cams?|spats?|maps?|updates?|frames?) )?")
+#: the nouns of groups a loss is said in ("in runs of 15", "in batches of a dozen")
+_GROUPS49 = (r"(?:bursts|clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves"
+             r"|patches|lumps|sets|lots)")
+#: a count of messages lost together that says no number ("a few at a time", "several in a row", "by the dozen", "in their dozens")
+_VAGUE_BURST = re.compile(r"\b(?P<w>(?:a few|few|several|a handful|handfuls|a couple|a bunch|bunches|lots|loads|many|some|dozens|scores|hundreds|a number|a load"
+                          r"|a lot|a good few|quite a few|a fair few|a cluster|a clump|a batch|a group) " + _BURST_MSGS + r"(?:" + _BURST_TAIL + r"|at once|all at once|together)"
+                          + r"|(?<=\s)in (?:quick |rapid |close )?succession|in runs(?! of)|by the (?:dozen|score|hundred|handful|bucketload|bucket-load)|in (?:their )?(?:dozens|scores|hundreds|droves|handfuls|heaps|bunches))\b", re.I)
+_LOSS_CUE = re.compile(r"\b(?:drop\w*|los[te]\w*|loss\w*|missing|vanish\w*|disappear\w*|gone|go(?:es)? missing|knock\w* out|wip\w* out|kill\w*|discard\w*|swallow\w*"
+                       r"|blank\w*|burst\w*|throw\w* away|eat\w*)\b", re.I)
+#: (after held-out 49) a place a vehicle noun names the kind of ("the truck stop", "the tram depot", "the bus station"): no vehicle
+_PLACE_HEAD = (r"(?:stops?|shelters?|lanes?|stations?|depots?|garages?|parks?|wash(?:es)?|yards?|bays?|ranks?|routes?|terminals?|ports?|dealerships?|showrooms?"
+               r"|factor(?:y|ies)|plants?|museums?|pools?|tracks?|lines?|networks?|sheds?|barns?|sidings?|halts?|platforms?|paths?|racks?|hire|services)")
+#: a railway crossing said as a landmark beside the test's own junction ("Signalled junction just beyond the level crossing", "Junction right
+#: after the level crossing"), or a road named after one before an application with no junction ("Level crossing approach road, EEBL:")
+_CROSSING_BESIDE = re.compile(r",?\s*\b(?:just |right |immediately |shortly |a little |a bit )?(?:beyond|after|past|before|on the (?:far|other|near) side of|this side of"
+                              r"|(?:just )?over|next to|beside|near|by) the (?:level|railway|railroad|rail|train) crossing\b", re.I)
+_CROSSING_ROAD = re.compile(r"(?:^|(?<=[.;!?] ))(?P<c>(?:the )?(?:level|railway|railroad|rail) crossing (?:approach |access |service )?(?:road|lane|street|route))"
+                            r"(?=,?\s*(?:an? )?(?:fcw|eebl|forward collision warning|emergency electronic brake lights?)\b)", re.I)
+
+
+#: an owner said before a vehicle that may say something S holds or cannot hold (a priority, a test role, a spoof): never set aside
+_OWNER_UNHELD = re.compile(r"(?:emergenc|polic|ambulanc|fire|rescue|militar|army|escort|patrol|test|ego|host|lead|target|spoof|attack|ghost|phantom"
+                           r"|dummy|robot|autonom|driverless|learner|novice|drunk|tired|sleepy|distracted|elderly|blind|deaf).*", re.I)
+
+
+def _held49_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 49 (each generic; each one refused, quoted, or read wrong before; each left as written where it could say two things):
+
+    - a burst loss's size in words no number word is: "a dozen at a time", "half a dozen in a row", "in runs of a score", "a pair at a
+      time" (s22, a silent error: a plain loss ran); "in runs / batches / groups of <any number word>" ("in runs of fifteen" ran as a plain
+      loss: only up to ten was read); "N at a go" / "in one go": "N at a time";
+    - a burst loss's size said with no number ("a few at a time", "several in a row", "by the dozen", "in their dozens"): refused, quoted
+      (the plain loss ran, without a word);
+    - a vehicle introduced with its owner or trade said as a possessive ("A plumber's van with no V2X fitted", "a supporters' coach"): the
+      vehicle, the owner noted (S holds nothing of it), there and where the same vehicle is named again; never a vehicle's possessive;
+    - a railway crossing said as a landmark beside the test's own junction ("Signalled junction just beyond the level crossing", "Junction
+      right after the level crossing"), or a road named after one before FCW / EEBL ("Level crossing approach road, EEBL:"): set aside,
+      noted; a test at the crossing stays refused, quoted ("IMA at a level crossing");
+    - "we come over the rails at 12 m/s": "we drive at 12 m/s" (the ego crossing the railway beside the junction);
+    - a load word joined to a compound vehicle noun ("A heating-oil tanker"): the noun ("oil tanker"), the word noted;
+    - a window "For 5 s from the 6 s mark" / "for 5 s from 6 s into the run": "from 6 s for 5 s" (refused before: the duration said twice).
+    """
+    num = lambda w: _DOZENS[w.lower()] if w.lower() in _DOZENS else (int(w) if w.isdigit() else _NUMBER_WORDS[w.lower()])  # noqa: E731
+    t = re.sub(r"\b(" + _DOZEN + r"|" + _NW + r")\b(?= " + _BURST_MSGS + _BURST_TAIL + r"\b)", lambda m: str(num(m.group(1))), t, flags=re.I)
+    # "lose 12 of the car's BSMs in a row": "lose the car's BSMs 12 in a row" (the count before its messages; refused before, or, said in a
+    # word, run as a plain loss)
+    t = re.sub(r"\b(\d+) of ((?:its|the|their|that|this|our) (?:[\w'’-]+ ){0,2}?(?:bsms?|cams?|spat|spats|map|maps|messages|packets|updates)) (" + _BURST_TAIL + r")\b",
+               r"\2 \1 \3", t, flags=re.I)
+    t = re.sub(r"\bin " + _GROUPS49 + r" of (" + _DOZEN + r"|" + _NW + r")\b(?! ?(?:ms|s|secs?|seconds?|m|metres?|%|percent|km/h|mph|m/s)\b)",
+               lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
+    t = re.sub(r"\b(\d+|" + _NW + r") (" + _BURST_MSGS + r")(?:at a go|at one go|in one go|at once|in (?:quick |rapid |close )?succession)\b", r"\1 \2at a time", t, flags=re.I)
+    for m in _VAGUE_BURST.finditer(t):
+        sent = _sentence_at(t, m.start())
+        if _LOSS_CUE.search(sent):
+            raise not_understood(_clause_at(t, m.start()), f'"{m.group("w")}" says a burst loss with no number of messages in each burst: say it '
+                                 "('in bursts of 5', '12 at a time'), or say a plain loss of a share ('drop 20% of its BSMs')")
+    # a vehicle said with its owner or trade as a possessive ("A plumber's van", "a supporters' coach", "a farmer's pickup")
+    for m in list(re.finditer(r"\b(?P<d>an?|another|one more)\s+(?P<o>[a-z][a-z-]*)(?P<p>'s|’s|s'|s’)\s+(?P<a>(?:(?:" + _ADJ + r")\s+)*)(?P<n>" + _NOUN + r")\b(?!['’-])",
+                                  t, re.I))[::-1]:
+        owner = m.group("o").lower() + ("s" if m.group("p") in ("s'", "s’") else "")
+        if re.fullmatch(_NOUN + r"|ego|host|subject|lead|leader|target|our|my|your|their|his|her|its|one|other|another|driver|drivers", owner, re.I) \
+                or _UNSUPPORTED.fullmatch(owner) or not owner.isalpha() or _DESC_FUNCTION.fullmatch(owner) or _OWNER_UNHELD.match(owner):
+            continue  # a vehicle's own possessive, the ego's, or a word that may say something S holds: left as written
+        said = m.group("o") + m.group("p")
+        notes.append(f'noted: "{said}" before the {m.group("n")} says whose it is, and S holds nothing of it')
+        art = m.group("d")
+        if art.lower() in ("a", "an"):
+            first = (m.group("a") or m.group("n"))[0].lower()
+            art = ("an" if first in "aeiou" else "a") if art.islower() else ("An" if first in "aeiou" else "A")
+        t = t[: m.start()] + f"{art} {m.group('a')}{m.group('n')}" + re.sub(r"\b(the|that|this) " + re.escape(said) + r" (?=" + re.escape(m.group("n")) + r"\b)",
+                                                                           r"\1 ", t[m.end():], flags=re.I)
+    # a word joined to the first word of a compound vehicle noun, of its load ("A heating-oil tanker", "a diesel-fuel tanker"): the noun, the
+    # word noted (it says what the load is, nothing of the vehicle)
+    def joined(m: re.Match[str]) -> str:
+        if re.fullmatch(_NOUN, m.group(0), re.I) or " " not in m.group(2) or re.fullmatch(_NOUN, m.group(1), re.I) or _DESC_FUNCTION.fullmatch(m.group(1)):
+            return m.group(0)
+        notes.append(f'noted: "{m.group(1)}-" before the {m.group(2)} describes it, and S holds nothing of it')
+        return m.group(2)
+    t = re.sub(r"(?<![\w-])([a-z]+)-(" + _NOUN + r")\b(?![-'’]\w)", joined, t, flags=re.I)
+    # a railway crossing beside the test's junction, or a road named after one before FCW / EEBL: a landmark, set aside, noted
+    for m in list(_CROSSING_BESIDE.finditer(t))[::-1]:
+        sent = _sentence_at(t, m.start())
+        before = t[max(0, m.start() - 60): m.start()]
+        if re.search(r"\b(?:junction|crossroads|intersection|lights|signals?|stop line)\s*$", before, re.I) and not re.search(r"\bat (?:the|a) (?:level|railway|railroad|rail|train) crossing\b", sent, re.I):
+            notes.append(f'noted: "{m.group(0).strip(" ,")}" is a landmark beside the junction of the test (S holds no railway)')
+            t = t[: m.start()] + t[m.end():]
+    m = _CROSSING_ROAD.search(t)
+    if m:
+        notes.append(f'noted: "{m.group("c")}" is the road the test is on, a landmark (S holds no railway)')
+        t = t[: m.start("c")] + "Approach road" + t[m.end("c"):]
+    # a window "For 5 s from the 6 s mark" / "for 5 s from 6 s into the run": "from 6 s for 5 s" (refused before: the duration said twice)
+    t = re.sub(r"\bfor " + _DUR + r",? (?:from|starting(?: at| from)?|beginning(?: at)?) (?:the )?(\d+(?:\.\d+)?) ?(?:s|secs?|seconds?)(?:[- ]mark| into the run| in)\b",
+               lambda m: f"from {m.group(3)} s for {m.group(1)} {m.group(2)}", t, flags=re.I)
+    # the ego crossing the rails on its approach ("we come over the rails at 12 m/s"): its speed
+    t = re.sub(r"\b(we|we're|we are|our car|i) (?:come|comes|coming|go|goes|going|drive|drives|driving|roll|rolls|rolling|bump|bumps|bumping|rattle|rattles|rattling)"
+               r" (?:over|across) the (?:rails|railway|railway line|railway tracks|tracks|train tracks|level crossing|crossing)(?= at \d)",
+               lambda m: (notes.append(f'noted: "{m.group(0)}": the ego\'s approach (S holds no railway)') or f"{m.group(1)} drive"), t, flags=re.I)
+    return t
+
+
 #: after the held-out 33 round: the words that ask for the test, right after its reason ("..., so we want EEBL:", "Because ..., we need an FCW test")
 _ASK = r"(?:we|i) (?:want|need|would like|'d like|are asking for|ask for)"
 #: a vehicle said to be doing something now (a scene's words, not a past event's): a reason holding them may be the scene itself
@@ -2346,6 +2510,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held49_wordings(t, notes)  # "a dozen at a time", "A plumber's van", "Signalled junction just beyond the level crossing" (after held-out 49)
     t = _held48_wordings(t, notes)  # "Our milk tanker", "land 300 ms after it was sent", "Between the 4 s and 9 s marks", "inside 30 m of" (after held-out 48)
     t = _held47_wordings(t, notes)  # "a refrigerated lorry", "the mixer" after "a cement mixer", "the school's second learner car" (after held-out 47)
     t = _held38_wordings(t, notes)  # "every BSM it sends", "the ego is our removal van", "2 s ahead of my arrival", "after 10 s of the run" (after held-out 38)
@@ -3492,8 +3657,8 @@ _QUALITY_OPS: tuple[tuple[str, frozenset[str]], ...] = (
 #: weather said without a condition the world has ("bad weather", "poor visibility", "snow")
 #: (after held-out 48 never the "ice" of a trade or a thing, "an ice-cream van", "the ice rink car park": refused as the weather before)
 _VAGUE_WEATHER = re.compile(r"\b(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|"
-                            r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:weather|conditions|visibility) (?:is|are|was|will be|gets?) (?:\w+ )?(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|wintry|stormy)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow\w*|\bicy\b"
-                            r"|\bice\b(?![- ]?(?:creams?|lolly|lollies|rinks?|hockey|skat\w*|cubes?|box(?:es)?)\b)|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust\w*|\bsandstorm\w*")
+                            r"wintry|winter|stormy) (?:weather|conditions|visibility)\b|\b(?:weather|conditions|visibility) (?:is|are|was|will be|gets?) (?:\w+ )?(?:bad|poor|nasty|awful|terrible|foul|rough|adverse|inclement|severe|harsh|extreme|miserable|difficult|tricky|challenging|wintry|stormy)\b|\b(?:poor|low|reduced|limited|bad|zero) visibility\b|\bsnow(?![- ]?(?:ploughs?|plows?)\b)\w*|\bicy\b"
+                            r"|\bice\b(?![- ]?(?:creams?|lolly|lollies|rinks?|hockey|skat\w*|cubes?|box(?:es)?)\b)|\bhail\w*|\bsleet\b|\bslippery\b|\bblizzard\w*|\bwindy\b|\bgusts?\b|\bsmog\b|\bhaz[ey]\b|\bdust(?![- ]?carts?\b)\w*|\bsandstorm\w*")
 #: a light condition the world has no model of ("low sun", "glare", "golden hour")
 _VAGUE_LIGHT = re.compile(r"\blow sun\b|\bsun (?:is )?low\b|\bsun (?:\w+ )?in (?:our|the driver's|my|his|her) eyes\b|\bglare\b|\bblinding (?:sun|light)\b|\bgolden hour\b")
 #: a traffic density without a count ("heavy traffic", "rush hour", "a busy junction"); a count ("3 other cars") is what the spec holds
@@ -3568,7 +3733,7 @@ def _is_unknown_fault(piece: str) -> bool:
             and not re.search(r"\b(?:light|lamp|signal) (?:turns|changes|goes|switches|shows)\b", low)):
         return True  # after held-out 16: "the MAP being odd", "the SPaT stays weird": a state said of a stream that no operator reads, refused
     # after held-out 46: "no interference on the radio" says a healthy channel, not a fault no operator reads
-    return bool(_FAULTISH.search(re.sub(_NO_INTERFERENCE, " ", low)) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
+    return bool(_FAULTISH.search(re.sub(_NO_INJECTION, " ", re.sub(_NO_INTERFERENCE, " ", low))) and (_MSG.search(low) or re.search(r"\b(radio|channel|v2x|signal)\b", low))) or bool(
         _MSG.search(low) and re.search(r"\b(are|is|get|gets|arrive|arrives|come in|comes in|show up|shows up|trickle in|trickles in)\b", low) and not _first(_OPS, low) and not _HEALTHY.search(low)
         and not re.search(r"\b(light|lamp|signal) (turns|changes|goes|switches|shows)\b", low))
 
@@ -4724,9 +4889,15 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
             raise not_understood(_clause_at(text, text.lower().find(m.group(0))), "too vague to test: say which messages (SPaT, MAP, BSM) and which fault "
                                  "(loss, burst loss, delay, timestamp skew, freeze, wrong signal group, position offset) with its size")
     for s in scene_sents:
-        m = _UNSUPPORTED.search(s.lower())
+        # (after held-out 49 never a place a road user's noun names the kind of: "the tram depot's service road", "Tram depot gate"; "a tram
+        # comes from the right" stays refused)
+        m = next((u for u in _UNSUPPORTED.finditer(s.lower()) if not re.match(r"[ -]" + _PLACE_HEAD + r"\b(?!-)|['’]s? (?:depot|stop|station|tracks|line|network)\b", s.lower()[u.end():])), None)
         if m:
             raise not_understood(s, f"the runtime has no {m.group(1)}; it builds cars, vans, trucks and buses")
+        m = _no_class(s)
+        if m:  # after held-out 49: a vehicle of no plain class of S ("an ambulance": a van or a truck?); never dropped, never a car by default
+            raise not_understood(_clause_at(s, m.start()), f'"{s[m.start(): m.end()]}" is no vehicle class of the specification ({_NO_CLASS_WHY.get(m.group("w").lower().rstrip("s"), "it builds cars, vans, trucks and buses")}): '
+                                 "say it as a car, van, truck or bus, or leave it out")
     for s in [*scene_sents, *fault_clauses]:
         for m in _NP.finditer(s.lower()):
             head = _COMPOUND_HEAD.match(s.lower(), m.end())
@@ -4818,6 +4989,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     whose = _followed_at(spec["ego"], vehicles) or _brakes_from_rest(stands, spec["ego"], vehicles)
     _same_speed_unfilled(low, text, spec["ego"], vehicles)  # "the same speed" that gave no vehicle a speed (after held-out 32)
     motion = _motion_unheld(vehicles) or _motion_unattached(scene_sents, vehicles)
+    _unnamed_class(text, vehicles)
     for v in vehicles:
         v.pop("_noun", None)
         v.pop("_another", None)
@@ -4888,6 +5060,41 @@ def _outcome_notes(text: str, scene_sents: Sequence[str], outcomes: Sequence[str
     return out
 
 
+#: (after held-out 49) a vehicle introduced by a word that is no vehicle noun of ``CLASSES``: the object of a following ("we follow a tractor",
+#: "Our fire engine follows another fire engine", "behind a snowcat") or the subject of a vehicle's motion ("and a dray comes from the right")
+_FOLLOW_WHO = re.compile(r"\b(?:follow(?:s|ing|ed)?|behind|trail(?:s|ing|ed)?|tail(?:s|ing|ed)?|tailgat\w*|stuck behind|queu\w* behind|(?:clos(?:e|es|ing)|gain(?:s|ing)?) (?:in )?on"
+                         r"|catch(?:es|ing)? up (?:on|with))\s+(?P<np>(?:an?|another|one more)\s+(?:[\w'’-]+\s+){0,3}?(?P<w>[a-z][\w-]*))"
+                         r"(?=\s*(?:[,;:.!?)]|$)|\s+(?:to|at|doing|going|travell?ing|driving|moving|rolling|crawling|cruising|both|with|which|that|who|as|and|in|on"
+                         r"|along|up|down|through|away|for|from|out|into|onto|round|around|past|by|is|are|was|ahead|\d)\b)", re.I)
+_MOVER = re.compile(r"(?:^|[,;:.!?]\s+|\b(?:and|while|as|with|when|then|where|whereas)\s+)(?P<np>(?:an?|another|one more)\s+(?:[\w'’-]+\s+){0,3}?(?P<w>[a-z][\w-]*))"
+                    r"\s+(?:comes|approaches|crosses|heads|drives|runs|brakes|pulls|sails|goes|travels|cruises|is doing|doing|coming|approaching|crossing|heading"
+                    r"|driving|running|braking|turns|turning|trundles|trundling|rumbles|rumbling|follows|following)\b", re.I)
+#: ... or said to be the vehicle of a role ("the oncoming vehicle is a dray at 30 km/h", "the lead is a snowcat")
+_ROLE_IS = re.compile(r"\b(?:vehicle|lead|leader|one|traffic|threat|target)\s+(?:is|was|will be)\s+(?P<np>(?:an?|another)\s+(?:[\w'’-]+\s+){0,3}?(?P<w>[a-z][\w-]*))"
+                      r"(?=\s*(?:[,;:.!?)]|$)|\s+(?:at|doing|going|travell?ing|driving|moving|with|which|that|and|in|on|from|is|\d)\b)", re.I)
+#: words that end such a phrase and are no vehicle ("behind a line", "a second later", "behind a red light")
+_NOT_A_VEHICLE = re.compile(r"lead|leader|vehicle|vehicles|one|ones|other|others|ego|host|target|line|lines|light|lights|signal|signals|bend|corner|curve|crest|hill"
+                            r"|junction|barrier|wall|hedge|building|queue|convoy|second|moment|bit|while|distance|gap|way|little|lot|lane|road|car|s|m|ms", re.I)
+
+
+def _unnamed_class(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
+    """A vehicle S holds with no class of its own ("the lead", "the one in front", "an oncoming vehicle") beside a vehicle phrase whose noun
+    this parser does not know ("Our fire engine follows another fire engine ...; the one in front brakes" ran the lead as a car, held-out 49
+    s26): refused, quoted; a vehicle word the parser does not know is never defaulted to a car. Only where a vehicle was read without a
+    class noun (else the unknown word is refused by the numbers no field carries)."""
+    if not any(v.get("_noun") in ("vehicle", "rv", "remote vehicle") for v in vehicles):
+        return
+    said = " ".join(text.split())
+    for rx in (_FOLLOW_WHO, _MOVER, _ROLE_IS):
+        for m in rx.finditer(said):
+            np = m.group("np").lower()
+            w = m.group("w")
+            if _NOT_A_VEHICLE.fullmatch(w) or re.search(r"\b(?:" + _NOUN + r")\b", np) or _UNSUPPORTED.search(np) or _ON_FOOT.search(np):
+                continue
+            raise not_understood(_clause_at(said, m.start("np")), f'"{m.group("np")}": a {w.lower()} is no vehicle this parser knows, and it would run as a car: '
+                                 "say it as a car, van, truck or bus")
+
+
 def _dropped_vehicle(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
     """A van, truck or bus the intent names that no vehicle of S is: refused, quoted, never dropped without a word.
 
@@ -4904,6 +5111,8 @@ def _dropped_vehicle(text: str, vehicles: Sequence[dict[str, Any]]) -> None:
             continue
         if cls == "bus" and (re.search(r"\bcan[- ]$", text[: m.start()], re.I) or re.match(r"[- ](?:lanes?|stops?|routes?|bars?|load|traffic|messages?)\b", text[m.end():], re.I)):
             continue
+        if re.match(r"[ -]" + _PLACE_HEAD + r"\b(?![-'’])", text[m.end():], re.I) and not re.search(r"\b(?:an?|another|one more)\s+$", text[: m.start()], re.I):
+            continue  # after held-out 49: "Truck stop entrance crossroads", "past the lorry park": a place ("a truck stop" is refused, ``_COMPOUND_HEAD``)
         raise not_understood(_clause_at(text, m.start()), f"the {noun} is named but is no vehicle of the specification: say where it is "
                              "(ahead of us / behind us / crossing from the left or right / oncoming / parked) and its speed")
 
@@ -5002,7 +5211,7 @@ def _situation(scene: str) -> Optional[str]:
         return "ima"  # a vehicle said with its side ("that unequipped car from the left ... runs the red", "a connected bus from the left, 7 m/s"): crossing traffic (after held-out 12)
     if app in (None, "fcw"):
         m = re.search(r"\b(?:brakes?|braking|decelerates?|decelerating|slows?|slowing)\b[^;|.]*?" + _NUM + r" ?m/s(?:²|\^2|2)", scene)
-        if m and float(m.group(1)) >= -HARD_BRAKING:
+        if m and float(m.group(1)) >= min(-HARD_BRAKING, round(0.4 * G, 3)):  # "0.4 g" (3.923 m/s² with the standard g) is the threshold said in g
             return "eebl"
     return app
 
@@ -5206,6 +5415,12 @@ def _read_faults(clauses: Sequence[str], app: str, vehicles: list[dict[str, Any]
             sized[0].pop("_all", None)
     bursts = [f for f in out if f["op"] == "burst_drop"]
     out = [f for f in out if not (f.get("_unsized", False) and any(b["stream"] == f["stream"] and f.get("target", "") in ("", b.get("target", "")) for b in bursts))]
+    for f in out:  # after held-out 49 (s22's class): a loss said in groups whose size no rule read ran as a plain loss, without a word
+        g = re.search(r"(?:\b[\w-]+ )?\b" + _BURST_TAIL + r"\b|\bby the (?:dozen|score|hundred)\b|\bin (?:their )?(?:dozens|scores|hundreds)\b", (f.get("_clause") or "").lower()) \
+            if f["op"] == "drop" else None
+        if g:
+            raise not_understood(f.get("_clause") or g.group(0), f'"{g.group(0)}" says a loss in groups, and no number of messages in each is read: say the '
+                                 "burst length as a number ('in bursts of 12', '12 at a time'), or a plain loss of a share ('drop 20% of its BSMs')")
     return out
 
 
@@ -6880,7 +7095,10 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outco
                 continue  # a change of speed with its numbers: ``_speed_change``'s
             if (kind == "move" and app in ("ima", "lta") and re.fullmatch(r"pull(?:s|ed|ing)? out", w.group(0))
                     and re.match(r"\s*(?:$|[,;.]|(?:at|from|slowly|carefully|gently|cautiously|now|then|and)\b|(?:of|from) (?:the|a|our) (?:side (?:road|street)|minor road"
-                                 r"|side turning|junction|stop line|give[- ]way line|line)\b|(?:into|onto|across|over) (?:the|a) (?:junction|intersection|crossroads|main road"
+                                 r"|side turning|junction|stop line|give[- ]way line|line)\b"
+                                 # after held-out 49: out of a place onto the road ("Our fire engine pulls out of the station and crosses the junction")
+                                 r"|(?:of|from) (?:the|a|our) (?:[\w-]+ ){0,2}?(?:station|depot|yard|garage|car park|car-park|driveway|drive|gate|gates|base|compound"
+                                 r"|forecourt|premises|site|entrance|exit)\b|(?:into|onto|across|over) (?:the|a) (?:junction|intersection|crossroads|main road"
                                  r"|major road|road|crossing)\b)", low[m.end(verb):])):
                 continue  # after held-out 47: at a junction (IMA, LTA) the ego that "pulls out" ("we pull out at 3 m/s from 8 m", "we pull out of
                 #           the side road") enters it, its movement the application's; a pull-out to overtake or into a lane stays refused
@@ -7732,7 +7950,13 @@ _NO_FAULT_SAID = re.compile(r"\b(?:(?:with|using|over|on|under|and|keep|keeps|ke
                             r"|(?:the\s+)?(?:v2x\s+)?(?:channel|link|radio|network|comms|connection)\s+(?:is|stays|remains)\s+(?:perfect|flawless|pristine)"
                             r"|perfect\s+(?:radio|link|network|connection|v2x)"
                             # after held-out 46: "no interference on the radio" (every message said to arrive, ``_NONE_LOST``, has its own loop)
-                            r"|" + _NO_INTERFERENCE + r"|nothing\s+(?:is\s+|gets\s+|arrives\s+)?(?:late|lost|delayed|dropped|missing)(?:\s*(?:,|or|and|nor)\s+(?:late|lost|delayed|dropped|missing))*)\b", re.I)
+                            r"|" + _NO_INTERFERENCE + r"|nothing\s+(?:is\s+|gets\s+|arrives\s+)?(?:late|lost|delayed|dropped|missing)(?:\s*(?:,|or|and|nor)\s+(?:late|lost|delayed|dropped|missing))*"
+                            # after held-out 49: the healthy run in new words ("Nothing should go wrong on the V2X side", "Don't inject anything into the
+                            # messages", "Messaging stays flawless the whole time", "Nobody touches the messages"): beside a fault each ran the fault,
+                            # the healthy words dropped without a word
+                            r"|nothing\s+(?:should|must|shall|will|may|can|is (?:going )?to|ought to)\s+go\s+wrong|nothing\s+goes\s+wrong|" + _NO_INJECTION
+                            + r"|(?:the\s+)?(?:v2x\s+)?(?:messaging|messages|comms|communications?)\s+(?:is\s+|are\s+|stays?\s+|remains?\s+|keeps?\s+)(?:perfect|flawless|pristine|untouched|clean|healthy|intact)"
+                            r"|(?:nobody|no one|no-one)\s+(?:touches|tampers with|messes with|interferes with|alters|modifies|corrupts)\s+(?:the\s+|any\s+|our\s+)?(?:v2x\s+)?(?:messages|messaging|channel|link|radio|comms))\b", re.I)
 #: what a healthy phrase is said of, right after it ("no faults on the MAP", "healthy messages from the van")
 _HEALTHY_OF = re.compile(r"\s+(?:on|in|for|to|from|of|with)\s+(?:the\s+)?(?:(?P<s>spat|spatem|map|mapem|bsms?|cams?)\b|(?P<v>(?:[\w-]+\s+){0,2}?(?:" + _NOUN + r"))(?:['’]s)?\b)", re.I)
 
