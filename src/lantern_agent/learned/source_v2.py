@@ -188,27 +188,26 @@ def with_offpath_notices(fields: dict[str, Any], texts: list[str], fraction: flo
     """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
     with a warning-styled notice about activity outside the driving path (``offpath_notices.NOTICES``, no position; a
     counterexample of kind ``offpath``); the extended texts."""
-    eligible = np.nonzero(_quiet_rows(fields))[0]
-    rng = np.random.default_rng([seed, 1313])
-    chosen = eligible[rng.random(len(eligible)) < fraction]
-    pick = rng.integers(0, len(op.NOTICES), size=len(chosen))
-    num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
-    num[:, -2:] = 0.0  # the notice names no position: the live agent gets none either
-    return _with_statements(fields, texts, chosen, [op.NOTICES[j] for j in pick], num, "offpath", f"op{fraction:g}")
+    return _with_positionless(fields, texts, fraction, [seed, 1313], op.NOTICES, "offpath", f"op{fraction:g}")
 
 
 def with_ignore_statements(fields: dict[str, Any], texts: list[str], fraction: float, seed: int) -> tuple[dict[str, Any], list[str]]:
-    """``fields`` plus, for each no-warning row the counterexamples draw from with probability ``fraction``, the same row
-    with a negated or irrelevant statement (``ignore_statements.STATEMENTS``, no position; a counterexample of kind
-    ``statement``); the extended texts. Why a pool of its own: ``counterexamples.py`` holds 8 negated templates and 8
-    irrelevant sentences, and checkpoints trained on them misread a different unseen one from seed to seed."""
+    """As ``with_offpath_notices``, with a negated or irrelevant statement (``ignore_statements.STATEMENTS``; kind
+    ``statement``). Why a pool of its own: ``counterexamples.py`` holds 8 negated templates and 8 irrelevant sentences,
+    and checkpoints trained on them misread a different unseen one from seed to seed."""
+    return _with_positionless(fields, texts, fraction, [seed, 1717], ig.STATEMENTS, "statement", f"is{fraction:g}")
+
+
+def _with_positionless(fields: dict[str, Any], texts: list[str], fraction: float, rng_seed: list[int], pool: Sequence[str],
+                       kind: str, key: str) -> tuple[dict[str, Any], list[str]]:
+    """Quiet rows drawn with probability ``fraction``, again with a statement of ``pool`` that names no position."""
     eligible = np.nonzero(_quiet_rows(fields))[0]
-    rng = np.random.default_rng([seed, 1717])
+    rng = np.random.default_rng(rng_seed)
     chosen = eligible[rng.random(len(eligible)) < fraction]
-    pick = rng.integers(0, len(ig.STATEMENTS), size=len(chosen))
+    pick = rng.integers(0, len(pool), size=len(chosen))
     num = np.asarray(fields["numeric"], dtype=np.float32)[chosen].copy()
     num[:, -2:] = 0.0  # the statement names no position: the live agent gets none either
-    return _with_statements(fields, texts, chosen, [ig.STATEMENTS[j] for j in pick], num, "statement", f"is{fraction:g}")
+    return _with_statements(fields, texts, chosen, [pool[j] for j in pick], num, kind, key)
 
 
 def _appended(fields: dict[str, Any], rows: np.ndarray) -> dict[str, Any]:
