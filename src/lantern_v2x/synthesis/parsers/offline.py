@@ -132,6 +132,7 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("(?:stretch )?limo(?:usine)?s?", "car"),
     ("jeeps?", "car"),
     ("hop-on,? hop-off (?:bus(?:es)?|coach(?:es)?)", "bus"),
+    ("service vans?", "van"),  # after held-out 50: "we follow a service van" (refused, quoted, before: "service" no word of a vehicle)
     ("delivery vans?", "van"),
     ("(?:box|panel|cargo) vans?", "van"),
     ("(?:camper ?|motor-?caravan )vans?", "van"),  # after held-out 38: "a camper van" (refused, quoted, before)
@@ -320,7 +321,12 @@ _OPS: tuple[tuple[str, str], ...] = (
                r"|\b(?:does|do|did|will) not (?:update|change|refresh)|\b(?:doesn't|don't|won't) (?:update|change|refresh)|\bnever (?:updates?|changes|refreshes)\b"
                # after held-out 16: "the intersection MAP never updating", "keeps sending identical MapData", "broadcasts the same SPaT"
                r"|\bnever (?:gets? |getting |got |is |are |being )?(?:updat(?:ed|ing)|chang(?:ed|ing)|refresh(?:ed|ing))\b|\b(?:send|sends|sending|sent|broadcasts?|broadcasting|transmits?|transmitting)"
-               r" (?:one and )?(?:identical|the (?:very |exact )?same|unchanged)\b"),
+               r" (?:one and )?(?:identical|the (?:very |exact )?same|unchanged)\b"
+               # after held-out 50: "Lock the SPaT on its last message", "Make the flatbed's BSMs hang on the same message" (refused before, no
+               # operator): the messages held at one content
+               r"|\b(?:lock|locks|locked|locking|hang|hangs|hanging|hung|stick|sticks|sticking|pin|pins|pinned) (?:(?:the|its|their|our|that|this) (?:[\w'’-]+ ){0,3}?)?(?:on|at|to) "
+               r"(?:its |their |the |one |a )?(?:very |exact )?(?:last|previous|same|final|old|last known|last good|single|one) (?:messages?|values?|states?|payloads?|contents?"
+               r"|frames?|packets?|updates?|broadcasts?|spats?|bsms?|maps?|cams?)\b"),
     ("skew", r"\bskew|\btime[- ]?stamps?\b|\b(?:bsm|spat|map|cam|message|packet|its|their|the)s? stamps\b|\bclock\b|(?:in|into) the (?:past|future)|\b(?:stamped|time-?stamped) (?:old|in the past|in the future|behind|ahead)\b"
              # after held-out 30: a sender's time said against true time ("lags true time by 1 s", "runs 0.4 s behind GNSS time"): a clock, not a delay
              r"|\b(?:lag\w*|trail\w*|behind|ahead of|leads?) (?:the )?(?:true|real|actual|reference|gps|gnss|utc|wall[- ]clock) time\b"),
@@ -591,6 +597,9 @@ _HASH_LABEL = re.compile(r"(?P<w>\b(?!(?:sg|sig|signal|group|grp|phase|lane|appr
                          r"|building|bldg\.?|zone|sector|area|pit|berth|quay|wharf|block|hall|warehouse|shed|plot|paddock|field|lab|laboratory"
                          # after held-out 49: an industrial estate's numbered unit ("the road past unit 14", "spine road past unit 6"): a label
                          r"|unit"
+                         # after held-out 50: a wind farm's numbered turbine, and numbered site features of its kind ("Turbine 9 service track",
+                         # "Turbine 4 access road", "past mast 3", "pylon 12", "hangar 2", "pier 4"): labels
+                         r"|turbine|wind turbine|mast|met mast|pylon|hangar|pier|jetty|silo|enclosure|pen"
                          r")) \d+[a-z]?(?: (?:of|/) \d+)?\b"
                          r"(?!\.\d|\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz)\b|\s?(?:-|to|\.\.)\s?\d)"
                          # a software or firmware version ("OBU SW 4.2.1", "firmware v3.2", "release 2.0.1"): a label; a number with two dots never is a quantity
@@ -2277,7 +2286,9 @@ _LOSS_CUE = re.compile(r"\b(?:drop\w*|los[te]\w*|loss\w*|missing|vanish\w*|disap
                        r"|blank\w*|burst\w*|throw\w* away|eat\w*)\b", re.I)
 #: (after held-out 49) a place a vehicle noun names the kind of ("the truck stop", "the tram depot", "the bus station"): no vehicle
 _PLACE_HEAD = (r"(?:stops?|shelters?|lanes?|stations?|depots?|garages?|parks?|wash(?:es)?|yards?|bays?|ranks?|routes?|terminals?|ports?|dealerships?|showrooms?"
-               r"|factor(?:y|ies)|plants?|museums?|pools?|tracks?|lines?|networks?|sheds?|barns?|sidings?|halts?|platforms?|paths?|racks?|hire|services)")
+               r"|factor(?:y|ies)|plants?|museums?|pools?|tracks?|lines?|networks?|sheds?|barns?|sidings?|halts?|platforms?|paths?|racks?|hire|services"
+               # after held-out 50: "the visitor centre's coach drop-off" (s17, refused: a coach named but no vehicle), "the bus lay-by"
+               r"|drop-offs?|drop-off (?:points?|zones?|areas?)|pick-up (?:points?|zones?|areas?)|lay-?bys?|turning (?:circles?|areas?)|loading (?:bays?|areas?|zones?))")
 #: a railway crossing said as a landmark beside the test's own junction ("Signalled junction just beyond the level crossing", "Junction right
 #: after the level crossing"), or a road named after one before an application with no junction ("Level crossing approach road, EEBL:")
 _CROSSING_BESIDE = re.compile(r",?\s*\b(?:just |right |immediately |shortly |a little |a bit )?(?:beyond|after|past|before|on the (?:far|other|near) side of|this side of"
@@ -2289,6 +2300,78 @@ _CROSSING_ROAD = re.compile(r"(?:^|(?<=[.;!?] ))(?P<c>(?:the )?(?:level|railway|
 #: an owner said before a vehicle that may say something S holds or cannot hold (a priority, a test role, a spoof): never set aside
 _OWNER_UNHELD = re.compile(r"(?:emergenc|polic|ambulanc|fire|rescue|militar|army|escort|patrol|test|ego|host|lead|target|spoof|attack|ghost|phantom"
                            r"|dummy|robot|autonom|driverless|learner|novice|drunk|tired|sleepy|distracted|elderly|blind|deaf).*", re.I)
+
+
+#: (after held-out 50) every noun of a group a loss may be said in: s26 "Its BSMs should drop out in packs of three, half the time" ran as a
+#: plain loss, the burst length 3 lost without a word ("packs" was no group word of the earlier rounds)
+_GROUPS50 = (r"(?:bursts|clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves"
+             r"|patches|lumps|sets|lots|packs|packets|bundles|trains|squads|flurries|handfuls|heaps|piles|stacks|rafts|chains|series|bouts|blasts|spurts"
+             r"|swathes|swaths|slabs|sheaves|knots|gaggles|flocks|herds|droves|batch|pack|cluster|clump|bunch|chunk|string|block|group|bundle|train)")
+#: group nouns said with no size that a plain loss must never swallow ("drop them in packs", "lose its BSMs in bundles"): refused, quoted
+_GROUPS50_BARE = (r"(?:clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|volleys|salvos|lumps|packs|bundles|trains|squads|flurries"
+                  r"|handfuls|heaps|piles|stacks|rafts|chains|bouts|blasts|spurts|swathes|swaths|slabs|knots|gaggles|flocks|herds|droves|waves|streaks|spells)")
+
+
+def _held50_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 50 (each generic; each refused, quoted, or read wrong before):
+
+    - a burst loss said with any group noun and its size: "in packs of three" (s26, a silent error: a plain loss ran), "in bundles of four",
+      "in trains of 5", "in squads of a dozen", "in three-message packs", "in packs of 3 messages": "in bursts of N"; the same group noun with
+      no size ("drop them in packs", "in bundles") is refused, quoted, never a plain loss.
+    """
+    # a reported position's offset said "rearward of" / "to the rear of" / "forward of" its true spot (s21 "Nudge the crane lorry's reported
+    # position 2.5 m rearward of its true spot" was refused, no operator): "behind" / "ahead of" its true position
+    t = re.sub(r"(\d ?(?:m|metres?|meters?|feet|ft)) (?:further |farther )?(?:rearwards?|backwards?|to the rear) (?:of|from) ((?:its|their|the) (?:true|real|actual|correct)) "
+               r"(?:spot|position|location|place|point|whereabouts)\b", r"\1 behind \2 position", t, flags=re.I)
+    t = re.sub(r"(\d ?(?:m|metres?|meters?|feet|ft)) (?:further |farther )?(?:forwards?|ahead) (?:of|from) ((?:its|their|the) (?:true|real|actual|correct)) "
+               r"(?:spot|position|location|place|point|whereabouts)\b", r"\1 ahead of \2 position", t, flags=re.I)
+    # "we follow a coach at 70 km/h, 40 m behind it, same speed" / "we follow an SUV at 30 km/h, 18 m back, same speed" (s27, s30: refused, the
+    # speed read as no one's, "behind it" a gap from another vehicle): the gap is the lead's, both at the speed; without "same speed" the
+    # speed may be ours or the lead's, and it stays refused
+    t = re.sub(r"\b((?:we|the ego|our car|i) (?:follow|follows|trail|trails|tail|tails|are following|are trailing|are behind) (?:an?|the|that) (?:(?:" + _ADJ + r")\s+)*(?:" + _NOUN + r")) "
+               r"(?:at|doing) (\d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s)),? (\d+(?:\.\d+)? ?m) (?:back|behind(?: it| them| him| her)?|behind (?:the|that) (?:" + _NOUN + r")),? "
+               r"(?:(?:at |with |doing )?(?:the )?same speed|both at the same speed|at the same pace|matching (?:its|their) speed)\b",
+               r"\1 \3 ahead, both at \2", t, flags=re.I)
+    # a braking said "hits / slams on / stamps on the brakes" in a window's anchor ("Beginning 3 s after it hits the brakes", s30, refused): "after
+    # it brakes"; "For 8 s from the moment it starts braking, delay its BSMs by 250 ms" (s27, refused: the duration said before its start):
+    # "From the moment it starts braking, delay its BSMs by 250 ms for 8 s"
+    t = re.sub(r"\b(after (?:it|they|the (?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead|leader|one in front))) (?:hits|slams on|stamps on|jams on|applies|stands on|puts on|steps on) (?:the|its|their) brakes\b",
+               r"\1 brakes", t, flags=re.I)
+    t = re.sub(r"(?:(?<=^)|(?<=[.;:!?] ))For ((?:\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?)) ((?:from|starting|beginning|starting from) (?:the moment|\d+(?:\.\d+)? ?s after) (?:it|they|the (?:[\w-]+ ){0,2}?(?:" + _NOUN + r"|lead|leader)) (?:starts? braking|begins? braking|brakes|starts? to brake)), "
+               r"([^.;]+?)(?=[.;]|$)", lambda m: f"{m.group(2)[0].upper()}{m.group(2)[1:]}, {m.group(3)} for {m.group(1)}", t, flags=re.I)
+    # a deceleration in fractions of a g said in words ("brakes hard at six tenths of a g", s27: the deceleration was dropped, without a word,
+    # and the braking ran with none said): "0.6 g"; "half a g", "a quarter of a g", "three quarters of a g"
+    def g_frac(m: re.Match[str]) -> str:
+        if m.group("n"):
+            v = _NUMBER_WORDS.get(m.group("n").lower(), 1 if m.group("n").lower() in ("a", "one") else 0) / {"tenth": 10, "quarter": 4, "fifth": 5, "third": 3, "half": 2}[m.group("d").lower()]
+        else:
+            v = 0.5
+        notes.append(f'read: "{m.group(0)}" as {round(v, 3):g} g')
+        return f"{round(v, 3):g} g"
+    t = re.sub(r"\b(?:(?P<n>" + _NW + r"|a|one) (?P<d>tenth|quarter|fifth|third)s? of an? g|half an? g)\b(?!-)", g_frac, t, flags=re.I)
+    m = re.search(r"(?:\b[\w-]+ ){0,3}\bof an? g\b(?![\w'’-])", t, re.I)
+    if m:  # "brakes at a fair bit of a g": no number this parser reads (the deceleration was dropped, without a word)
+        raise not_understood(_clause_at(t, m.start()), f'"{m.group(0)}" is no deceleration this parser reads: say it in m/s² or as a number of g ("0.6 g")')
+    # a phase's onset said with "showing" / "lighting up" / "coming on" ("green showing 22 s after the start", s10, refused): "green comes"
+    t = re.sub(r"\b(green|red|amber|yellow)(?: light| phase)? (?:showing|shows|lighting up|lights up|coming on|comes on|flicking on|flicks on|switching on|switches on|turning on|turns on)"
+               r"(?= (?:at )?(?:\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?)\b(?! (?:before|ahead|prior|earlier)))", r"\1 comes", t, flags=re.I)
+    t = re.sub(r"\b(green|red|amber|yellow) comes ((?:\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?)) (?:into the run|in|from the start|after the run starts|after we start)\b",
+               r"\1 at \2", t, flags=re.I)
+    # a zone said as a circle ("as soon as the minicab is inside a 30 m circle around our conflict point", s18, refused): "within 30 m of"
+    t = re.sub(r"\b(?:inside|within|in) an? (\d+(?:\.\d+)? ?(?:m|metres?|meters?|feet|ft))(?:[- ]radius)? (?:circle|zone|ring|bubble|radius|perimeter|circular zone)"
+               r" (?:around|round|about|centred on|centered on|on) (?=(?:the|our|its|their) (?:conflict point|conflict zone|crossing point)\b)", r"within \1 of ", t, flags=re.I)
+    num = lambda w: _DOZENS[w.lower()] if w.lower() in _DOZENS else (int(w) if w.isdigit() else _NUMBER_WORDS[w.lower()])  # noqa: E731
+    t = re.sub(r"\bin (?!bursts\b)" + _GROUPS50 + r" of (" + _DOZEN + r"|" + _NW + r"|\d+)(?: (?:messages?|packets?|bsms?|cams?|frames?|updates?|spats?|maps?|each|apiece))?\b"
+               r"(?! ?(?:ms|s|secs?|seconds?|m|metres?|%|percent|km/h|mph|m/s|minutes?|mins?)\b)",
+               lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
+    t = re.sub(r"\bin (" + _DOZEN + r"|" + _NW + r"|\d+)[- ](?:message|packet|bsm|spat|map|cam|frame|update)s?[- ]" + _GROUPS50 + r"\b",
+               lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
+    sized = re.search(r"\b" + _GROUPS50 + r" of (?:\d+|" + _DOZEN + r"|" + _NW + r")\b", t, re.I)  # a size said elsewhere ("... in small clumps. ... drop in bursts of three")
+    for m in ([] if sized else re.finditer(r"\b(?P<w>in (?:(?:small|big|large|little|short|long|tight|random|occasional|quick|whole) )?" + _GROUPS50_BARE + r")\b(?! of\b)", t, re.I)):
+        if _LOSS_CUE.search(_sentence_at(t, m.start())) or re.search(r"\b(?:drop|lose|lost|los|miss|vanish|disappear|discard|cut|throw)", _sentence_at(t, m.start()), re.I):
+            raise not_understood(_clause_at(t, m.start()), f'"{m.group("w")}" says a loss in groups, and no number of messages in each is read: say the '
+                                 "burst length as a number ('in bursts of 12', '12 at a time'), or a plain loss of a share ('drop 20% of its BSMs')")
+    return t
 
 
 def _held49_wordings(t: str, notes: list[str]) -> str:
@@ -2510,6 +2593,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held50_wordings(t, notes)  # "in packs of three", "in bundles" (after held-out 50)
     t = _held49_wordings(t, notes)  # "a dozen at a time", "A plumber's van", "Signalled junction just beyond the level crossing" (after held-out 49)
     t = _held48_wordings(t, notes)  # "Our milk tanker", "land 300 ms after it was sent", "Between the 4 s and 9 s marks", "inside 30 m of" (after held-out 48)
     t = _held47_wordings(t, notes)  # "a refrigerated lorry", "the mixer" after "a cement mixer", "the school's second learner car" (after held-out 47)
@@ -2747,6 +2831,81 @@ def _config_blocks(t: str) -> str:
     return re.sub(r"(?:\s*(?<!\d)\.(?!\d)\s*)+(?:[/|,;]\s*(?:(?<!\d)\.(?!\d)\s*)*)?(?=\S)", ". ", t)
 
 
+#: (after held-out 50) a time said in minutes or hours: s34 "with 30% of the SPaT dropped starting two and a half minutes into the run" ran the
+#: loss over the whole run, the window dropped without a word (no rule read "minutes"); "starting 1 minute into the run" was refused for a
+#: number with no unit. Every time in minutes or hours is read as seconds wherever a time is read (150 s is then refused by the spec's
+#: bound, quoted); a minute or hour word left unread is refused, quoted, never dropped
+_TIME_FRACTIONS = {"half": 0.5, "quarter": 0.25, "three quarters": 0.75, "three-quarters": 0.75}
+_MIN_NUM = r"(?P<n>\d+(?:\.\d+)?|" + _NW + r"|an?|one)(?:(?: |-)and(?: |-)an?(?: |-)(?P<f>half|quarter)| and (?P<f3>three[- ]quarters))?"
+_MIN_UNIT = r"(?P<u>minutes?|mins?\b\.?|min\b\.?|hours?|hrs?\b\.?)"
+#: a speed said per hour ("thirty miles an hour", "60 km/hr", "kilometres per hour"): no time
+_PER_HOUR = re.compile(r"(?:\bmiles?|\bkilomet(?:re|er)s?|\bkms?|\bkph|\bper|/)\s*$", re.I)
+_MIN_AND_SEC = r"(?:,? (?:and )?(?P<s>\d+(?:\.\d+)?|" + _NW + r") ?(?:seconds?|secs?|s)\b)?"
+#: an hour said of a time of day or a busy time ("School-run hour", "rush hour", "the evening hour"): no time of the run
+_HOUR_OF_DAY = r"(?:rush|school[- ]run|school|peak|busy|morning|evening|lunch|happy|opening|closing|witching|golden|small|eleventh|zero|top of the|on the|by the)"
+
+
+def _minutes(t: str, notes: Optional[list[str]]) -> str:
+    """Times said in minutes or hours, read as seconds (after held-out 50): "two and a half minutes", "2.5 min", "1 min 30 s", "a minute and
+    a half", "half a minute", "90 seconds" (already seconds), "a 2-minute window", "an hour into the run"; a minute or hour word left (a
+    count with no number, "a few minutes in", "minutes later") is refused, quoted, never dropped."""
+    def val(n: str) -> float:
+        n = n.lower()
+        return 1.0 if n in ("a", "an", "one") else float(n) if re.fullmatch(r"\d+(?:\.\d+)?", n) else float(_NUMBER_WORDS[n])
+
+    def to_s(m: re.Match[str], v: float, unit: str) -> str:
+        secs = round(v * (3600.0 if unit.lower().startswith("h") else 60.0), 3)
+        if notes is not None:
+            notes.append(f'read: "{m.group(0).strip()}" as {secs:g} s')
+        return f"{secs:g} s"
+
+    def num_unit(m: re.Match[str]) -> str:
+        if _PER_HOUR.search(t[: m.start()]) or (m.group("u").lower().startswith("h") and re.search(r"\b" + _HOUR_OF_DAY + r"[\s-]*$", t[: m.start()], re.I)):
+            return m.group(0)
+        v = val(m.group("n")) + (_TIME_FRACTIONS[m.group("f").lower()] if m.group("f") else 0.75 if m.group("f3") else 0.0)
+        s = to_s(m, v, m.group("u"))
+        if m.group("s"):
+            s = f"{round(float(s[:-2]) + val(m.group('s')), 3):g} s"
+        return s
+
+    # "a minute and a half", "an hour and a quarter"
+    t = re.sub(r"\b(?:a|an|one) (?P<u>minute|hour) and an? (?P<f>half|quarter)\b",
+               lambda m: to_s(m, 1.0 + _TIME_FRACTIONS[m.group("f").lower()], m.group("u")), t, flags=re.I)
+    # "half a minute", "half an hour", "a quarter of an hour", "three quarters of a minute"
+    t = re.sub(r"\b(?:(?P<a>an? )?(?P<f>half|quarter|three[- ]quarters)(?: of)? (?:an?|one) (?P<u>minute|hour))\b",
+               lambda m: to_s(m, _TIME_FRACTIONS[m.group("f").lower().replace("-", " ")], m.group("u")), t, flags=re.I)
+    # "two and a half minutes", "2.5 min", "1 min 30 s", "a minute", "an hour into the run", "a 2-minute window"
+    t = re.sub(r"(?<![\w.])" + _MIN_NUM + r"[ -]?" + _MIN_UNIT + _MIN_AND_SEC + r"(?![\w/])", num_unit, t, flags=re.I)
+    t = re.sub(r"(\d+(?:\.\d+)?)[:h](\d{2})\s?(?:min|mins|minutes)\b", lambda m: f"{int(m.group(1)) * 60 + int(m.group(2))} s", t, flags=re.I)  # "2:30 min"
+    for m in re.finditer(r"\b(?:(?:a few|a couple of|a couple|several|some|many|few|the first|the next|the last|the first few|the last few|a|an|one|half an?|the whole|the entire)"
+                         r"\s+(?:more\s+|whole\s+|full\s+|odd\s+)?(?:minutes?|mins?|hours?|hrs?)|(?:minutes?|mins?|hours|hrs)(?=\s+(?:into|in|later|after|before|long|of (?:the )?(?:run|test|driving)))"
+                         r"|(?<=\d )(?:minutes?|mins?|hours?|hrs?))\b", t, re.I):
+        if _PER_HOUR.search(t[: m.start()]) or re.search(r"\b" + _HOUR_OF_DAY + r"[\s-]*$", t[: m.start()], re.I):
+            continue
+        raise not_understood(_clause_at(t, m.start()), f'"{_time_words(t, m)}" is a time this parser cannot read as seconds: say it in seconds '
+                             "('150 s into the run'), or leave it out")
+    for m in _VAGUE_WHEN50.finditer(t):  # a time said with no number beside a fault ("drop 30% of the SPaT halfway through the run"): the window was dropped
+        if _FAULT_CUE50.search(_sentence_at(t, m.start())):
+            raise not_understood(_clause_at(t, m.start()), f'"{m.group(0)}" says when the fault starts or ends with no time this parser reads: say it in '
+                                 "seconds ('from 20 s', 'from 20 s for 10 s'), or leave it out for the whole run")
+    return t
+
+
+#: (after held-out 50) a time said with no number ("after a while", "halfway through the run", "towards the end", "later in the run")
+_VAGUE_WHEN50 = re.compile(r"\b(?:after a (?:little |short |long )?while|a (?:little|short|long) while (?:later|in|into the run)|(?:a (?:little |tiny )?bit |a little |slightly |much )later"
+                         r"|later (?:on|in the run|in the test)|at some point|at a later (?:point|time|stage)|(?:half|mid|part)[- ]?way (?:through|into|in)(?: the (?:run|test))?"
+                         r"|(?:towards?|near|close to|nearer) the end(?: of the (?:run|test))?|(?:late|early) (?:in|into) the (?:run|test)|in the middle of the (?:run|test)|mid[- ]run)\b", re.I)
+_FAULT_CUE50 = re.compile(r"\b(?:drop\w*|los[te]\w*|loss|discard\w*|delay\w*|late|lag\w*|hold\w* back|freez\w*|frozen|stale|skew\w*|shift\w*|offset\w*|rebind\w*"
+                          r"|nois\w*|jitter\w*|vanish\w*|miss\w*|cut|throw\w* away|block\w*|corrupt\w*|inject\w*|fault\w*)\b", re.I)
+
+
+def _time_words(t: str, m: re.Match[str]) -> str:
+    """The words of a time around a minute or hour word ("a few minutes into the run"), for a refusal's quote."""
+    a = re.search(r"(?:\b(?:a few|a couple of|several|some|many|a number of|few|the|a|an|one|half an?)\s+(?:\w+\s+)?)?$", t[: m.start()], re.I)
+    b = re.match(r"(?:\s+(?:into the run|in|into|later|after|before|from now|long|of the run))?", t[m.end():], re.I)
+    return (t[a.start() if a else m.start(): m.end()] + (b.group(0) if b else "")).strip()
+
+
 def normalise(text: str, notes: Optional[list[str]] = None) -> str:
     """The prompt with its quantities in one spelling, so every rule reads one grammar.
 
@@ -2856,6 +3015,7 @@ def normalise(text: str, notes: Optional[list[str]] = None) -> str:
                lambda m: f"{round(100.0 / (_NUMBER_WORDS.get(m.group(3).lower()) or int(m.group(3))), 1):g}% of {m.group(1) or ''}{m.group(2)}s", t, flags=re.I)
     # after held-out 16: a time in digits spelled "sec" / "msec" / "seconds" read as "s" / "ms" before the shorthand rows, so each row that reads
     # "N s" reads it too ("from t=3 sec to t=9 sec" was left a window the rows did not read; number words stay for the rows below)
+    t = _minutes(t, notes)  # "two and a half minutes into the run", "1 min 30 s", "a minute and a half" (after held-out 50)
     t = re.sub(r"(\d)\s?(?:seconds?|secs?)\b", r"\1 s", t, flags=re.I)
     t = re.sub(r"(\d)\s?(?:milliseconds?|msecs?)\b", r"\1 ms", t, flags=re.I)
     t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins, fractions in words
