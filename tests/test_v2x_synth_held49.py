@@ -6,25 +6,11 @@ fixed, never one sentence. Silent errors (a spec wrong without a word) must be r
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from lantern_v2x.synthesis.parsers.offline import G, OfflineParser
-
-
-def _read(text: str) -> dict:
-    a = OfflineParser().parse(text)
-    assert a.ok, (text, a.error)
-    return json.loads(a.raw)
-
-
-def _refused_quoting(text: str, *quotes: str) -> str:
-    a = OfflineParser().parse(text)
-    assert not a.ok, (text, a.raw)
-    for q in quotes:
-        assert q in a.error, (text, a.error)
-    return a.error
+from parser_probe import read as _read
+from parser_probe import refused_quoting as _refused_quoting
 
 
 # ---- silent error s22: a burst length said in words no number word is ("a dozen at a time") ----

@@ -1,0 +1,23 @@
+"""What every held-out round's tests ask of the offline intent parser: a sentence read (its spec) or refused with a quote."""
+
+from __future__ import annotations
+
+import json
+
+from lantern_v2x.synthesis.parsers.offline import OfflineParser
+
+
+def read(text: str) -> dict:
+    """The spec the parser reads from ``text``; fails the test on a refusal."""
+    a = OfflineParser().parse(text)
+    assert a.ok, (text, a.error)
+    return json.loads(a.raw)
+
+
+def refused_quoting(text: str, *quotes: str) -> str:
+    """The refusal of ``text``, which must quote each of ``quotes``; fails the test when the parser reads it."""
+    a = OfflineParser().parse(text)
+    assert not a.ok, (text, a.raw)
+    for q in quotes:
+        assert q in a.error, (text, a.error)
+    return a.error
