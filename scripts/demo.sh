@@ -2,7 +2,7 @@
 # Set everything up (idempotent), then run the main job on the embedded simulator: a quick paired suite
 # (one pair per family; Route A with and without the warning, and Route B), scored into the per-family CUS
 # table with the warning gain, first with the onboard rule planner, then with the learned vision-language
-# agent (the release checkpoint in src/lantern_agent/data/learned_v3: camera + warning text, no training step).
+# agent (the release checkpoint in src/lantern_agent/data/learned_v4: camera + warning text, no training step).
 # Extra arguments replace that: one `lantern suite` with them (e.g. --agent expert).
 # The suite runs in its fastest mode, its default: composed runs (one process, one executor per run, the camera
 # rendered only on frames a consumer reads) forked from a warm, pre-imported worker; `--processes` (one process

@@ -18,7 +18,7 @@ L="$ROOT/.venv/bin/lantern"
 mkdir -p "$OUT"
 step() { echo "[reproduce $(date +%H:%M:%S)] $*" >&2; }
 
-# The release chain (docs/learned_agent.md, issue 19 round 11): round 0 is the previous release's recipe on the
+# The release chain (docs/learned_agent.md, issue 19 rounds 11 and 15): round 0 is learned_v2's recipe on the
 # default expert; the release's own data is the expert that stops yielding once the cross flow has crossed
 # (--expert-flow-rule crossed) plus two DAgger rounds, each driven by the previous round's model and labelled by
 # that expert. Every step is deterministic (seeded collection, one training thread).
@@ -27,7 +27,7 @@ FLOW=(--expert-flow-rule crossed)
 # a rerun of either command does nothing when its step is done and resumes it when it was interrupted
 collect() { local out="$1"; shift; "$L" dataset collect --out "$out" --workers "$WORKERS" "$@"; }
 train() { local out="$1"; shift; "$L" train --out "$out" "${RECIPE[@]}" "$@"; }
-step "round 0: the expert dataset (600 sequences, steering perturbations) and its model (the previous release, learned_v2)"
+step "round 0: the expert dataset (600 sequences, steering perturbations) and its model (learned_v2)"
 collect "$OUT/dataset" --perturb
 train "$OUT/ckpt_round0" --data "$OUT/dataset" --keep-termination-rows
 step "the release's expert dataset (the same 600 routes, the 'crossed' flow rule)"
@@ -39,7 +39,10 @@ train "$OUT/ckpt_round1" "${DATA[@]}" --keep-termination-rows
 step "DAgger round 2 (round 1 drives) and the two models of the release recipe"
 collect "$OUT/dagger2" --dagger "$OUT/ckpt_round1" --size 200 "${FLOW[@]}"
 DATA+=(--data "$OUT/dagger2")
-train "$OUT/ckpt_warning" "${DATA[@]}" --keep-termination-rows
+# the release (learned_v4, issue 19 round 15) also trains on other wordings of every warning, the warning sentence
+# placed far ahead, notices about activity off the driving path and statements to ignore; the twin has no warning rows
+LANGUAGE=(--paraphrases 1.0 --far-warnings 0.1 --offpath-notices 0.25 --ignore-statements 0.25)
+train "$OUT/ckpt_warning" "${DATA[@]}" --keep-termination-rows "${LANGUAGE[@]}"
 train "$OUT/ckpt_no_warning_training" "${DATA[@]}" --no-warning-samples
 W="{\"model_dir\": \"$OUT/ckpt_warning\"}"
 Z="{\"model_dir\": \"$OUT/ckpt_no_warning_training\"}"

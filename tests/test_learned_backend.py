@@ -86,10 +86,15 @@ def test_the_release_checkpoint_is_a_lantern_train_output_with_its_provenance():
     man = read_manifest(RELEASE_DIR)
     assert man["finished"] and man["config"]["no_warning_samples"] is False and len(man["commit"]) >= 40
     # the release recipe (docs/learned_agent.md, scripts/reproduce_results.sh): the expert's 600 sequences and two
-    # 200-sequence DAgger rounds, trained as one aggregate; layout 2, path + speed outputs, termination rows
+    # 200-sequence DAgger rounds, trained as one aggregate; layout 2, path + speed outputs, termination rows, and the
+    # language rows of issue 19 rounds 13-15 (other wordings, far warnings, off-path notices, statements to ignore)
     sets = man["datasets"]
     assert man["dataset_hash"].startswith("aggregate-") and len(sets) == 3 and all(len(d["dataset_hash"]) == 64 for d in sets)
-    assert (man["config"]["inputs"], man["config"]["outputs"], man["config"]["keep_termination_rows"]) == (2, "path_speed", True)
+    cfg = man["config"]
+    assert (cfg["inputs"], cfg["outputs"], cfg["keep_termination_rows"]) == (2, "path_speed", True)
+    levers = ("paraphrase_fraction", "far_warning_fraction", "offpath_fraction", "ignore_statement_fraction")
+    assert tuple(cfg[k] for k in levers) == (1.0, 0.1, 0.25, 0.25)
+    assert man["counts"]["train_paraphrases"] > 0 and man["counts"]["train_counterexamples"] > 0
     assert (RELEASE_DIR / EMPTY_TOKENS_FILE).is_file() and (RELEASE_DIR / "policy.safetensors").stat().st_size < 6_000_000
     assert not (RELEASE_DIR / "train_state.pt").exists()  # the optimiser state stays with the training run
     be = load_backend("learned")

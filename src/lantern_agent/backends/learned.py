@@ -51,9 +51,10 @@ from lantern_agent.learned.inputs import SPEED_SCALE
 log = logging.getLogger(__name__)
 
 #: The release checkpoint (the release recipe of docs/learned_agent.md: the collection expert's data and two DAgger
-#: rounds, `lantern train --inputs 2 --outputs path_speed --keep-termination-rows`; scripts/reproduce_results.sh,
+#: rounds, `lantern train --inputs 2 --outputs path_speed --keep-termination-rows` with paraphrase, far-warning,
+#: off-path and ignore-statement rows; scripts/reproduce_results.sh,
 #: docs/results.md): the model ``model_dir`` defaults to, so the main job drives the learned agent with no training step.
-RELEASE_DIR = Path(__file__).resolve().parents[1] / "data" / "learned_v3"
+RELEASE_DIR = Path(__file__).resolve().parents[1] / "data" / "learned_v4"
 
 #: A model output beyond this (m, either axis) is not a 2.5 s plan: the backend stops instead.
 MAX_WAYPOINT_ABS = 150.0

@@ -35,7 +35,7 @@ from lantern_agent.learned.path_speed import OUTPUTS, output_size
 FORMAT = "lantern-learned-policy"
 #: manifest versions: 1 = input layout 1 (pooled MiniLM text, warning-active / position-known numbers; the
 #: first release, learned_v1), 2 = input layout 2 (MiniLM token states through a trained text head, no presence numbers;
-#: learned_v2 and the release checkpoint, learned_v3)
+#: learned_v2, learned_v3 and the release checkpoint, learned_v4)
 VERSION = 2
 SUPPORTED_VERSIONS = (1, 2)
 WEIGHTS = "policy.safetensors"

@@ -66,12 +66,13 @@ class TrainConfig:
     #: a step with a new warning text (MiniLM, ~11 ms) under the 30 ms budget.
     image_size: tuple[int, int] | None = None
     #: policy input layout (``inputs.py``): 1 = pooled text + presence numbers (learned_v1),
-    #: 2 = token-state text head, no presence numbers, with App. H counterexample rows (``source_v2.py``; learned_v2 and the release, learned_v3)
+    #: 2 = token-state text head, no presence numbers, with App. H counterexample rows (``source_v2.py``; learned_v2 onwards)
     inputs: int = 1
     #: layout 2: share of the mixture's no-warning rows that also appear with a counterexample statement
     counterexample_fraction: float = 0.5
     #: layout 2: share of the mixture's warning rows that also appear under a training wording of their family
-    #: (``source_v2.with_paraphrases``); 0: the dataset's one sentence per family only (learned_v3)
+    #: (``source_v2.with_paraphrases``); 0: the dataset's one sentence per family only (learned_v3; the release,
+    #: learned_v4, uses 1.0)
     paraphrase_fraction: float = 0.0
     #: layout 2: share of the counterexamples' no-warning rows that also appear with their family's warning sentence
     #: placed 90-200 m ahead (``source_v2.with_far_warnings``; counterexamples of kind ``far_warning``)
@@ -83,7 +84,7 @@ class TrainConfig:
     #: (``source_v2.with_ignore_statements``; kind ``statement``)
     ignore_statement_fraction: float = 0.0
     #: what the head predicts (``path_speed.py``): "waypoints" (learned_v1's 10 timed waypoints) or
-    #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; learned_v2, learned_v3)
+    #: "path_speed" (a 20-point geometric path, 1 m apart, for steering + a 10-step speed plan; learned_v2 onwards)
     outputs: str = "waypoints"
     #: train also on warning-active rows whose horizon crosses only termination (``cache.in_cache``); off: Sec. 4.1's rule
     keep_termination_rows: bool = False
@@ -103,9 +104,9 @@ class TrainConfig:
     image_map: int = 0
 
 
-#: levers added after the release (learned_v3) with the value that leaves them off: recorded only when used, so a recipe
-#: without them keeps the manifest, the training state and the DAgger identity (``dagger_policy.manifest_digest``, which
-#: hashes ``config``) of the checkpoints trained before they existed
+#: levers added after learned_v3 (the release, learned_v4, uses all four) with the value that leaves them off: recorded
+#: only when used, so a recipe without them keeps the manifest, the training state and the DAgger identity
+#: (``dagger_policy.manifest_digest``, which hashes ``config``) of the checkpoints trained before they existed
 RECORDED_WHEN_SET = {"paraphrase_fraction": 0.0, "far_warning_fraction": 0.0, "offpath_fraction": 0.0, "ignore_statement_fraction": 0.0}
 
 
