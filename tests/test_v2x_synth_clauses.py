@@ -6884,7 +6884,9 @@ def test_held42_wordings_read_as_their_class_and_near_misses_stay_refused() -> N
     d = ok("IMA: we cross at 4 m/s, 12 m from the line, and a demolition van parked on the corner hides a car from the right at 9 m/s, 45 m away. "
            "Drop 30% of the car's BSMs.")
     assert [v.get("cls", "car") for v in d["vehicles"]] == ["van", "car"], d
-    refused("LTA: we turn left at 3 m/s, 10 m from the line; a tanker comes the other way at 12 m/s, 90 m away.", "a tanker comes the other way")
+    # (after held-out 51 a bare "tanker" is a truck, a road tanker: s18 "An oncoming tanker does 50 km/h" was refused; before, this stayed refused)
+    d = ok("LTA: we turn left at 3 m/s, 10 m from the line; a tanker comes the other way at 12 m/s, 90 m away.")
+    assert [(v["role"], v["cls"]) for v in d["vehicles"]] == [("opposing", "truck")], d
     refused("LTA: we turn left at 3 m/s, 10 m from the line; a fuel tanker comes the other way at 12 m/s, 90 m away, and a milk tanker behind it "
             "at 12 m/s, 120 m away. Delay the tanker's BSMs by 300 ms.", "the tanker's")
     # "stamped <a time in words> earlier / later than the real time": a skew; in metres, or earlier than the SPaT, stays refused

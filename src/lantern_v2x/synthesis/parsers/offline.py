@@ -116,6 +116,9 @@ TIME_OF_DAY: tuple[tuple[str, str], ...] = (
     ("dusk", r"\bdusk|sunset|evening(?![- ]?(?:shift|crew|team|build|job|batch)s?\b)|twilight|nightfall"),
     ("day", r"morning|noon|midday|afternoon|daytime"),
 )
+#: (after held-out 51) the trades whose wagon is a lorry ("a skip wagon", "a tipper wagon"): ``CLASSES``, never ``_NO_CLASS``'s bare wagon
+_TRADE_WAGON = ("skip", "tipper", "coal", "muck", "tanker", "flatbed", "low-loader", "lowloader", "hooklift", "hook-lift", "ballast", "gravel", "spoil",
+                "waste", "scrap", "timber", "log", "livestock", "cattle", "brewery", "dray", "grain", "milk", "hay", "feed")
 #: vehicle nouns -> class (longest first so "delivery van" is one noun)
 CLASSES: tuple[tuple[str, str], ...] = (
     # after held-out 49: vehicles said by their service, plainly of one class ("Our fire engine follows another fire engine" ran the lead as a
@@ -150,6 +153,9 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("artics?", "truck"),  # after held-out 47: "an oncoming artic at 15 m/s" (an articulated lorry; refused, quoted, before)
     ("(?:minicabs?|mini-cabs?|black cabs?|taxi ?cabs?)", "car"),  # after held-out 47: "an oncoming minicab at 50 km/h" (refused, quoted, before)
     ("(?:fuel|oil|petrol|gas|milk|water|chemical) tankers?", "truck"),  # after held-out 42: "a fuel tanker comes the other way" (refused, quoted, before)
+    # after held-out 51: a trade's wagon is a lorry ("behind a skip wagon crawling at 10 km/h" was refused: "a wagon may be a lorry or an estate
+    # car"); a bare "wagon" stays refused (``_NO_CLASS``)
+    ("(?:" + "|".join(_TRADE_WAGON) + ") wagons?", "truck"),
     ("(?:box|delivery|pickup|pick-up|heavy) trucks?", "truck"),
     ("minivans?", "car"),
     ("semi-trucks?", "truck"),
@@ -157,6 +163,8 @@ CLASSES: tuple[tuple[str, str], ...] = (
     ("tractor[- ]trailers?", "truck"),
     ("(?:articulated|delivery) lorr(?:y|ies)", "truck"),  # after held-out 40 also "a delivery lorry" (refused, quoted, before)
     ("hgvs?", "truck"),
+    ("(?:road )?tankers?", "truck"),  # after held-out 51: "An oncoming tanker does 50 km/h" (a road tanker; "tanker" alone was no vehicle word: refused)
+    ("(?:convertibles?|cabriolets?|cabrios?|roadsters?|soft-tops?|crossovers?)", "car"),  # after held-out 51: "an oncoming convertible" (no vehicle word: refused)
     ("semis?", "truck"),
     ("coaches", "bus"),
     ("coach", "bus"),
@@ -213,7 +221,9 @@ _ADJ = (r"(?:" + _UNEQUIP_ADJ + r"|" + _EQUIP_ADJ + r"|slow|fast|slow-moving|fas
 _NP = re.compile(r"\b(a|an|one|two|three|four|another|one more)\s+((?:" + _ADJ + r"\s+)*)(" + _NOUN + r")\b")
 #: (after held-out 47 also "without any V2X kit" / "without a V2X unit": the follower was read equipped, without a word)
 _UNEQUIPPED = re.compile(r"(?<![\w-])(?:" + _UNEQUIP_ADJ + r")(?![\w-])|without (?:v2x|a radio|an obu)|without (?:any|a|an) (?:v2x|v2v|dsrc|c-v2x|obu|radio)\b|no (?:v2x|radio|obu)\b"
-                         r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no)(?: got)?(?: any| a| an)? (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
+                         # (after held-out 51 also "has no connectivity": "A pickup is queued 12 m behind us; it has no connectivity" ran it equipped)
+                         r"|\b(?:hasn't|has not|hasnt|doesn't have|does not have|lacking|with no|has no|have no|having no|carries no|carrying no)(?: got)?(?: any| a| an)?"
+                         r" (?:v2x|v2v|radio|obu|dsrc|c-v2x|connectivity)\b"
                          r"|(?:\bnot|n't|\bnever) (?:been )?(?:" + _RADIO + r"[- ]?)?(?:equipped|connected|capable|enabled)\b|\blacks? (?:v2x|a radio|an obu|connectivity)\b"
                          # after held-out 43: "That van isn't fitted with V2X" (the car was read equipped, the words lost)
                          r"|(?:\bnot|n't|\bnever) (?:been )?fitted with (?:any |a |an )?(?:v2x|v2v|obu|radio|dsrc|c-v2x)\b")
@@ -229,7 +239,7 @@ _UNSUPPORTED = re.compile(r"\b(pedestrians?|cyclists?|motorcyclists?|bicycl\w*|b
 #: never a place or a person of its kind, "the ambulance station", "the tractor driver")
 _NO_CLASS = re.compile(r"\b(?P<w>ambulances?|minibus(?:es)?|mini-bus(?:es)?|tractors?(?![- ](?:units?|trailers?|trucks?|lorr))|motor ?homes?|motor-homes?"
                        r"|fork-?lifts?(?: trucks?)?|fork-lift trucks?|diggers?|excavators?|bulldozers?|dumpers?|telehandlers?|(?:combine )?harvesters?"
-                       r"|steam ?rollers?|road ?rollers?|milk floats?|(?<!station )(?<!bin )wagons?|hearses?|tuk-?tuks?|snowmobiles?|snowcats?|snow cats?"
+                       r"|steam ?rollers?|road ?rollers?|milk floats?|(?<!station )(?<!bin )" + "".join(f"(?<!{w} )" for w in _TRADE_WAGON) + r"wagons?|hearses?|tuk-?tuks?|snowmobiles?|snowcats?|snow cats?"
                        r"|piste[- ]?bashers?|quad bikes?|cherry[- ]pickers?|mobile cranes?|(?:road |street )?sweepers?|gully suckers?)\b", re.I)
 _NO_CLASS_WHY = {"ambulance": "an ambulance may be a van or a truck", "minibu": "a minibus may be a van or a bus", "mini-bu": "a minibus may be a van or a bus",
                  "wagon": "a wagon may be a lorry or an estate car", "motorhome": "a motorhome may be a van or a truck", "motor home": "a motorhome may be a van or a truck",
@@ -1471,7 +1481,11 @@ _OWN_EGO = {"van": "van", "truck": "truck", "bus": "bus", "lorry": "lorry", "coa
             # is heading back to the salt barn"): its class is no field of S (read before as a word of no vehicle; now of ``CLASSES``)
             "fire engine": "fire engine", "fire truck": "fire truck", "fire appliance": "fire appliance", "gritter": "gritter",
             "snowplough": "snowplough", "snow plough": "snow plough", "snowplow": "snowplow", "people carrier": "people carrier",
-            "police van": "police van", "police car": "police car", "dustcart": "dustcart"}
+            "police van": "police van", "police car": "police car", "dustcart": "dustcart",
+            # after held-out 51: the ego said as the writer's own road sweeper ("Our road sweeper follows a tipper truck 15 m back": the
+            # truck ran as no lead, its braking refused); a vehicle of no class of S is no matter for the ego, whose class is no field
+            "sweeper": "sweeper", "road sweeper": "road sweeper", "street sweeper": "street sweeper", "ambulance": "ambulance", "tractor": "tractor",
+            "motorhome": "motorhome", "motor home": "motor home", "hearse": "hearse"}
 _NUM_UNIT = r"\d+(?:\.\d+)? ?(?:km/h|kph|kmh|mph|m/s)"
 
 
@@ -2108,7 +2122,11 @@ _DESC_KEPT = re.compile(r"sightseeing|camping|touring|catering|vending|shopping|
                         r"|curtain-sided|high-sided|liveried|branded|sign-?written|single-decker|single-deck"
                         # after held-out 48: a trade or a place of use that holds a stem of ``_DESC_UNHELD`` by chance ("a campus bus": "cam";
                         # "an ice-cream van": "ice"; "a farm truck": "far"; "a university minibus": "un"; "a holiday coach": "day")
-                        r"|campus|ice-cream|farm|university|college|holiday|community|hospital|hotel|airport|market|council|charity", re.I)
+                        r"|campus|ice-cream|farm|university|college|holiday|community|hospital|hotel|airport|market|council|charity"
+                        # after held-out 51: "A grain truck" ("rain"), "a vintage wedding car" ("-ing"), "An army lorry" (an owner, no priority S
+                        # could hold: a military convoy, a tank or an escort stay refused) were refused, each a trade, use or owner
+                        r"|grain|drainage|wedding|plumbing|building|roofing|heating|cleaning|cleansing|landscaping|bottling|brewing|catering|army|military"
+                        r"|office|post-office|vintage|veteran|classic", re.I)
 
 
 def _description_word(w: str) -> bool:
@@ -2253,11 +2271,10 @@ def _held48_wordings(t: str, notes: list[str]) -> str:
     # ... and by a word of groups with no size ("drop them in clumps with a 50% chance", "lose its BSMs in clusters"): "in bursts" (the
     # burst-loss rules then ask for the length, refused, quoted); before, a plain loss ran, the grouping lost without a word; "pairs of its
     # BSMs" after a loss verb: "its BSMs in bursts of 2"
-    groups = r"(?:clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves|patches|lumps)"
-    t = re.sub(r"\bin " + groups + r" of (\d+|two|three|four|five|six|seven|eight|nine|ten)(?: (?:messages?|packets?|bsms?|cams?|frames?))?\b(?! ?(?:ms|s|secs?|seconds?|m|%)\b)",
+    t = re.sub(r"\bin (?!bursts\b)" + _GROUP_NOUNS + r" of (\d+|two|three|four|five|six|seven|eight|nine|ten)(?: (?:messages?|packets?|bsms?|cams?|frames?))?\b(?! ?(?:ms|s|secs?|seconds?|m|%)\b)",
                r"in bursts of \1", t, flags=re.I)
     t = re.sub(r"\b((?:bsms?|cams?|spat|map|messages?|packets?|updates?|broadcasts?|them|they|it) (?:(?:go(?:es)? missing|get lost|are lost|are dropped|disappear|vanish) )?)in "
-               r"(?:clumps|clusters|bunches|batches|chunks|strings|blocks|groups|volleys|salvos|lumps|bursts)\b(?! of\b)", r"\1in bursts", t, flags=re.I)
+               r"(?:bursts|" + _GROUP_NOUNS_BARE.removeprefix("(?:") + r"\b(?! of\b)", r"\1in bursts", t, flags=re.I)
     t = re.sub(r"\b(drop|drops|lose|loses|discard|discards|knock out|kill|block) pairs of ((?:the|its|their|that|this) (?:[\w-]+(?:['’]s)? ){0,3}?" + _STREAM_NOUN + r")\b",
                r"\1 \2 in bursts of 2", t, flags=re.I)
     said = {m.group(1).lower() for m in re.finditer(r"\b(?:an?|one) ((?:car|vehicle|auto)[- ]?(?:carrier|transporter|hauler))\b", t, re.I)}
@@ -2275,9 +2292,18 @@ _DOZEN = r"(?:" + "|".join(sorted(_DOZENS, key=len, reverse=True)) + r")"
 _BURST_TAIL = r"(?:at a time|in a row|back[- ]to[- ]back|at a go|at one go|in one go|per burst|per outage|in (?:quick |rapid |close )?succession)"
 _BURST_MSGS = (r"(?:of (?:them|those|(?:its|the|their|that|this|our) (?:[\w'’-]+ ){0,2}?(?:messages?|packets?|bsms?|cams?|spats?|maps?|updates?|frames?)) "
                r"|(?:(?:consecutive|successive) )?(?:messages?|packets?|bsms?|cams?|spats?|maps?|updates?|frames?) )?")
-#: the nouns of groups a loss is said in ("in runs of 15", "in batches of a dozen")
-_GROUPS49 = (r"(?:bursts|clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves"
-             r"|patches|lumps|sets|lots)")
+#: every noun of a group a loss may be said in ("in runs of 15", "in batches of a dozen", "in packs of three"), one list for every rule that
+#: reads one: the held-out 48, 49 and 50 rounds each kept a list of their own (the 48 round's local one, ``_GROUPS49``, ``_GROUPS50``), and
+#: a noun added to one was missing from the others (held-out 50 s26: "in packs of three" ran as a plain loss, "packs" in no list); unified
+#: in the held-out 51 round, parse identity held on every earlier prompt
+_GROUP_NOUNS = (r"(?:bursts|clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves"
+                r"|patches|lumps|sets|lots|packs|packets|bundles|trains|squads|flurries|handfuls|heaps|piles|stacks|rafts|chains|series|bouts|blasts|spurts"
+                r"|swathes|swaths|slabs|sheaves|knots|gaggles|flocks|herds|droves|batch|pack|cluster|clump|bunch|chunk|string|block|group|bundle|train)")
+#: the group nouns that say a loss in groups with no size ("drop them in packs", "lose its BSMs in bundles"): never a plain loss (refused,
+#: quoted, ``_held50_wordings``; "in bursts" for the burst-loss rules to ask the length, ``_held48_wordings``). Not "sets", "lots",
+#: "series", "sequences", "gaps", "outages", "patches", "packets": "in sets" / "in packets" say no group of a loss
+_GROUP_NOUNS_BARE = (r"(?:clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|volleys|salvos|lumps|packs|bundles|trains|squads|flurries"
+                     r"|handfuls|heaps|piles|stacks|rafts|chains|bouts|blasts|spurts|swathes|swaths|slabs|knots|gaggles|flocks|herds|droves|waves|streaks|spells)")
 #: a count of messages lost together that says no number ("a few at a time", "several in a row", "by the dozen", "in their dozens")
 _VAGUE_BURST = re.compile(r"\b(?P<w>(?:a few|few|several|a handful|handfuls|a couple|a bunch|bunches|lots|loads|many|some|dozens|scores|hundreds|a number|a load"
                           r"|a lot|a good few|quite a few|a fair few|a cluster|a clump|a batch|a group) " + _BURST_MSGS + r"(?:" + _BURST_TAIL + r"|at once|all at once|together)"
@@ -2288,7 +2314,9 @@ _LOSS_CUE = re.compile(r"\b(?:drop\w*|los[te]\w*|loss\w*|missing|vanish\w*|disap
 _PLACE_HEAD = (r"(?:stops?|shelters?|lanes?|stations?|depots?|garages?|parks?|wash(?:es)?|yards?|bays?|ranks?|routes?|terminals?|ports?|dealerships?|showrooms?"
                r"|factor(?:y|ies)|plants?|museums?|pools?|tracks?|lines?|networks?|sheds?|barns?|sidings?|halts?|platforms?|paths?|racks?|hire|services"
                # after held-out 50: "the visitor centre's coach drop-off" (s17, refused: a coach named but no vehicle), "the bus lay-by"
-               r"|drop-offs?|drop-off (?:points?|zones?|areas?)|pick-up (?:points?|zones?|areas?)|lay-?bys?|turning (?:circles?|areas?)|loading (?:bays?|areas?|zones?))")
+               r"|drop-offs?|drop-off (?:points?|zones?|areas?)|pick-up (?:points?|zones?|areas?)|lay-?bys?|turning (?:circles?|areas?)|loading (?:bays?|areas?|zones?)"
+               # after held-out 51: a building named by a vehicle noun ("past the old coach house", s04, refused: a coach named but no vehicle)
+               r"|houses?|inns?|works|halls?|offices?|workshops?|companies|company|firms?|operators?)")
 #: a railway crossing said as a landmark beside the test's own junction ("Signalled junction just beyond the level crossing", "Junction right
 #: after the level crossing"), or a road named after one before an application with no junction ("Level crossing approach road, EEBL:")
 _CROSSING_BESIDE = re.compile(r",?\s*\b(?:just |right |immediately |shortly |a little |a bit )?(?:beyond|after|past|before|on the (?:far|other|near) side of|this side of"
@@ -2302,14 +2330,166 @@ _OWNER_UNHELD = re.compile(r"(?:emergenc|polic|ambulanc|fire|rescue|militar|army
                            r"|dummy|robot|autonom|driverless|learner|novice|drunk|tired|sleepy|distracted|elderly|blind|deaf).*", re.I)
 
 
-#: (after held-out 50) every noun of a group a loss may be said in: s26 "Its BSMs should drop out in packs of three, half the time" ran as a
-#: plain loss, the burst length 3 lost without a word ("packs" was no group word of the earlier rounds)
-_GROUPS50 = (r"(?:bursts|clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|sequences|volleys|spells|streaks|salvos|gaps|outages|waves"
-             r"|patches|lumps|sets|lots|packs|packets|bundles|trains|squads|flurries|handfuls|heaps|piles|stacks|rafts|chains|series|bouts|blasts|spurts"
-             r"|swathes|swaths|slabs|sheaves|knots|gaggles|flocks|herds|droves|batch|pack|cluster|clump|bunch|chunk|string|block|group|bundle|train)")
-#: group nouns said with no size that a plain loss must never swallow ("drop them in packs", "lose its BSMs in bundles"): refused, quoted
-_GROUPS50_BARE = (r"(?:clumps|clusters|bunches|batches|chunks|runs|strings|blocks|groups|volleys|salvos|lumps|packs|bundles|trains|squads|flurries"
-                  r"|handfuls|heaps|piles|stacks|rafts|chains|bouts|blasts|spurts|swathes|swaths|slabs|knots|gaggles|flocks|herds|droves|waves|streaks|spells)")
+@functools.lru_cache(maxsize=None)
+def _rx(pattern: str, flags: int = re.I) -> re.Pattern[str]:
+    """``pattern`` compiled once and kept (the held-out 51 round's rules). Why: ``re`` keeps 512 compiled patterns and this parser builds more
+    than that per prompt, so a pattern string handed to ``re.sub`` is compiled again on most parses (most of a parse's time is spent
+    compiling); the round's thirty-odd rules, left to ``re``'s cache, made every parse about 40 % slower."""
+    return re.compile(pattern, flags)
+
+
+#: (after held-out 51) an ordinal of a second said as a time ("from the sixth second onwards"): the sixth second runs from 5 s to 6 s, so
+#: whether the fault starts at 5 s or at 6 s is not said (it was dropped, without a word: the fault ran over the whole run)
+_ORDINAL_SECOND = re.compile(r"\b(?P<w>(?:from|after|at|until|till|to|by|beyond|past|since|before|in|during|as of|starting(?: at| from| in| with)?|beginning(?: at| in| with)?)"
+                             r" the (?:(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
+                             r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth|fortieth|fiftieth)|\d+(?:st|nd|rd|th)) second)\b(?![\w'’-])", re.I)
+#: a time said as "second N" ("From second six onwards", "Between second 3 and second 11"): the run's time point N s, after a word of time
+_SECOND_N = (r"(?P<p>\b(?:from|after|at|until|till|to|by|beyond|past|since|before|and|between|through|thru|as of|starting(?: at| from)?|beginning(?: at)?|on|up to)"
+             r" |[–-] ?)(?:the )?second (?P<n>\d+(?:\.\d+)?|" + _NW + r")\b(?![\w'’-])(?! ?(?:s|secs?|seconds?|ms|m|metres?|km/h|mph|m/s|%|percent)\b)")
+#: a loss said by the share that gets through ("Only 40% of the van's BSMs should get through", "just 70% of the SPaT arrives")
+_GETS_THROUGH = (r"\b(?:only |just |no more than |a mere )?(?P<n>\d+(?:\.\d+)?) ?(?:%|percent|per cent) of (?P<s>(?:the |its |their |our |all |every )?(?:[\w'’-]+ ){0,3}?" + _STREAM_NOUN + r")"
+                 r" (?:(?:should|will|must|may|are to|is to|ought to|need to|needs to|have to|has to|can) )?(?:(?:actually|still|ever|successfully) )?"
+                 r"(?:(?:get|gets|getting|make|makes) (?:it )?through|arrive|arrives|(?:be|are|is|get|gets) (?:delivered|received)|(?:make|makes) it"
+                 r"|(?:reach|reaches) (?:us|the car|the ego|the receiver|the obu|our car|our obu)|(?:come|comes) through)\b")
+#: a compound vehicle named again by its first word ("a tipper truck ... the tipper brakes", "a flatbed lorry ... the flatbed"): one vehicle
+_FIRST_WORD_AGAIN = r"(?:tipper|flatbed|dray|bowser|low-?loader|tanker|transporter|skip|recovery|breakdown|tow)"
+
+
+def _held51_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 51 (each generic; each one refused, quoted, or dropped without a word before; each left refused where it
+    could say two things):
+
+    - a window said with "second N" ("From second six onwards", s21: the start 6 s was dropped, without a word, and the loss ran over the
+      whole run; "Between second 3 and second 11", s25, refused; "after second 4", "until second 10", "seconds 3 to 11"): "N s"; a time
+      said as "the sixth second" (from 5 s or from 6 s?) refused, quoted, never dropped; "the 4 s point" is "4 s";
+    - a delay said against a schedule ("should reach the car 300 ms behind schedule", s01; "200 ms overdue", "overdue by 200 ms"): "300 ms
+      late"; messages held up ("Hold up the convertible's BSMs by 200 ms", s17): "delay ... by 200 ms"; "give or take 40 ms of jitter":
+      "with 40 ms of jitter";
+    - a loss said as the share that never shows up ("... simply never shows up", s05; "never turns up", "never gets there") or as the
+      share that gets through ("Only 40% of the van's BSMs should get through", s13: 60% lost);
+    - a freeze said "stuck on one message" (s16, s26: the "one" was refused as a number with no unit): "stuck on the same message";
+    - a burst loss's chance said as a count of its groups ("in blocks of four, one block in three", s24): "with a 33.3% chance";
+    - a skew said "Backdate its BSM timestamps by 1.5 s" (s27): "Set ... back by 1.5 s"; "post-date / forward-date ... by N": into the future;
+    - a phase said "due" ("red due 4 s before we arrive", s03; "green due at 20 s"): the phase at that time;
+    - a window on the light's colour said by how long it has shown it ("Once our signal has been green for a second", s10): "1 s after
+      our signal turns green" (``_PHASE_WINDOW``); a window by how long a braking has lasted ("Once it has been braking for two seconds",
+      s30): "2 s after it brakes" (``_BRAKE_WINDOW``); "From the instant it brakes" (s26) as "From the moment it brakes"; "from the off":
+      from 0 s;
+    - a vehicle "due at the conflict point in 5 s" (s19): its time to the conflict point (``_TTC``);
+    - a red-runner said "on the right" ("A cement mixer on the right runs the red", s14): it crosses from the right (a vehicle that runs
+      its red at the junction crosses our path from its side; one that only waits "on the left" stays refused, as held-out 44 s13);
+    - a follower said to tail the ego by a pronoun ("Our road sweeper is crawling up to the lights ... A tipper truck tails it 20 m back", s02):
+      "tails us", only where no other vehicle was named before it;
+    - a compound vehicle named again by its first word ("a tipper truck ... the tipper brakes", s26): the vehicle;
+    - a position noise's spread after the position in its own piece, size first ("..., 2 m sigma", s11): its sigma;
+    - a speed as a share of ours in words ("at a third of our speed", "half as fast as us"): the share in digits, for ``_REL_BY``.
+
+    Speeds said against another ("20 mph slower than us", s23) are read by ``_REL_BY`` / ``_own_same_speed``, lane counts ("four lanes in
+    each direction", s31) by ``_lanes``, distances in words of a mile and "for a second" (1 s) by ``normalise``.
+    """
+    # ---- windows said with "second N"
+    m = _ORDINAL_SECOND.search(t)
+    if m:
+        raise not_understood(_clause_at(t, m.start()), f'"{m.group("w")}" is a time this parser cannot read as one number: the sixth second runs '
+                             "from 5 s to 6 s; say the time in seconds ('from 6 s')")
+    num = lambda w: w if re.fullmatch(r"\d+(?:\.\d+)?", w) else str(_NUMBER_WORDS[w.lower()])  # noqa: E731
+    # "seconds 3 to 11", "during seconds 3-11": a window from 3 s to 11 s
+    t = _rx(r"\b(?:(?:in|during|over|across|throughout|for|between|from) )?seconds (\d+(?:\.\d+)?|" + _NW + r") ?(?:to|through|thru|until|till|and|-|–) ?(\d+(?:\.\d+)?|" + _NW + r")\b"
+            r"(?! ?(?:s|secs?|seconds?|ms|m|metres?|km/h|mph|m/s|%)\b)").sub(lambda x: f"from {num(x.group(1))} s to {num(x.group(2))} s", t)
+
+    def second_n(x: re.Match[str]) -> str:
+        notes.append(f'read: "second {x.group("n")}" as {num(x.group("n"))} s into the run')
+        return f"{x.group('p')}{num(x.group('n'))} s"
+
+    t = _rx(_SECOND_N).sub(second_n, t)
+    t = _rx(r"\b(from|after|at|until|till|to|by|beyond|past|since|before|as of) the (\d+(?:\.\d+)? ?(?:s|secs?|seconds?)) (?:point|marker|instant|moment|timestamp)\b").sub(
+        r"\1 \2", t)
+    t = _rx(r"\bfrom the (?:off|word go|get-?go|outset|very start)\b").sub("from 0 s", t)
+    t = _rx(r"\bfrom (\d+(?:\.\d+)? ?(?:s|secs?|seconds?)) (?:until|till|to|up to|through) the (\d+(?:\.\d+)? ?(?:s|secs?|seconds?)) mark\b").sub(
+        r"from \1 to \2", t)
+    # ---- delays
+    t = _rx(r"(\d+(?:\.\d+)? ?(?:ms|milliseconds?|s|secs?|seconds?)) (?:behind|after|past|later than|off) (?:the |its |their )?(?:schedule|timetable|due time|scheduled time|planned time)\b").sub(
+        r"\1 late", t)
+    t = _rx(r"(\d+(?:\.\d+)? ?(?:ms|milliseconds?|s|secs?|seconds?)) overdue\b|\boverdue by (\d+(?:\.\d+)? ?(?:ms|milliseconds?|s|secs?|seconds?))").sub(
+        lambda x: f"{x.group(1) or x.group(2)} late", t)
+    t = _rx(r"\b(?:hold|holds|holding|held) up ((?:the |its |their |every |all |each |that |this )?(?:[\w'’-]+ ){0,3}?" + _STREAM_NOUN + r") by (?=\d|" + _NW + r"|half|a quarter)").sub(
+        r"delay \1 by ", t)
+    t = _rx(r"\b(?:hold|holds|holding|held) ((?:the |its |their |every |all |each |that |this )(?:[\w'’-]+ ){0,3}?" + _STREAM_NOUN + r") up by (?=\d|" + _NW + r"|half|a quarter)").sub(
+        r"delay \1 by ", t)
+    t = _rx(r"\bgive or take (\d+(?:\.\d+)? ?(?:ms|milliseconds?|s)) (?:of )?jitter\b").sub(r"with \1 of jitter", t)
+    # a position noise's spread said after the position in its own piece, its size first ("Scatter the truck's broadcast position randomly,
+    # 2 m sigma", s11): "with sigma 2 m" (as held-out 46's ", sigma 1.5 m")
+    t = _rx(r"\b((?:positions?|locations?|coordinates)(?: (?:data|fixes|fix|reports?))?(?: (?:randomly|at random))?),\s*(?:with (?:a )?)?(\d+(?:\.\d+)? ?m) (?:of )?"
+            r"(?:sigma|σ|standard deviation|std\.? dev\.?|std|spread)\b(?=\s*(?:[.;!]|$))").sub(r"\1 with sigma \2", t)
+    # ---- losses
+    t = _rx(r"\b(never|don't|doesn't|do not|does not|fails? to|failed to|won't|will not)( (?:simply|just|even|ever|actually) )?\s*(?:show|shows|turn|turns) up\b(?! (?:late|after|later))").sub(
+        lambda x: "never arrive" + ("s" if x.group(1).lower() in ("doesn't", "does not", "fails to") else ""), t)
+    t = _rx(r"\b(" + _STREAM_NOUN + r"|them|they|it|ones?) ((?:simply |just |then )?)never (?:gets? there|comes? through|lands?|gets? delivered)\b").sub(
+        r"\1 \2never arrive", t)
+
+    def through(x: re.Match[str]) -> str:
+        n = float(x.group("n"))
+        if n > 100:
+            return x.group(0)
+        lost = f"{round(100.0 - n, 3):g}"
+        notes.append(f'read: "{x.group(0).strip()}" as {lost}% of them lost')
+        return f"{lost}% of {x.group('s')} are lost"
+
+    # only where the clause ends there or a window follows: "get through on time", "arrive late" say no loss
+    t = _rx(_GETS_THROUGH + r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:from|after|until|till|for|during|between|starting|beginning|once|when|throughout|and|while)\b)").sub(
+        through, t)
+    # a burst loss's chance said as a count of its groups ("in blocks of four, one block in three", "two bursts in five")
+    t = _rx(r"(?:(?<=\bof )(\d+|" + _NW + r")(,? (?:and |with )?)(one|1|two|2|three|3) (?:block|burst|group|run|batch|bundle|pack|chunk|cluster|train|set|string)"
+            r"|(?<![\w-])()()(one|1|two|2|three|3) (?:block|burst|group|batch|bundle|pack|chunk|cluster)(?=s? (?:in|out of) (?:every )?(?:\d+|" + _NW + r")\b[^.;]*?\b(?:bursts|blocks|groups|batches|bundles|packs|chunks|clusters|runs) of\b))"
+            r"s? (?:in|out of) (?:every )?(\d+|" + _NW + r")\b(?! ?(?:s|secs?|seconds?|ms|m|%)\b)").sub(
+        lambda x: f"{x.group(1) or ''}{x.group(2) or ''}with a {round(100.0 * int(num(x.group(3) or x.group(6))) / int(num(x.group(7))), 1):g}% chance", t)
+    # ---- freeze
+    # "its BSMs go stale, stuck on one message" (s26): the staleness said by the freeze after it, one fault (alone, "go stale" stays a delay
+    # that needs its size, refused, quoted)
+    t = _rx(r"\b(?:go|goes|went|gone|going|turn|turns|turned|turning|grow|grows|get|gets|become|becomes) stale(,? (?:and |then )?(?:stuck|frozen|locked|pinned|hung|repeating) (?:on|at)\b)").sub(
+        r"freeze\1", t)
+    t = _rx(r"\b(stuck|frozen|freezes?|locked|held|hangs?|hung|pinned|stalled?|stalls) on (?:one|1|a single|just one|only one|the one)( (?:repeated|repeating|single))? "
+            r"(message|packet|frame|update|value|state|payload|broadcast|bsm|spat|map|cam)\b").sub(r"\1 on the same\2 \3", t)
+    # ---- skew
+    t = _rx(r"\bback-?dat(?:e|es|ed|ing) ((?:the |its |their |every |all |each |that |this )?(?:[\w'’-]+ ){0,3}?(?:time[- ]?stamps?|stamps?|clocks?)) by\b").sub(
+        r"set \1 back by", t)
+    t = _rx(r"\b(?:post|forward|future)-?dat(?:e|es|ed|ing) ((?:the |its |their |every |all |each |that |this )?(?:[\w'’-]+ ){0,3}?(?:time[- ]?stamps?|stamps?|clocks?)) by "
+            r"(\d+(?:\.\d+)? ?(?:ms|milliseconds?|s|secs?|seconds?))").sub(r"push \1 \2 into the future", t)
+    # ---- signal phases and windows
+    t = _rx(r"\b(red|green|amber|yellow)((?: light| phase)?) (?:is |being )?due(?: to (?:come|come on|show|appear|land|start|arrive))?(?= (?:at )?(?:\d|" + _NW + r"))").sub(
+        r"\1\2", t)
+    t = _rx(r"\b(?:once|when|after|as soon as) ((?:our|the|its|my) (?:traffic )?(?:light|signal|lamp)) has (?:been|shown|stayed|showed) (green|red|amber|yellow) for "
+            r"(a second|one second|\d+(?:\.\d+)? ?(?:s|secs?|seconds?)|(?:" + _NW + r") seconds?)\b").sub(
+        lambda x: f"{'1 s' if x.group(3).lower() in ('a second', 'one second') else x.group(3)} after {x.group(1)} turns {x.group(2)}", t)
+    t = _rx(r"\b(?:once|when|after|as soon as) (it|they|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (?:has|have) been (?:braking|decelerating) for "
+            r"(a second|one second|\d+(?:\.\d+)? ?(?:s|secs?|seconds?)|(?:" + _NW + r") seconds?)\b").sub(
+        lambda x: f"{'1 s' if x.group(2).lower() in ('a second', 'one second') else x.group(2)} after {x.group(1)} brakes", t)
+    t = _rx(r"\b(from|starting from) the instant (it|they|the (?:[\w-]+ ){0,2}?(?:lead|leader|" + _NOUN + r")) (brakes|starts braking|begins braking|starts to brake)\b").sub(
+        r"\1 the moment \2 \3", t)
+    # a speed said as a share of ours in words ("at a third of our speed", "half as fast as us", "twice our speed"): "33.333% of our speed"
+    # (``_REL_BY``; normalise's "33.3%" would be read as 0.333, 0.005 m/s off at 50 km/h); "twice our speed: we roll at 6 m/s" (its base said
+    # after it) is ``_relative_then_base``'s
+    share = {"half": 50.0, "a half": 50.0, "one half": 50.0, "a third": 100 / 3, "one third": 100 / 3, "two thirds": 200 / 3, "a quarter": 25.0, "one quarter": 25.0,
+             "three quarters": 75.0, "a fifth": 20.0, "a tenth": 10.0, "twice": 200.0, "double": 200.0, "two times": 200.0, "three times": 300.0}
+    t = _rx(r"\b(" + "|".join(sorted(share, key=len, reverse=True)) + r")(?: of)? ((?:our|my|the ego's|the host's|its|their) (?:own )?speed)\b(?!\s*[:;(—–-])").sub(
+        lambda x: f"{share[x.group(1).lower()]:.3f}".rstrip("0").rstrip(".") + f"% of {x.group(2)}", t)
+    t = _rx(r"\b(" + "|".join(sorted(share, key=len, reverse=True)) + r") as fast as (?:us|we (?:are|do|go)(?: going| doing)?|the ego|our car)\b(?!\s*[:;(—–-])").sub(
+        lambda x: f"{share[x.group(1).lower()]:.3f}".rstrip("0").rstrip(".") + "% of our speed", t)
+    # ---- vehicles
+    t = _rx(r"\b(?:is|are|was|will be) due (?:at|to reach|to arrive at|to get to) (?=the (?:conflict (?:point|zone|area)|crossing point|point of conflict) (?:in )?\d)").sub(
+        "reaches ", t)
+    t = _rx(r"\b((?:an?|the) (?:(?:" + _ADJ + r")\s+)*(?:[\w-]+ )?(?:" + _NOUN + r")) on the (left|right)(?= (?:runs|jumps|blasts through|goes through|drives through|ignores|runs through) (?:the|its|a) red\b)").sub(
+        r"\1 from the \2", t)
+    m = _rx(r"(?:^|[.;!?]\s+)(?:an?|another) (?:(?:" + _ADJ + r")\s+)*(?:[\w-]+ )?(?:" + _NOUN + r") (?:tails|follows|trails|sits behind|queues behind|is behind) (it|her|him) "
+                  r"(?=\d+(?:\.\d+)? ?(?:m|metres?|meters?|feet|ft) (?:back|behind)\b)").search(t)
+    if m and _rx(r"\b(?:our|my|we|we're|ego)\b").search(t[: m.start()]) and not _NP.search(t[: m.start()].lower()):
+        t = t[: m.start(1)] + "us" + t[m.end(1):]  # the ego, said as "Our road sweeper", is the only vehicle named before: "it" is us
+    for w in {x.group(1).lower() for x in _rx(r"\b(?:an?|one) (" + _FIRST_WORD_AGAIN + r") (?:" + _NOUN + r")\b").finditer(t)}:
+        said = {x.group(0).lower().split(None, 1)[1] for x in _rx(r"\b(?:an?|one) " + re.escape(w) + r" (?:" + _NOUN + r")\b").finditer(t)}
+        if len(said) == 1:
+            t = _rx(r"\b(the|that|this) " + re.escape(w) + r"\b(?![\w'’-]| (?:" + _NOUN + r")\b)").sub(
+        lambda x: f"{x.group(1)} {next(iter(said))}", t)
+    return t
 
 
 def _held50_wordings(t: str, notes: list[str]) -> str:
@@ -2361,13 +2541,13 @@ def _held50_wordings(t: str, notes: list[str]) -> str:
     t = re.sub(r"\b(?:inside|within|in) an? (\d+(?:\.\d+)? ?(?:m|metres?|meters?|feet|ft))(?:[- ]radius)? (?:circle|zone|ring|bubble|radius|perimeter|circular zone)"
                r" (?:around|round|about|centred on|centered on|on) (?=(?:the|our|its|their) (?:conflict point|conflict zone|crossing point)\b)", r"within \1 of ", t, flags=re.I)
     num = lambda w: _DOZENS[w.lower()] if w.lower() in _DOZENS else (int(w) if w.isdigit() else _NUMBER_WORDS[w.lower()])  # noqa: E731
-    t = re.sub(r"\bin (?!bursts\b)" + _GROUPS50 + r" of (" + _DOZEN + r"|" + _NW + r"|\d+)(?: (?:messages?|packets?|bsms?|cams?|frames?|updates?|spats?|maps?|each|apiece))?\b"
+    t = re.sub(r"\bin (?!bursts\b)" + _GROUP_NOUNS + r" of (" + _DOZEN + r"|" + _NW + r"|\d+)(?: (?:messages?|packets?|bsms?|cams?|frames?|updates?|spats?|maps?|each|apiece))?\b"
                r"(?! ?(?:ms|s|secs?|seconds?|m|metres?|%|percent|km/h|mph|m/s|minutes?|mins?)\b)",
                lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
-    t = re.sub(r"\bin (" + _DOZEN + r"|" + _NW + r"|\d+)[- ](?:message|packet|bsm|spat|map|cam|frame|update)s?[- ]" + _GROUPS50 + r"\b",
+    t = re.sub(r"\bin (" + _DOZEN + r"|" + _NW + r"|\d+)[- ](?:message|packet|bsm|spat|map|cam|frame|update)s?[- ]" + _GROUP_NOUNS + r"\b",
                lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
-    sized = re.search(r"\b" + _GROUPS50 + r" of (?:\d+|" + _DOZEN + r"|" + _NW + r")\b", t, re.I)  # a size said elsewhere ("... in small clumps. ... drop in bursts of three")
-    for m in ([] if sized else re.finditer(r"\b(?P<w>in (?:(?:small|big|large|little|short|long|tight|random|occasional|quick|whole) )?" + _GROUPS50_BARE + r")\b(?! of\b)", t, re.I)):
+    sized = re.search(r"\b" + _GROUP_NOUNS + r" of (?:\d+|" + _DOZEN + r"|" + _NW + r")\b", t, re.I)  # a size said elsewhere ("... in small clumps. ... drop in bursts of three")
+    for m in ([] if sized else re.finditer(r"\b(?P<w>in (?:(?:small|big|large|little|short|long|tight|random|occasional|quick|whole) )?" + _GROUP_NOUNS_BARE + r")\b(?! of\b)", t, re.I)):
         if _LOSS_CUE.search(_sentence_at(t, m.start())) or re.search(r"\b(?:drop|lose|lost|los|miss|vanish|disappear|discard|cut|throw)", _sentence_at(t, m.start()), re.I):
             raise not_understood(_clause_at(t, m.start()), f'"{m.group("w")}" says a loss in groups, and no number of messages in each is read: say the '
                                  "burst length as a number ('in bursts of 12', '12 at a time'), or a plain loss of a share ('drop 20% of its BSMs')")
@@ -2397,7 +2577,7 @@ def _held49_wordings(t: str, notes: list[str]) -> str:
     # word, run as a plain loss)
     t = re.sub(r"\b(\d+) of ((?:its|the|their|that|this|our) (?:[\w'’-]+ ){0,2}?(?:bsms?|cams?|spat|spats|map|maps|messages|packets|updates)) (" + _BURST_TAIL + r")\b",
                r"\2 \1 \3", t, flags=re.I)
-    t = re.sub(r"\bin " + _GROUPS49 + r" of (" + _DOZEN + r"|" + _NW + r")\b(?! ?(?:ms|s|secs?|seconds?|m|metres?|%|percent|km/h|mph|m/s)\b)",
+    t = re.sub(r"\bin " + _GROUP_NOUNS + r" of (" + _DOZEN + r"|" + _NW + r")\b(?! ?(?:ms|s|secs?|seconds?|m|metres?|%|percent|km/h|mph|m/s)\b)",
                lambda m: f"in bursts of {num(m.group(1))}", t, flags=re.I)
     t = re.sub(r"\b(\d+|" + _NW + r") (" + _BURST_MSGS + r")(?:at a go|at one go|in one go|at once|in (?:quick |rapid |close )?succession)\b", r"\1 \2at a time", t, flags=re.I)
     for m in _VAGUE_BURST.finditer(t):
@@ -2593,6 +2773,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held51_wordings(t, notes)  # "From second six onwards", "300 ms behind schedule", "Only 40% ... get through", "Backdate ..." (after held-out 51)
     t = _held50_wordings(t, notes)  # "in packs of three", "in bundles" (after held-out 50)
     t = _held49_wordings(t, notes)  # "a dozen at a time", "A plumber's van", "Signalled junction just beyond the level crossing" (after held-out 49)
     t = _held48_wordings(t, notes)  # "Our milk tanker", "land 300 ms after it was sent", "Between the 4 s and 9 s marks", "inside 30 m of" (after held-out 48)
@@ -3016,6 +3197,11 @@ def normalise(text: str, notes: Optional[list[str]] = None) -> str:
     # after held-out 16: a time in digits spelled "sec" / "msec" / "seconds" read as "s" / "ms" before the shorthand rows, so each row that reads
     # "N s" reads it too ("from t=3 sec to t=9 sec" was left a window the rows did not read; number words stay for the rows below)
     t = _minutes(t, notes)  # "two and a half minutes into the run", "1 min 30 s", "a minute and a half" (after held-out 50)
+    # after held-out 51: "for a second", "after a second", "a second later": 1 s (the window was dropped, without a word: "a second" was no
+    # number; "one second" was read); never an ordinal ("a second car", "a second run"), a fraction ("a quarter of a second", "half a second"),
+    # "a second and a half" (1.5 s) nor "a second or two" (no one number: left as written)
+    t = _rx(r"(?<!\bof )(?<!\bhalf )\ba second\b(?!\s+and (?:a half|a quarter|three quarters)\b)"
+            r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:later|after|before|into|in\b|from|and\b|then\b|earlier|long\b|late\b|early\b|until|till))").sub("1 s", t)
     t = re.sub(r"(\d)\s?(?:seconds?|secs?)\b", r"\1 s", t, flags=re.I)
     t = re.sub(r"(\d)\s?(?:milliseconds?|msecs?)\b", r"\1 ms", t, flags=re.I)
     t = rewrite_shorthand(t)  # test-plan cells, abbreviations, ratios, reordered places, window wordings, e-mail lead-ins, fractions in words
@@ -3074,9 +3260,29 @@ def normalise(text: str, notes: Optional[list[str]] = None) -> str:
     not_speed = r"(?!\s*/\s*h|\s*(?:per|an|a)\s+hour|ph\b)"
     t = re.sub(r"\b(?:half an?|a half) (kilomet(?:re|er)|mile)\b" + not_speed, lambda m: f"{500.0 if m.group(1).lower().startswith('k') else round(_MILE / 2, 3):g} m", t, flags=re.I)
     t = re.sub(r"\ba quarter(?: of an?)? (kilomet(?:re|er)|mile)\b" + not_speed, lambda m: f"{250.0 if m.group(1).lower().startswith('k') else round(_MILE / 4, 3):g} m", t, flags=re.I)
+    # after held-out 51: a distance in fractions or words of a mile or a kilometre ("A grain truck ... runs its red at 35 mph, a tenth of a mile
+    # from its stop bar" ran the truck with no distance, without a word: the words were no number the ledger sees); "a mile", "two miles",
+    # "three quarters of a mile", "a fifth of a kilometre"
+    frac = {"tenth": 10, "fifth": 5, "quarter": 4, "third": 3, "eighth": 8, "sixth": 6, "twentieth": 20}
+
+    def mile_words(m: re.Match[str]) -> str:
+        n = m.group("n").lower() if m.group("n") else "a"
+        k = 1.0 if n in ("a", "an", "one") else float(n) if re.fullmatch(r"\d+(?:\.\d+)?", n) else float(_NUMBER_WORDS[n])
+        d = frac[m.group("d").lower().rstrip("s")] if m.group("d") else 1
+        unit = 1000.0 if m.group("u").lower().startswith("k") else _MILE
+        v = f"{round(k / d * unit, 3):.3f}".rstrip("0").rstrip(".")
+        if notes is not None:
+            notes.append(f'read: "{m.group(0)}" as {v} m')
+        return f"{v} m"
+
+    t = _rx(r"\b(?:(?P<n>an?|one|" + _NW + r") )?(?P<d>tenth|fifth|quarter|third|eighth|sixth|twentieth)s? of an? (?P<u>kilomet(?:re|er)|mile)\b" + not_speed).sub(mile_words, t)
+    t = _rx(r"\b(?P<n>an?|one|" + _NW + r")()(?P<d>)? (?P<u>kilomet(?:re|er)s?|miles?)\b(?![\w-])" + not_speed).sub(mile_words, t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:km|kilomet(?:re|er)s?)\b" + not_speed, lambda m: f"{round(float(m.group(1)) * 1000.0, 3):g} m", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:miles?)\b" + not_speed, lambda m: f"{round(float(m.group(1)) * _MILE, 3):g} m", t, flags=re.I)
     t = re.sub(r"(\d+(?:\.\d+)?)\s?(?:yards?|yds?)\b", lambda m: f"{round(float(m.group(1)) * _YD, 3):g} m", t, flags=re.I)
+    m = _rx(r"\b(?:(?:a (?:couple|few|number|handful) of|a few|several|some|many|half|of|an?|one|\d+(?:\.\d+)?|" + _NW + r")[\s-]+)+(?:miles?|kilomet(?:re|er)s?|kms?)\b" + not_speed).search(t)
+    if m:  # after held-out 51: a distance in miles or kilometres left unread is refused, quoted, never dropped
+        raise not_understood(_clause_at(t, m.start()), f'"{m.group(0)}" is a distance this parser cannot read: say it in metres or feet, or as a number of miles ("0.1 miles")')
     t = re.sub(r"(?<![\w.])(\d+(?:\.\d+)?)\s?g\b(?![\w-])", lambda m: f"{round(float(m.group(1)) * G, 3):g} m/s²", t)  # "brakes at 0.6 g": g as the hard-braking flag counts it
     t = _held28_wordings(t)  # "At 0 the ego ...", "18 s after spawn", "at the 15 s mark", "a lead actor", "at twelve o'clock" (after held-out 28)
     t = _relative_then_base(t, notes)  # "twice as long as last time: last time it was 2 s" (after held-out 27, third round)
@@ -4830,6 +5036,7 @@ def read_prompt(prompt: str, notes_out: Optional[list[str]] = None) -> dict[str,
         return _read_prompt(prompt, notes_out, seen)
     except OfflineParseError as e:
         _requote_separation(e, prompt)
+        _requote_second(e, prompt)
         if notes_out is not None and "scene" in seen:
             text, scene_sents = seen["scene"]
             outcomes = seen.get("outcomes")
@@ -4876,6 +5083,23 @@ def _other_application(prompt: str) -> None:
 
 #: a separation said as the user said it ("separated by 35 m", "separated by a gap of 35 m"): read as "35 m apart" (``_read_prompt``)
 _SEPARATED_BY = re.compile(r"\bseparated by (?:a (?:gap|distance) of )?(\d+(?:\.\d+)? ?m)\b(?!/)", re.I)
+
+
+def _requote_second(e: OfflineParseError, prompt: str) -> None:
+    """A refusal's quote in the user's words where it holds "a second" that the reading respelled as "1 s" (after held-out 51: "A second
+    after signal group 2 turns green" was quoted "1 s after signal group 2 turns green", words the user never wrote)."""
+    msg = str(e)
+    if not msg.startswith('offline parse: not understood: "') or "1 s" not in msg:
+        return
+    head, sep, rest = msg.partition('" (')
+    said = " ".join(prompt.split())
+    if head[len('offline parse: not understood: "'):] in said:
+        return
+    for w in ("a second", "A second", "one second", "One second"):
+        quote = head.replace("1 s", w)
+        if quote[len('offline parse: not understood: "'):] in said:
+            e.args = (quote + sep + rest,)
+            return
 
 
 def _requote_separation(e: OfflineParseError, prompt: str) -> None:
@@ -5090,6 +5314,8 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         "background_vehicles": _background(low),
     }
     spec["road"] = _road(low, app)
+    for k, v in _lanes(text).items():  # "a road with two lanes in each direction"; four refused, quoted (after held-out 51)
+        spec["road"][k] = v if k == "lanes" else sorted(set(spec["road"].get(k, [])) | set(v))
     stands = _standing_start(scene_sents)  # the ego's standing start ("we are stopped at the red"): known before its speeds are read
     spec["ego"] = _ego(scene_sents, app, stands is not None)
     standing = _stand_still(stands, spec["ego"])  # initial speed 0, or refused, quoted (a speed of its own, or "at the line" with no distance)
@@ -5104,7 +5330,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
     _braking_by_lead(scene_sents, vehicles)  # "...; the lead brakes" with two vehicles ahead lands on the nearest, or is refused (after the held-out 33 round)
     spec["vehicles"] = vehicles
     _same_speed(low, spec["ego"], vehicles, text)
-    _own_same_speed(spec["ego"], vehicles, low)
+    _relative_unread(scene_sents, _own_same_speed(spec["ego"], vehicles, low))  # "going 20 mph slower than us" (after held-out 51)
     _both_said_apart(scene_sents, vehicles)
     _comparative_unheld(scene_sents, spec["ego"], vehicles, low)
     _both_two_vehicles(scene_sents, spec["ego"], vehicles)
@@ -5714,7 +5940,7 @@ _COUNT_BEFORE = re.compile(r"(?:signal group|group|bursts? of|burst length(?: of
 #: a probability written as a fraction ("with 0.3 probability", "a probability of 0.3", "p = 0.3")
 _PROB_BEFORE = r"(?:probability(?: of)?|\bp ?=)"
 _PROB_AFTER = r"\s*(?:probability|chance)\b"
-_COUNT_AFTER = re.compile(r"\s*(?:(?:consecutive )?(?:messages?|packets?|bsms?|cams?) (?:each|apiece)\b|-message|(?:(?:messages?|packets?) )?(?:at a time|in a row|back[- ]to[- ]back)|consecutive|successive|(?:(?:consecutive )?(?:messages?|packets?|bsms?|cams?) )?(?:(?:lost|dropped|missing|gone) )?(?:per|each|a|in each|in every|every) burst\b|(?:other |background |more )?(?:" + _NOUN + r")\b)")
+_COUNT_AFTER = re.compile(r"\s*(?:(?:consecutive )?(?:messages?|packets?|bsms?|cams?) (?:each|apiece)\b|-message|(?:(?:messages?|packets?) )?(?:at a time|in a row|back[- ]to[- ]back)|consecutive|successive|(?:(?:consecutive )?(?:messages?|packets?|bsms?|cams?) )?(?:(?:lost|dropped|missing|gone) )?(?:per|each|a|in each|in every|every) burst\b|(?:other |background |more )?(?:" + _NOUN + r")\b|[- ]lanes?\b)")  # after held-out 51: "2 lanes in each direction" (``_lanes``)
 
 
 def account_numbers(text: str, spec: dict[str, Any], by_occurrence: bool = True) -> None:
@@ -5846,6 +6072,37 @@ def _background(low: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+#: (after held-out 51) a count of lanes said of the road: S holds the lanes per direction, 1 to 3 (``RoadQuery.lanes``). "It has to be a
+#: road with four lanes in each direction" (s31) ran on any road, the count dropped without a word; "a road with two lanes each way" was
+#: dropped too. Read per direction where 1 to 3; a larger count, or a count with no direction ("a four-lane road", "a road with six lanes":
+#: all of them, or each way?) is refused, quoted
+_LANES = re.compile(r"\b(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|single|twin)[- ](?:traffic[- ]|running[- ]|through[- ])?lanes?\b(?![- ]?(?:change|changes|changing|closure|marking|markings|width|keeping|discipline|departure|assist))"
+                    r"(?P<rest>[^.;:!?]{0,40})", re.I)
+_PER_DIRECTION = re.compile(r"\s*(?:(?:wide\s+)?(?:road|roads|carriageway|highway|street|avenue|motorway|freeway|dual carriageway|arterial)\s+)?(?:(?:in|on|going|running|for|of traffic in)\s+)?"
+                            r"(?:(?:each|either|every|both|per|a)\s+(?:direction|way|side|carriageway)s?\b|(?:each|either) way\b)", re.I)
+
+
+def _lanes(text: str) -> dict[str, Any]:
+    """The road's lane count (``_LANES``) and a multi-lane road as S holds them: ``{"lanes": N}`` / ``{"features": ["multi_lane"]}``, or
+    refused, quoted."""
+    out: dict[str, Any] = {}
+    for m in _LANES.finditer(text):
+        w = m.group("n").lower()
+        n = {"single": 1, "twin": 2}.get(w) or (int(w) if w.isdigit() else _NUMBER_WORDS[w])
+        said = text[m.start(): m.end("n")] + text[m.end("n"): m.start("rest")]
+        if not _PER_DIRECTION.match(m.group("rest")):
+            raise not_understood(_clause_at(text, m.start()), f'"{said}" says no direction: S holds the lanes per direction (1 to 3); say '
+                                 "'two lanes in each direction', or leave the count out")
+        if not 1 <= n <= 3:
+            raise not_understood(_clause_at(text, m.start()), f'"{said}" in each direction: S holds at most 3 lanes per direction (the road library '
+                                 "has no wider road); say 1 to 3, or leave the count out")
+        if out.get("lanes", n) != n:
+            raise not_understood(_clause_at(text, m.start()), "the lane count is said twice with different values: say it once")
+        out["lanes"] = n
+    if "lanes" not in out and _rx(r"\bmulti-?lane (?:road|approach|junction|intersection|carriageway|highway|street|arterial|avenue)\b").search(text):
+        out["features"] = ["multi_lane"]  # "a multi-lane approach": more than one lane per direction (``ground``: 2)
+    return out
+
 def _road(low: str, app: str) -> dict[str, Any]:
     q: dict[str, Any] = {}
     arms = _JUNCTION_ARMS.search(low)
@@ -5871,7 +6128,10 @@ _EGO_SUBJ = re.compile(r"\b(?:and |while |as |, )?(?<!of )(?<!behind )(?<!than )
 _OBJECT_OF = re.compile(r"\b(?:follow\w*|behind|tailgat\w*|trails?|trailing|tails?|tailing|after)\s+$")
 #: a speed that is explicitly the other vehicle's, when it is an object ("we follow a van 30 m ahead doing 50 km/h"); not after a comma ("we
 #: follow a van at 30 m, doing 50 km/h": ours or the van's? read by ``_FOLLOWED_AT``, after the held-out 19 round's second pass: it was the van's)
-_OWN_SPEED = re.compile(r"^[^;]*?(?<!,)(?<!, )\b(?:doing|going|travelling at|traveling at|driving at|moving at|cruising at|at a speed of)\s*" + _NUM + r" ?(km/h|kph|kmh|mph|m/s)(?![\w^/])")
+#: (after held-out 51 also a manner of motion before "at": "behind a skip wagon crawling at 10 km/h" gave the wagon no speed and was refused)
+_OWN_SPEED = re.compile(r"^[^;]*?(?<!,)(?<!, )\b(?:doing|going|travelling at|traveling at|driving at|moving at|cruising at|at a speed of"
+                        r"|(?:crawling|creeping|trundling|rolling|dawdling|plodding|chugging|pottering|ambling|puttering|inching|lumbering|coasting|motoring"
+                        r"|tootling|bowling|running) at)\s*" + _NUM + r" ?(km/h|kph|kmh|mph|m/s)(?![\w^/])")
 
 
 #: a bare "at N km/h" right after the vehicle the ego follows ("we follow a van at 50 km/h", "we tail the truck 30 m ahead at 20 m/s"), or a
@@ -6460,7 +6720,7 @@ _OWN_SAME_SPEED = re.compile(r"\b(?:at |doing |with |going |driving |travelling 
                              r"(?! as (?!(?:us|we|the ego|ego|ours|our car|the host vehicle|the hv)\b))")
 
 
-def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]], whole: str = "") -> None:
+def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]], whole: str = "") -> list[str]:
     """A vehicle whose clause says "same speed" (and no speed of its own) drives at the ego's speed (after held-out 17: "a truck ahead at
     20 m, same speed, not equipped" next to a second lead left the truck's speed unset, a value said in words the number ledger cannot
     see); with no ego speed to copy it is refused, quoted: a speed is never left unset without a word.
@@ -6468,7 +6728,10 @@ def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]], whole: 
     A speed said by comparison with a named vehicle ("at the same speed as the van", "as fast as the car behind us", "matching the bus's
     speed", ``_COMPARED``; after the held-out 17 round) is that vehicle's stated speed: the ego's when the referent names the ego, else the
     one other vehicle the referent's noun, role words and equipage pick. A referent that picks no vehicle, more than one, or one whose
-    speed is not stated is refused, quoted; so is a stated speed of its own that the referent's contradicts."""
+    speed is not stated is refused, quoted; so is a stated speed of its own that the referent's contradicts.
+
+    A speed said against another ("going 20 mph slower than us", "at half our speed", ``_REL_BY``; after held-out 51) is the referent's speed
+    moved by the offset or the share said (``_relative_referent``). Returns the relative speeds read, for ``_relative_unread``."""
     for v in vehicles:
         sent = v.pop("_same_speed", None)
         if sent is None or "speed" in v:
@@ -6477,22 +6740,46 @@ def _own_same_speed(ego: dict[str, Any], vehicles: list[dict[str, Any]], whole: 
             raise not_understood(sent, "'same speed' as what? the ego's speed is not stated: give the speed in km/h, mph or m/s")
         v["speed"] = ego["speed"]
     pending = [(v, v.pop("_compared")) for v in vehicles if "_compared" in v]
+    read: list[str] = []  # the relative speeds read (after held-out 51), for ``_relative_unread``
     while pending:  # a referent may itself take its speed by comparison ("a van as fast as us, a truck at the van's speed"): resolve in rounds
         left = []
-        for v, (quote, ref) in pending:
-            w = _speed_referent(ref, v, ego, vehicles, whole, quote)
+        for v, said_as in pending:
+            quote, ref, rel = said_as[0], said_as[1], (said_as[2] if len(said_as) > 2 else None)
+            w = _speed_referent(ref, v, ego, vehicles, whole, quote) if rel is None else _relative_referent(rel, v, ego, vehicles, whole, quote)
             if w is not ego and any(w is u for u, _ in pending):
-                left.append((v, (quote, ref)))
+                left.append((v, said_as))
                 continue
             said = ego.get("speed") if w is ego else w.get("speed")
             if said is None:
-                raise not_understood(quote, f"'{ref}' has no stated speed to copy: give the speed in km/h, mph or m/s")
+                raise not_understood(quote, f"'{ref or 'us'}' has no stated speed to copy: give the speed in km/h, mph or m/s")
+            if rel is not None:  # "20 mph slower than us": the referent's speed moved by the offset or the share said (after held-out 51)
+                said = rel.apply(float(said))
+                if said < 0:
+                    raise not_understood(quote, f'"{rel.core}" makes a speed below zero: say the speed itself')
+                note_restated(v, *rel.restated)  # the stated offset is carried in the speed computed from it, one occurrence
+                read.append(rel.core)
             if "speed" in v and abs(v["speed"] - said) > 1e-6:
                 raise not_understood(quote, f"the speed stated and the speed of '{ref}' differ: say one")
             v["speed"] = said
         if len(left) == len(pending):  # each waits on another: no speed is stated among them
-            raise not_understood(left[0][1][0], f"'{left[0][1][1]}' has no stated speed to copy: give the speed in km/h, mph or m/s")
+            raise not_understood(left[0][1][0], f"'{left[0][1][1] or 'us'}' has no stated speed to copy: give the speed in km/h, mph or m/s")
         pending = left
+    return read
+
+
+def _relative_unread(sents: Sequence[str], read: Sequence[str]) -> None:
+    """A speed said against another that no vehicle's clause read ("we are 20 km/h faster than the van", the ego's own; "the bus does 60
+    km/h, 10 km/h slower"): refused, quoted, never run at its bare number (after held-out 51: "going 20 mph slower than us" ran so)."""
+    left = list(read)
+    for s in sents:
+        for m in _REL_BY.finditer(s.lower()):
+            if m.group("u") == "%" and (m.group("cmp") or "").lower() not in ("slower", "faster", "quicker"):
+                continue
+            if m.group("core") in left:
+                left.remove(m.group("core"))
+                continue
+            raise not_understood(_clause_at(s, m.start()), f'"{s[m.start():m.end()]}" is a speed said against another that this parser reads only in a '
+                                 "vehicle's own clause against ours ('a van 60 m ahead, 10 km/h slower than us'): say the speed itself")
 
 
 #: the ego as the referent of a speed comparison ("as us", "as our car", "as the host vehicle"; possessive: "our", "the ego's")
@@ -6516,6 +6803,92 @@ def _compared_speed(post: str, clause_len: int) -> Optional[re.Match[str]]:
     the clause ends: "as fast as our car"), or ``None``; "as it" / "as that car" are left to ``_SAME_SPEED``."""
     m = _COMPARED.search(post)
     return m if m and m.start() < clause_len else None
+
+
+#: (after held-out 51) a vehicle's speed said against another speed: "a pickup 300 feet ahead is going 20 mph slower than us" ran the pickup
+#: at 20 mph (s23, a silent error: the ego does 45 mph, the pickup 25 mph); "10 km/h faster than us", "25 km/h under our speed", "20%
+#: slower than us", "at half our speed" ("50% of our speed" once normalised), "10 km/h faster than the bus". Its number is an offset or a
+#: share of the referent's speed, never the vehicle's speed (``_own_same_speed`` computes it); the referent is the ego, the one vehicle a
+#: noun or a pronoun names, or, with none said ("a van 10 km/h slower"), the ego where no other vehicle has a speed; anything else
+#: ("slower than the limit", "than last time") is refused, quoted.
+_REL_LEAD = r"(?:\b(?:at|doing|going|driving|travelling|traveling|cruising|moving|rolling|running|is|are|was|goes|does|drives|travels|moves|runs|crawls|crawling)\s+)?(?:(?:some|about|roughly|around|just|only|exactly|a good|a full)\s+)?"
+_REL_REF = r"(?P<ref>[^,.;:!?()]{1,40}?)(?=\s*(?:[,.;:!?()]|$|\b(?:and|but|while|with|at|from|in|on|as|so|when|then|which|who|whereas|whilst)\b|\d))"
+_REL_BY = re.compile(
+    r"(?P<core>(?P<q>\d+(?:\.\d+)?) ?(?P<u>km/h|kph|kmh|mph|m/s|%)\s+"
+    r"(?:(?P<cmp>slower|faster|quicker|less|more|lower|higher)(?:\s+than\s+" + _REL_REF + r")?"
+    r"|(?P<cmp2>under|below|over|above|down on|up on|short of)\s+(?P<ref2>(?:our|my|the ego's|the host's|its|their|the [\w'’ -]{1,30}?['’]s) (?:own )?speed|us|me|the ego|the host"
+    r"|the (?:posted |speed |legal )?limit|the speed limit)\b)"
+    r"|(?P<pct>\d+(?:\.\d+)?) ?% of (?P<pref>our|my|the ego's|the host's|its|their|the [\w'’ -]{1,30}?['’]s) (?:own )?speed\b)")
+_REL_EGO = re.compile(r"(?:" + _REF_EGO + r"|we(?:'re| are| do| go| drive| travel)?(?: (?:going|doing|driving|travelling|traveling|moving))?|i am|i'm|me|ours|our (?:own )?speed|my speed"
+                      r"|(?:the )?ego(?:'s)?(?: speed)?|(?:the )?host(?:'s)?(?: speed)?|our|my)", re.I)
+
+
+class _Relative:
+    """A speed said against another (``_REL_BY``): where it was said, its referent's words, and how it moves the referent's speed."""
+
+    def __init__(self, m: re.Match[str], start: int) -> None:
+        self.start, self.end, self.core = start, m.end(), m.group("core")
+        self.unit, self.said = "m/s", 0.0
+        if m.group("pct"):
+            self.ref: Optional[str] = m.group("pref")
+            self.factor, self.delta, self.restated = float(m.group("pct")) / 100.0, 0.0, [float(m.group("pct")) / 100.0]
+            return
+        q, u = float(m.group("q")), m.group("u")
+        cmp = (m.group("cmp") or m.group("cmp2")).lower()
+        sign = -1.0 if cmp in ("slower", "less", "lower", "under", "below", "down on", "short of") else 1.0
+        self.ref = (m.group("ref") or m.group("ref2") or "").strip() or None
+        if self.ref and re.fullmatch(r".*['’]s (?:own )?speed", self.ref):
+            self.ref = re.sub(r"['’]s (?:own )?speed$", "", self.ref)
+        elif self.ref and re.fullmatch(r"(?:our|my|its|their) (?:own )?speed", self.ref):
+            self.ref = self.ref.split()[0]
+        if u == "%":
+            self.factor, self.delta, self.restated = 1.0 + sign * q / 100.0, 0.0, [q / 100.0]
+        else:
+            self.factor, self.delta = 1.0, sign * _to_ms(q, u)
+            self.restated = [abs(self.delta)]
+            self.unit, self.said = u, sign * q
+
+    def apply(self, base: float) -> float:
+        """The speed (m/s, 3 decimals) the referent's ``base`` makes: computed in the unit said where ``base`` is a round number of it (45 mph
+        less 20 mph is 25 mph, 11.176 m/s; in m/s, 20.117 - 8.941 = 11.176 too, but 80 km/h less 20 km/h would come out 16.666)."""
+        for unit in ([self.unit] if self.delta else []) + ["km/h", "mph"]:
+            conv = {"km/h": KMH, "kph": KMH, "kmh": KMH, "mph": MPH}.get(unit, 1.0)
+            x = base / conv
+            if abs(round(x, 1) - x) * conv < 0.0015:
+                exact = round(x, 1) * self.factor + (self.said if self.delta and unit == self.unit else self.delta / conv)
+                return round(exact * conv, 3)
+        return round(base * self.factor + self.delta, 3)
+
+
+def _relative_speed(post: str, clause_len: int) -> Optional[_Relative]:
+    """The first speed said against another that starts in a vehicle's own clause (``post[:clause_len]``), or ``None``."""
+    for m in _REL_BY.finditer(post):
+        if m.start() >= clause_len:
+            return None
+        if m.group("u") == "%" and (m.group("cmp") or "").lower() not in ("slower", "faster", "quicker"):
+            continue  # "30% less than ...": no speed
+        lead = _rx(_REL_LEAD + r"$", 0).search(post[: m.start()])  # the verb before it ("is going 20 mph slower than us"): blanked with it
+        return _Relative(m, lead.start() if lead else m.start())
+    return None
+
+
+def _relative_referent(rel: _Relative, v: dict[str, Any], ego: dict[str, Any], vehicles: Sequence[dict[str, Any]], whole: str, quote: str) -> dict[str, Any]:
+    """The ego or the one other vehicle whose speed a relative speed is said against; refused, quoted, when that is not one of them."""
+    others = [w for w in vehicles if w is not v]
+    if rel.ref is None:  # "a van 10 km/h slower": than us, where no other vehicle has a speed of its own to be compared with
+        if any(w.get("speed") is not None for w in others):
+            raise not_understood(quote, f'"{rel.core}" than whom? say it against us ("than us") or give the speed itself')
+        return ego
+    ref = rel.ref.strip().lower()
+    if _REL_EGO.fullmatch(ref):
+        return ego
+    if ref in ("it", "them", "its", "their"):
+        if len(others) != 1:
+            raise not_understood(quote, f'"{rel.core}": which vehicle is "{rel.ref}"? say the speed itself')
+        return others[0]
+    if re.match(r"the\s", ref) and not re.match(r"the (?:posted |speed |legal )?limit\b|the speed limit\b|the (?:usual|normal|last|previous|nominal|average|typical)\b", ref):
+        return _speed_referent(ref, v, ego, vehicles, whole, quote)
+    raise not_understood(quote, f'"{rel.core}": "{rel.ref}" is no speed of the scene (the ego\'s or a vehicle\'s): say the speed itself')
 
 
 def _speed_referent(ref: str, v: dict[str, Any], ego: dict[str, Any], vehicles: Sequence[dict[str, Any]], whole: str, quote: str) -> dict[str, Any]:
@@ -7452,6 +7825,12 @@ def _vehicles(sents: list[str], app: str, whole: str = "") -> list[dict[str, Any
                 a, b = m.end() + cmp_.start(), m.end() + cmp_.end()
                 at = s.lower().find(cmp_.group(0))
                 compared = (_clause_at(s, at) if at >= 0 else s, cmp_.group("ref") or cmp_.group("pref"))
+                low = low[:a] + " " * (b - a) + low[b:]
+            rel = None if cmp_ else _relative_speed(low[m.end():], len(_vehicle_clause(low, m)[0]))
+            if rel:  # after held-out 51: "going 20 mph slower than us": an offset from the ego's speed, never the vehicle's speed (blanked, offsets kept)
+                a, b = m.end() + rel.start, m.end() + rel.end
+                at = s.lower().find(low[a:b])
+                compared = (_clause_at(s, at) if at >= 0 else s, rel.ref, rel)
                 low = low[:a] + " " * (b - a) + low[b:]
             # after held-out 25, second round: a position its messages report ("..., a legacy box truck hiding it, and the car's BSMs place it
             # 5 m back along its path") is a fault's offset, never this vehicle's place (the truck ran as a follower 5 m back and the fault
