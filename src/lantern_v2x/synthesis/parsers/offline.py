@@ -311,7 +311,9 @@ _OPS: tuple[tuple[str, str], ...] = (
                     r"|\b(?:shift\w*|offset|displaced?|spoof\w*|falsif\w*|fak\w*)\b.*\b(?:positions?|locations?|coordinates)\b"
                     # after held-out 14: positions that "scatter" / "wander" round the truth (a noise), a position that "comes out 3 m forward of reality" (an offset)
                     r"|\b(?:positions?|locations?|coordinates)\b[^;.]*?\b(?:scatter\w*|wander\w*)\b"
-                    r"|\b(?:positions?|locations?|coordinates)\b[^;.]*?\d ?m (?:further |farther |too far )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)(?: of)? "
+                    # (after held-out 53 with a decimal size between too: "Its BSM position is 2.5 m ahead of its true position" stopped at the "."
+                    # of 2.5 and was refused, no operator)
+                    r"|\b(?:positions?|locations?|coordinates)\b(?:[^;.]|\.(?=\d))*?\d ?m (?:further |farther |too far )?(?:ahead|behind|forward|back|backwards?|to the left|to the right|left|right)(?: of)? "
                     r"(?:reality|the truth|(?:its|the|their) (?:true|real|actual) (?:position|location|place)|where (?:it|they) (?:really |actually )?(?:is|are))\b"
                     # after held-out 19: a spread in metres said of the positions ("Gaussian sigma 1.5 m on the lead's BSM positions", "the van's
                     # positions with a 2 m standard deviation")
@@ -2641,6 +2643,204 @@ def _held52_wordings(t: str, notes: list[str]) -> str:
     return t
 
 
+#: (after held-out 53) the vehicle under test declared by a fleet or unit number ("Fleet unit 207 is the ego for this red light violation
+#: run", "the ego is unit 207"): the number is a name, and the bare number said again later ("A courier's van sits 20 m behind 207", "so
+#: 207's lane points at signal group 8") is the ego; only a number so declared, and never one with a unit after it
+_EGO_NUMBER_SAID = (r"\b(?:(?:fleet|test|our|trial|pool|demo) )?(?:unit|vehicle|car|van|truck|lorry|bus|shuttle|no\.?|number|#) ?(?P<n>\d+)\b(?!\.\d)"
+                    r"(?= (?:is|will be|acts as|serves as|plays|is playing|is used as) (?:the |our )?(?:ego|host vehicle|subject vehicle|vehicle under test|test vehicle)\b)"
+                    r"|\b(?:the ego|our car|the host vehicle|the vehicle under test|the test vehicle) (?:is|will be) (?:(?:fleet|test|our|trial|pool|demo) )?"
+                    r"(?:unit|vehicle|car|van|truck|lorry|bus|shuttle|no\.?|number|#) ?(?P<n2>\d+)\b(?!\.\d)")
+#: a unit after a number (the number is then a quantity, never the ego's name)
+_EGO_NUMBER_UNIT = (r"\s?(?:km/h|kph|kmh|mph|m/s|ms|s|m|%|seconds?|secs?|metres?|meters?|percent|feet|ft|hz|milliseconds?|msecs?|minutes?|mins?|yards?"
+               r"|yds?|miles?|km|kilomet(?:re|er)s?|kilometres per hour|g)\b")
+
+
+#: where a bare number names a vehicle: after a word of place or relation ("behind 207", "20 m ahead of 207"); never after a word that
+#: counts or numbers ("bursts of 5", "for 5", "signal group 8")
+_EGO_NUMBER_PLACE = re.compile(r"\b(?:behind|ahead of|in front of|than|beside|alongside|past|follows?|following|tails?|tailing|trails?|trailing"
+                               r"|overtakes?|passes?|near)\s+$", re.I)
+
+
+def _ego_by_number(t: str, notes: list[str]) -> str:
+    """"... behind 207", "207's lane" -> "... behind the ego", "the ego's lane" where "unit 207" is declared the ego (``_EGO_NUMBER_SAID``),
+    noted. Why (held-out 53 s02): a parcel fleet names its test vehicle by its fleet number; "unit 207" is set aside as a label
+    (``_HASH_LABEL``), but the bare "207" after it was refused as a number with no unit. Run before the labels are set aside, so the
+    declaration still holds its number; a number never declared the ego ("a van, unit 12, ...; behind 12") is left as written, refused."""
+    m = _rx(_EGO_NUMBER_SAID).search(t)
+    if not m:
+        return t
+    n = m.group("n") or m.group("n2")
+    label = r"(?:unit|vehicle|car|van|truck|lorry|bus|shuttle|no\.?|number|#) ?"
+    bare = _rx(r"(?<![\w.#/-])" + re.escape(n) + r"(?P<s>['’]s)?(?![\w%/-]|\.\d|" + _EGO_NUMBER_UNIT + r")")
+    out, at, said = [], 0, False
+    for x in bare.finditer(t):
+        if re.search(r"\b" + label + r"$", t[: x.start()], re.I):
+            continue  # the declaration itself, or "unit 207" said again: a label, set aside by ``_HASH_LABEL``
+        if not x.group("s") and not _EGO_NUMBER_PLACE.search(t[: x.start()]):
+            continue  # a count or a group's number ("signal group 8", "bursts of 8"): only a vehicle's place names it ("behind 207")
+        out.append(t[at: x.start()] + ("the ego's" if x.group("s") else "the ego"))
+        at, said = x.end(), True
+    if not said:
+        return t
+    notes.append(f'noted: "{n}" is the ego (declared as "{m.group(0)}")')
+    return "".join(out) + t[at:]
+
+
+#: a colour's onset said with a modal or "timed to" before a bare onset verb, timed against our arrival ("the red should land 3 s before ego
+#: reaches it", "with the red timed to appear 2.5 seconds before it would reach the line"): the onset verb itself ("the red lands 3 s before
+#: ..."), which ``_align`` reads
+_ONSET_BARE = {"come up": "comes up", "come on": "comes on", "come": "comes", "appear": "appears", "start": "starts", "begin": "begins",
+               "show up": "shows up", "show": "shows", "land": "lands", "arrive": "arrives", "kick in": "kicks in", "light up": "lights up",
+               "go up": "goes up", "turn up": "turns up", "pop up": "pops up", "flash up": "flashes up"}
+_ONSET_MODAL = (r"\b(?P<c>red|amber|yellow|green)(?P<n> (?:light|phase|signal|aspect|indication))? (?:(?:should|shall|will|must|has to|needs to|is to|is meant to"
+                r"|is supposed to|is due to|is timed to|is set to|is scheduled to|timed to|set to|scheduled to|due to)(?: be timed to| be set to)? )"
+                r"(?P<v>" + "|".join(sorted(_ONSET_BARE, key=len, reverse=True)) + r")\b"
+                r"(?= (?:at )?(?:about |roughly |around |approximately |some )?(?:\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?) (?:before|ahead of|prior to)"
+                # only against our arrival (the ego, "it", an arrival): "before the van reaches it" is left as written, refused in its own words
+                r" (?:we|we['’]d|we['’]re|i|i['’]d|you|you['’]d|it|it['’]d|he|she|they|(?:the )?ego(?:['’]s)?|(?:the )?(?:host|hv|subject)(?: vehicle)?(?:['’]s)?|our|my|arrival"
+                r"|the (?:test |subject )?car|the vehicle(?= would))\b)")
+#: arithmetic on a timestamp ("Add 0.4 seconds to every SPaT timestamp", "subtract 300 ms from the van's BSM timestamps", "take 0.5 s off
+#: its clock"): adding is a skew into the future, taking away one into the past (held-out 53's convention, +0.4 / -0.5)
+_STAMP_OBJ = r"(?P<o>(?:(?:every|each|all|all the|the|its|their|our|that|this)\s+)?(?:[\w'’-]+\s+){0,3}?(?:time[- ]?stamps?|clocks?))\b"
+_STAMP_ADD = r"\b(?:add|adds|added|adding) (?P<n>" + _TIME52 + r") (?:to|onto) " + _STAMP_OBJ
+_STAMP_SUB = r"\b(?:subtract|subtracts|subtracted|subtracting|deduct|deducts|deducted|deducting) (?P<n>" + _TIME52 + r") from " + _STAMP_OBJ \
+             + r"|\b(?:take|takes|took|taking|knock|knocks|knocked|knocking) (?P<n2>" + _TIME52 + r") off " + _STAMP_OBJ.replace("?P<o>", "?P<o2>")
+#: a test said to be NOT of one fault ("This isn't a packet-loss test:", "it is not a delay case."): the fault said beside it is the test's
+_NOT_THIS_TEST = (r"(?P<c>\b(?:this|it|that)(?: is not|['’]s not| isn['’]t| is no) an? (?P<op>(?:packet|message|frame)?[- ]?(?:loss|drop(?:out)?s?|dropping|delay|latency"
+                  r"|freeze|freezing|skew|jitter)) (?:test|case|run|scenario|check)\b)(?P<end>\s*[:;,.]\s*|\s+[-–—]\s+)")
+#: the negated fault word's operators (a contradiction if the rest states one of them)
+_NOT_OPS = (("loss", ("drop", "burst_drop")), ("drop", ("drop", "burst_drop")), ("delay", ("delay",)), ("latency", ("delay",)), ("jitter", ("delay",)),
+            ("freez", ("freeze",)), ("skew", ("skew",)))
+#: every message of a stream said to still arrive, before the fault said of them ("every SPaT message still arrives, but from 6 s on they all
+#: repeat the same stale content"): no loss; the fault's "they" is those messages
+_STILL_ARRIVE = (r"\b(?P<s>(?:every|each|all(?: of)?(?: the)?|every one of the|all its|all their) (?P<st>spat|spatem|map|mapem|bsm|cam)?s? ?(?:messages?|packets?|broadcasts?|updates?)?)"
+                 r" (?:(?:still|also|all) )?(?:arrives?|gets? through|comes? through|reach(?:es)? us|is (?:still )?(?:delivered|received)|are (?:still )?(?:delivered|received))"
+                 r"(?P<sep>,? (?:but|yet|though|however),?|\s*[;:]|,? and)\s+")
+#: a reported position said to read further along or back than the truth ("its BSM position starts reading 2.5 m further forward along its
+#: path than it really is", "its position is 3 m further back than it really is"): the position N m ahead of / behind where it really is
+_POSITION_READS = (r"\b(?P<p>positions?|locations?) (?:(?:starts?|begins?) |start |begin )?(?:reading|reads?|read|showing|shows?|is|are|comes? out|sits?)"
+                   r" (?P<d>\d+(?:\.\d+)? ?(?:m|metres?|meters?)) (?:further|farther) (?P<dir>forward|forwards|ahead|back|backwards?)"
+                   r"(?: along (?:its|their|the) (?:own )?(?:path|lane|route|trajectory|heading|direction of travel|line of travel))?"
+                   r" than (?P<w>it|they) (?:really |actually |truly )?(?:is|are)\b")
+#: a window's end said "through to" / "thru" ("from 2 s through to 10 s"): "to" ("through" alone was read)
+_THROUGH_TO = r"\b(from (?:the )?" + _TIME52 + r"(?: mark)?) (?:right )?(?:through to|thru to|thru|through till|through until)(?= (?:the )?" + _TIME52 + r")"
+#: a position error said random with its spread in the same sentence ("Its broadcast position should carry random error, standard deviation
+#: 1.5 m"): a position noise of that sigma; "random error" alone stays refused (too vague: an offset or a noise?)
+_RANDOM_ERROR = (r"\b(?:random|randomi[sz]ed) (?:position(?:al)? )?errors?\b(?=(?:[^.;]|\.(?=\d))*?(?:\bsigma\b|σ|\bstandard deviation\b|\bstd\.? dev\.?|\bstd\b)"
+                 r"(?:[^.;]|\.(?=\d))*?\d ?(?:m|metres?|meters?|feet|ft)\b(?!/))")
+#: LTA named "an unprotected left" / "unprotected left" with no "turn": the left turn across oncoming traffic
+_UNPROTECTED_LEFT = r"\bunprotected left\b(?![- ](?:turns?|turning|hand(?:er)?s?)\b)"
+#: an oncoming or crossing vehicle said with no article at a clause's start, with words of its trade before its noun ("Oncoming staff shuttle
+#: bus at 40 km/h"): "An oncoming staff shuttle bus", so its trade is set aside as "an oncoming ..." is (``_held47_wordings``)
+_BARE_ROLE_TRADE = r"(?:^|(?<=[.;:]\s)|(?<=,\s))(?P<r>Oncoming|oncoming|Opposing|opposing)\s+(?P<m>(?:[a-z][a-z-]*\s+){1,3}?)(?P<n>" + _NOUN + r")\b(?![\w'’-])"
+#: the automation of a vehicle of the scene ("an autonomous shuttle bus 60 m ahead", "a driverless van"): S scripts every vehicle of the scene
+#: (its behaviour: cruise, brake, run the red, stand), whoever drives it, so the word changes nothing S would run: set aside, noted; the
+#: ego's own automation ("our autonomous shuttle") is the application's under test and is left as written (refused)
+_OTHER_AUTOMATION = r"\b(?P<a>an?|another|one more) (?P<w>autonomous|driverless|self-driving|automated)\s+(?=(?:[a-z][a-z-]*\s+){0,2}?(?:" + _NOUN + r")\b)"
+#: a probability said as even odds ("even odds per burst", "an even chance", "fifty-fifty", "a 50/50 chance"): 50 %
+_EVEN_ODDS = (r"\b(?:with |at )?(?:(?:an? )?(?:even|equal) (?:odds|chances?)|evens|(?:an? )?(?:fifty[- ]fifty|50[-/]50)(?: (?:chance|odds|probability))?)"
+              r"(?= (?:per|each|every|for each|for every|of)\b|\s*[,;.]|\s*$)")
+
+
+def _stamp_arithmetic(t: str, notes: list[str]) -> str:
+    """"Add 0.4 seconds to every SPaT timestamp" -> "shift every SPaT timestamp 0.4 seconds into the future"; "subtract 300 ms from the
+    BSM timestamps" / "take 0.5 s off its clock" -> "... into the past", noted (held-out 53 s05: a skew with no direction, refused)."""
+    def add(x: re.Match[str]) -> str:
+        notes.append(f'read: "{x.group(0)}" as a timestamp skew of +{x.group("n")} (into the future)')
+        return f"shift {x.group('o')} {x.group('n')} into the future"
+
+    def sub(x: re.Match[str]) -> str:
+        n, o = x.group("n") or x.group("n2"), x.group("o") or x.group("o2")
+        notes.append(f'read: "{x.group(0)}" as a timestamp skew of -{n} (into the past)')
+        return f"shift {o} {n} into the past"
+
+    return _rx(_STAMP_SUB).sub(sub, _rx(_STAMP_ADD).sub(add, t))
+
+
+def _not_a_loss(t: str, notes: list[str]) -> str:
+    """A fault said beside what it is not (held-out 53 s07: "This isn't a packet-loss test: every SPaT message still arrives, but from 6 s
+    on they all repeat the same stale content" was refused, no operator for "still arrives"): the negation (``_NOT_THIS_TEST``) and the
+    clause that every message still arrives (``_STILL_ARRIVE``) are set aside, noted, and the fault's "they" is those messages. Only where
+    the rest states a fault of another kind: one of the negated kind (or a loss beside "still arrives") is a contradiction, refused, both
+    quoted; with no other fault the words are left as written (refused, as before)."""
+    neg = _rx(_NOT_THIS_TEST).search(t)
+    still = _rx(_STILL_ARRIVE).search(t)
+    if not neg and not still:
+        return t
+    rest = t
+    if still:
+        after = t[still.end():]
+        if still.group("st"):
+            after = _rx(r"\bthey\b").sub(f"the {still.group('st')} messages", after, count=1)
+        rest = t[: still.start()] + after
+    if neg:
+        rest = rest.replace(neg.group(0), "", 1)
+    ops = {_first(_OPS, s.lower()) for s in re.split(r"(?<!\d)\.(?!\d)|[;!?]", rest) if s.strip() and _is_fault(s)} - {None}
+    if not ops:
+        return t
+    barred = {o for w, os_ in _NOT_OPS if neg and w in neg.group("op").lower() for o in os_} | ({"drop", "burst_drop"} if still else set())
+    if ops & barred:
+        said = [x for x in (neg.group("c") if neg else "", still.group(0).strip(" ,;:") if still else "") if x]
+        asked = " or ".join(sorted(ops & barred)).replace("_", " ")
+        raise not_understood('" and "'.join(said), f"contradictory: the test is said to be no loss or no {asked} test, yet a {asked} is asked: say "
+                             "the one fault the test runs")
+    if neg:
+        notes.append(f'not a test instruction: noted: "{neg.group("c")}" (the fault said beside it is the test\'s)')
+    if still:
+        notes.append(f'not a test instruction: noted: "{still.group(0).strip(" ,;:")}" (no loss; the fault said after it is the test\'s)')
+    return rest
+
+
+def _held53_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 53 (each generic; each one refused, quoted, before; each left refused where it could say two things):
+
+    - a colour's onset with a modal or "timed to" before its bare verb ("the red should land 3 s before ego reaches it", s01; "with the red
+      timed to appear 2.5 seconds before it would reach the line", s03): the onset verb ("the red lands ...", ``_ONSET_MODAL``);
+    - arithmetic on a timestamp ("Add 0.4 seconds to every SPaT timestamp", s05; "subtract / take off"): a skew into the future / the past
+      (``_stamp_arithmetic``);
+    - a fault said beside what it is not ("This isn't a packet-loss test: every SPaT message still arrives, but from 6 s on they all repeat
+      the same stale content", s07): the freeze, the rest noted (``_not_a_loss``);
+    - a position said to read further along its path than it really is (s11): "N m further forward of where it really is";
+    - a window "from 2 s through to 10 s" (s13): from 2 s to 10 s;
+    - "random error, standard deviation 1.5 m" (s18): a position noise of that sigma ("random error" with no spread stays refused);
+    - "unprotected left" with no "turn" (s20): LTA's left turn; "Oncoming staff shuttle bus" with no article: "An oncoming ...";
+    - the automation of a vehicle of the scene ("an autonomous shuttle bus", s22): set aside, noted (never the ego's);
+    - even odds ("even odds per burst", s24; "fifty-fifty", "an even chance"): 50 %.
+
+    Read elsewhere: the ego named by its fleet number ("20 m behind 207", s02) by ``_ego_by_number``; the light named "ego's light" in a
+    window (s01) by ``_PHASE_WINDOW``; "stop line 110 m off" after the ego's speed (s01: "stop" read as the ego's own stop) by ``_ego_motion``;
+    "holding a 2 s gap behind a van at the same speed" (s27) by ``_time_gap``; "at 9 s into the run the lorry brakes" (s28, its braking
+    joined to no vehicle) by ``sentences``; a position's offset with a decimal size ("position is 2.5 m ahead of its true position") by ``_OPS``.
+    """
+    t = _rx(_ONSET_MODAL).sub(lambda x: f"{x.group('c')}{x.group('n') or ''} {_ONSET_BARE[x.group('v').lower()]}", t)
+    t = _stamp_arithmetic(t, notes)
+    t = _not_a_loss(t, notes)
+    t = _rx(_POSITION_READS).sub(lambda x: f"{x.group('p')} {'read' if x.group('w').lower() == 'they' else 'reads'} {x.group('d')} further {x.group('dir')} of where "
+                                 f"{x.group('w')} really {'are' if x.group('w').lower() == 'they' else 'is'}", t)
+    t = _rx(_THROUGH_TO).sub(r"\1 to", t)
+    t = _rx(_RANDOM_ERROR).sub("random noise", t)
+    t = _rx(_UNPROTECTED_LEFT).sub("unprotected left turn", t)
+
+    def article(x: re.Match[str]) -> str:
+        words = x.group("m").split()
+        if all(re.fullmatch(_ADJ, w, re.I) for w in words) or not all(re.fullmatch(_ADJ, w, re.I) or _description_word(w) for w in words):
+            return x.group(0)  # "Oncoming delivery van" (read as written), "Oncoming unmarked van" (refused in its own words)
+        return f"{'An' if x.group('r')[0].isupper() else 'an'} {x.group('r').lower()} {x.group('m')}{x.group('n')}"
+
+    t = _rx(_BARE_ROLE_TRADE, 0).sub(article, t)
+
+    def automation(x: re.Match[str]) -> str:
+        before = t[: x.start()].lower()
+        if re.search(r"\b(?:ego|we|we're|we are|our car|i'm|i am|host vehicle)(?: (?:is|are|am|drives|drive|is driving))? $", before):
+            return x.group(0)  # "the ego is an autonomous shuttle": the ego's own, left as written
+        notes.append(f'noted: "{x.group("w")}": S scripts every vehicle of the scene, whoever drives it; set aside')
+        return f"{x.group('a')} "
+
+    t = _rx(_OTHER_AUTOMATION).sub(automation, t)
+    t = _rx(_EVEN_ODDS).sub(lambda x: (notes.append(f'read: "{x.group(0).strip()}" as a 50% chance') or " with a 50% chance"), t)
+    return t
+
+
 def _held50_wordings(t: str, notes: list[str]) -> str:
     """Wordings read after held-out 50 (each generic; each refused, quoted, or read wrong before):
 
@@ -2879,6 +3079,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
         notes.append(f'not a test instruction: ignored: the label "{m.group(0).strip()}"')
         return m.group("w") or m.group("w2") or m.group("w3") or " "
 
+    t = _ego_by_number(t, notes)  # "Fleet unit 207 is the ego ... 20 m behind 207": the bare number is the ego (after held-out 53)
     t = _HASH_LABEL.sub(drop_label, t)
     # after held-out 25: a log's count of none ("0 faults injected", "zero impairments applied") is "no faults": the healthy run, read as such
     t = re.sub(r"(?<![\w.])(?:0|zero) (faults?|impairments?)\b", r"no \1", t, flags=re.I)
@@ -2925,6 +3126,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held53_wordings(t, notes)  # "the red should land 3 s before", "Add 0.4 s to every SPaT timestamp", "This isn't a packet-loss test", "even odds" (after held-out 53)
     t = _held52_wordings(t, notes)  # "10 under the 45 mph limit", "packet delivery ratio to 70%", "the mule", "random jitter", "both at 35 km/h, 22 m apart" (after held-out 52)
     t = _held51_wordings(t, notes)  # "From second six onwards", "300 ms behind schedule", "Only 40% ... get through", "Backdate ..." (after held-out 51)
     t = _held50_wordings(t, notes)  # "in packs of three", "in bundles" (after held-out 50)
@@ -4034,7 +4236,9 @@ def sentences(text: str) -> list[str]:
     out: list[str] = []
     pending: list[str] = []  # a lead's braking said before the sentence that introduces the lead
     for j, p in enumerate(parts):  # "it ..." / "the van ..." continues the previous sentence's vehicle ("...a car 20 m ahead; it drives at 40 km/h")
-        body = re.sub(r"^(?:(?:at|after) \d+(?:\.\d+)? ?s|\d+(?:\.\d+)?" + _INTO_RUN + r"|then|later|suddenly|next|afterwards|" + _VAGUE_WHEN + r"),?\s+", "", p, flags=re.I)
+        # (after held-out 53 also "at N s into the run" / "at the N-second mark": "; at 9 s into the run the lorry brakes at 5 m/s²" kept "into
+        # the run ..." as its start, so the braking joined no vehicle and its numbers were carried into no field)
+        body = re.sub(r"^(?:(?:(?:at|after) )?\d+(?:\.\d+)?" + _INTO_RUN + r"|(?:at|after) \d+(?:\.\d+)? ?s|then|later|suddenly|next|afterwards|" + _VAGUE_WHEN + r"),?\s+", "", p, flags=re.I)
         # "it" may follow its numbers ("at 9 m/s, 38 m short of its line, it runs the red": after held-out 11)
         it_first = re.match(r"(?:(?:(?:at|from|with|doing|about|some)\s+)?\d[^,;:]{0,40},\s*){0,3}(it|which)\b", body, re.I)
         if pending and _NP.search(p.lower()) and re.search(r"\blead", p, re.I):
@@ -5268,6 +5472,27 @@ def _requote_separation(e: OfflineParseError, prompt: str) -> None:
         e.args = (quote + sep + rest,)
 
 
+#: (after held-out 53) the lead's distance said as a time gap at a speed both share ("We are travelling at 36 km/h, holding a 2 s gap behind a
+#: delivery van at the same speed"): the gap in metres is the shared speed times the time (10 m/s x 2 s = 20 m), never a time to conflict
+_TIME_GAP = (r"(?P<ego>\b(?:we|we're|we are|ego|the ego|our car|i|i'm|i am|the host vehicle|host vehicle)\b[^.;:]*?\b(?:at|doing)\s+(?P<v>\d+(?:\.\d+)?) ?(?P<u>km/h|kph|kmh|mph|m/s)(?![\w/]))"
+             r"(?P<mid>,?\s+(?:and\s+)?)(?:holding|keeping|maintaining|leaving|with|at|running with|sitting at)\s+(?:a\s+(?P<t>\d+(?:\.\d+)?) ?s (?:time[- ])?|a (?:time[- ])?)"
+             r"(?:gap|headway|following gap|time gap)(?(t)| of (?P<t2>\d+(?:\.\d+)?) ?s)\s+(?:behind|to|from)\s+(?P<np>(?:an?|the)\s+(?:[\w'’-]+\s+){0,3}?(?:" + _NOUN + r"))\b"
+             r"(?P<same>,?\s+(?:(?:at|doing|going at|travelling at|traveling at) )?(?:the )?same speed\b|,? both at the same speed\b|,? doing the same\b)")
+
+
+def _time_gap(text: str, notes: list[str]) -> str:
+    """"we ... at 36 km/h, holding a 2 s gap behind a delivery van at the same speed" -> "... at 36 km/h, 20 m behind a delivery van at the
+    same speed", noted (held-out 53 s27: the 2 s was carried into no field, refused). Only with our speed stated before it and the lead
+    said to drive the same speed: a time gap at two speeds, or at a speed not said, is left as written (refused)."""
+    def gap(m: re.Match[str]) -> str:
+        secs = float(m.group("t") or m.group("t2"))
+        dist = round(_to_ms(float(m.group("v")), m.group("u")) * secs, 3)
+        notes.append(f'read: "{m.group(0)[len(m.group("ego")) + len(m.group("mid")):]}" as {_fmt(dist)} m ({_fmt(secs)} s at {m.group("v")} {m.group("u")})')
+        return f"{m.group('ego')}{m.group('mid')}{_fmt(dist)} m behind {m.group('np')}{m.group('same')}"
+
+    return _rx(_TIME_GAP).sub(gap, text)
+
+
 def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, Any]) -> dict[str, Any]:
     """Prompt -> a JSON-like S (validated by the caller); ``OfflineParseError`` when a clause is not understood.
 
@@ -5284,6 +5509,7 @@ def _read_prompt(prompt: str, notes_out: Optional[list[str]], seen: dict[str, An
         raise OfflineParseError("offline parse: the prompt is empty" if not notes else "offline parse: the prompt holds no test instruction (" + "; ".join(notes) + ")")
     _other_application(prompt)  # "a do-not-pass function", "blind spot warning": an application S does not have (after held-out 32)
     text = _lone_car_is_ego(text, notes)
+    text = _time_gap(text, notes)  # "at 36 km/h, holding a 2 s gap behind a van at the same speed": 20 m (after held-out 53)
     # after held-out 26: "the pair of them / the two of them / both of them / each of them at 80 km/h" is "both at 80 km/h" (held-out 25's
     # "host and van both at X" convention: the ego's and the other vehicle's speed); it gave the ego the speed and the lead none, or the lead
     # the speed and the ego none, without a word
@@ -7775,6 +8001,8 @@ def _ego_motion(scene_sents: Sequence[str], ego: dict[str, Any], app: str, outco
                         quote = _clause_at(s[m.start("who"):], m.start(verb) - m.start("who"))
                     outcomes.append(("c" if cond else "o") + quote)
                 continue  # an expected outcome or a condition ("the ego should stop", "the FCW warns, and we brake", "so we stop", "if we stop")
+            if kind in ("stop", "brake") and re.match(r"[- ](?:lines?|bars?|signs?|lights?|lamps?|pedals?|markings?|boxes|box)\b", low[m.end(verb):]):
+                continue  # a noun before a noun, no motion (after held-out 53: "Ego doing 40 km/h, stop line 110 m off" read "stop" as our stop)
             if kind != "turn" and not re.match(r"overt|dodg|evad", w.group(0)) and re.match(r"\s+(?:the|a|an|its|their|our|all|every|this|that|these|those|\w+ing)\b", low[m.end(verb):]):
                 continue  # a verb with an object is no motion of ours ("we stop the recording at 20 s", "we slow down the SPaT rate", "we stop sending")
             if any(a <= m.start(verb) < b for a, b in changes):
@@ -9042,7 +9270,9 @@ def _align(scene: str) -> Optional[dict[str, Any]]:
 #: "before we arrive", "before HV arrival", "before it gets there", "before the subject vehicle reaches the stop line", "before arrival"
 # after held-out 26, second round: also the line named back ("... before the car would get to that line", "reaches this white line")
 # after held-out 31 also "get to it" (the light or line just named: "the signal must go red 3.5 s before I would get to it")
-_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to it\b|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*)"
+#: (after held-out 53 also "make it there" / "make it to the line": "Red should come up 3 seconds before we'd make it there" was refused)
+_ARRIVE = (r"(?:reach\w*|arriv\w*|gets? (?:there|to it\b|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar))|getting there|get there|hit\w*|cross\w*|enter\w*"
+           r"|(?:make|makes|making) it (?:there\b|to (?:the|its|our|that|this) (?:(?:stop|white) )?(?:line|bar|junction|intersection|lights?)\b))"
            r"(?: (?:at |to )?(?:the |its |our |that |this )?(?:(?:stop|white) )?(?:line|bar|junction|intersection|crossing|light|signal))?")
 #: after held-out 18: also "ahead of" / "prior to" ("switches to red 3.4 s ahead of it getting there", "2 s prior to our arrival")
 #: after held-out 25 also "before predicted / expected arrival" (a type-approval report's wording)
@@ -9122,7 +9352,10 @@ _MAP_WORDS = re.compile(r"\bmap\b|\bmapdata\b|\bmapem\b|topology|intersection ge
 _BSM_WORDS = re.compile(r"\bbsms?\b|basic safety|safety messages|hard[- ]braking messages|brak\w* (?:warning )?messages|\bpositions?\b")
 #: "when / once / as soon as / from the moment / 2 s after the light turns red": a window anchored on the phase change
 _PHASE_WINDOW = (r"(?:\b(?P<after>\d+(?:\.\d+)?) ?s after|\b(?:starting |beginning )?(?:from )?(?:when|once|as soon as|the (?:moment|instant)|right after|just after|after))"
-                 r" (?:(?:the (?:(?:host |subject |ego )?[\w-]+'s )?|our |its |your |my )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s?|it)"
+                 # (after held-out 53 also the ego named with no article: "starting 1 s after ego's light turns amber", refused: when does it turn?)
+                 # (and never a light named by another vehicle: "when the van's light turns yellow" ran on the ego's light, without a word; refused
+                 # by ``_PHASE_UNREAD``)
+                 r" (?:(?:the (?:(?:host |subject |ego )[\w-]+'s |(?!(?:" + _NOUN + r")['’]s )[\w-]+'s )?|(?:ego|hv|host)(?: vehicle)?['’]s |our |its |your |my )(?:traffic |signal )?(?:light|signal|lamp|lights|signal head)s?|it)"
                  # after held-out 29: "the instant it shows yellow", "as soon as your light goes amber" (the light said as "it", a colour it "shows")
                  r" (?:turns?|changes?|goes|switch(?:es)?|becomes?|flips?|is switched|has turned|has become|shows?|is showing|lights? up)(?: to)? (?P<colour>yellow|amber|red|green)\b")
 #: a light's change of colour named as a fault's moment that ``_PHASE_WINDOW`` does not read (fix 39): refused in ``_window``
@@ -9133,6 +9366,10 @@ _PHASE_UNREAD = re.compile(r"\b(?:when|once|as soon as|the (?:moment|instant)|ri
                            r"|\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\s+(?:the |our |your |my |its )?(?:traffic |signal )?"
                            r"(?:light|signal|lamp|signal head|phase)s?\s+(?:changes?|switch(?:es)?|flips?|cycles?)\b(?!\s+(?:to\s+)?(?:yellow|amber|red|green))"
                            r"|\b(?:when|once|as soon as|the (?:moment|instant)|right after|just after)\s+it\s+(?:shows?|turns?|goes|becomes?|flips?)\s+(?:to\s+)?(?:yellow|amber|red|green)\b")
+#: (after held-out 53) a light named by another vehicle's possessive as a fault's moment ("2 s after the truck's light turns red"): not our
+#: signal; ``_PHASE_WINDOW`` reads only ours, and the window was read from the run's start instead (refused in ``_window``)
+_OTHER_LIGHT = re.compile(r"\b(?:after|when|once|as soon as|the (?:moment|instant)|until|till|before) the (?!(?:host|subject|ego|test|our|my)\b)(?:[\w-]+ )?(?P<n>" + _NOUN + r")['’]s (?:own )?(?:traffic |signal )?"
+                          r"(?:light|signal|lamp|lights|signal head)s? (?:turns?|changes?|goes|switch(?:es)?|becomes?|flips?|shows?)(?: to)? (?:yellow|amber|red|green)\b")
 #: "when / once / as soon as it (the truck) is / gets / comes within 30 m of the conflict point": a window anchored on the target's zone entry
 _ZONE_WINDOW = (r"\b(?:when|once|as soon as|the (?:moment|instant)|after|from when"
                 # after held-out 17: a window said as a restriction ("only within 40 m of the conflict point", "while it is within 30 m of ...")
@@ -9448,6 +9685,10 @@ def _window(low: str, target: str, vehicles: list[dict[str, Any]]) -> dict[str, 
     else:
         # fix 39 (after held-out 22: "freezing in the moment when the ego's light become yellow" ran from the start): a light's colour
         # named as the fault's moment in words the phase window does not read is refused, quoted, never run from the start
+        other = _OTHER_LIGHT.search(low)
+        if other:  # after held-out 53: "2 s after the truck's light turns red" ran on our light (the truck's is another group), without a word
+            raise not_understood(other.group(0), f"the {other.group('n')}'s light is not ours: a fault window on a light's colour is on our signal; say "
+                                 "'when our light turns red', or the window from the start")
         un = _PHASE_UNREAD.search(low)
         if un:
             raise not_understood(un.group(0), "a fault window on the light's colour: say e.g. 'when the light turns yellow' or '2 s after the light turns red'")
