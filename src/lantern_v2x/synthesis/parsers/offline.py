@@ -56,7 +56,7 @@ import functools
 import time
 from typing import Any, Optional, Sequence
 
-from lantern_v2x.synthesis.parsers import regex as re  # re's functions over a cache that holds this parser's patterns
+import lantern_v2x.synthesis.parsers.regex as re  # re's functions over a cache that holds this parser's patterns
 from lantern_v2x.synthesis.parsers.base import ParseAttempt
 from lantern_v2x.synthesis.parsers.shorthand import rewrite as rewrite_shorthand
 from lantern_v2x.synthesis.parsers.layout import read_layout
