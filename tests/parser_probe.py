@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from lantern_v2x.synthesis.parsers.evaluate import HELDOUT, grade, load_labelled
 from lantern_v2x.synthesis.parsers.offline import OfflineParser
 
 
@@ -21,3 +22,17 @@ def refused_quoting(text: str, *quotes: str) -> str:
     for q in quotes:
         assert q in a.error, (text, a.error)
     return a.error
+
+
+def held_out_item(name: str, sid: str) -> dict:
+    """One labelled intent of ``data/prompts/<name>_intents.yaml`` (e.g. ``held_out_item("heldout52", "s05")``)."""
+    return next(i for i in load_labelled(HELDOUT.parent / f"{name}_intents.yaml") if i["id"] == sid)
+
+
+def read_fully_right(name: str, sid: str) -> None:
+    """A held-out intent a round fixed: read, and fully right against its label."""
+    item = held_out_item(name, sid)
+    a = OfflineParser().parse(item["prompt"])
+    assert a.ok, (sid, a.error)
+    mapped, full, why = grade(a.spec, item["expect"])
+    assert (mapped, full) == (True, True), (sid, why)

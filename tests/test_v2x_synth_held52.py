@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from lantern_v2x.synthesis.parsers.evaluate import HELDOUT, grade, load_labelled
-from lantern_v2x.synthesis.parsers.offline import OfflineParser
+from parser_probe import read_fully_right
 from parser_probe import read as _read
 from parser_probe import refused_quoting as _refused_quoting
 
@@ -22,11 +21,7 @@ _ROUND = ("s01", "s05", "s12", "s17", "s23", "s24", "s25", "s26", "s27", "s28", 
 
 @pytest.mark.parametrize("sid", _ROUND)
 def test_held52_round_prompts_are_read_fully_right(sid: str) -> None:
-    item = next(i for i in load_labelled(HELDOUT.parent / "heldout52_intents.yaml") if i["id"] == sid)
-    a = OfflineParser().parse(item["prompt"])
-    assert a.ok, (sid, a.error)
-    mapped, full, why = grade(a.spec, item["expect"])
-    assert (mapped, full) == (True, True), (sid, why)
+    read_fully_right("heldout52", sid)
 
 
 # ---- a speed said against a speed limit (s05 "We're running 10 under the 45 mph limit") ----
