@@ -1,8 +1,8 @@
 """``re``'s pattern functions over a cache sized for the offline parser; import it as ``re``.
 
-Why: the offline parser applies well over a thousand distinct patterns to every prompt (most are written
-inline at the call, many are built from shared fragments), and ``re`` keeps only 512 compiled patterns,
-evicting the oldest. Past that size each parse compiled most of its patterns again, and compiling was most
+Why: the offline parser applies more than 512 distinct patterns to a single prompt (most are written inline
+at the call, many are built from shared fragments), and ``re`` keeps only 512 compiled patterns, evicting
+the oldest. Past that size each parse compiled most of its patterns again, and compiling was most
 of a parse's time. Same signatures and results as ``re``; only the cache differs. The cache is bounded
 (patterns built from a prompt's own words, e.g. an escaped noun, would otherwise accumulate in a
 long-lived process).
