@@ -2907,6 +2907,42 @@ _BARE_VEHICLE = (r"(?<=[;:])(?P<sp>\s+)(?P<np>(?:[a-z][a-z-]* ){0,2}?(?:" + "{no
 _BARE_SPEED = r"\b(?P<d>\d+(?:\.\d+)? ?m (?:ahead|in front|behind)),? (?P<s>\d+(?:\.\d+)? ?(?:km/h|kph|mph|m/s))(?=\s*[.;,]|$)"
 
 
+#: (after held-out 57) a time in seconds, digits or words ("five seconds", "10 s")
+_SECONDS57 = r"(?:\d+(?:\.\d+)?|" + _NW + r") ?(?:s|secs?|seconds?)\b"
+#: a window said by its length and its end ("Drop 35% of the SPaT for five seconds, finishing 10 s into the run", s04): it starts the
+#: length before the end; the end's verb was not read, and the end was taken for the window's start, without a word (start 10, not 5)
+_LENGTH_THEN_END = (r"\bfor (?P<n>" + _SECONDS57 + r"),? (?:and )?(?:finishing|ending|stopping|ceasing|wrapping up)(?: at| by)?(?: the)? "
+                    r"(?P<b>" + _SECONDS57 + r")(?: mark)?(?: into the run| in| after the start)?")
+#: an end said with no start and no length before it in its sentence ("Freeze the SPaT, ending at 10 s"): read as the start before, now
+#: refused, quoted (from the run's start, or from some event? not said)
+_END_ALONE = (r"(?:^|(?<=[.;:!?]\s))(?P<s>[^.;:!?]*?),? (?P<e>(?:finishing|ending|stopping|ceasing|wrapping up)(?: at| by)?(?: the)? "
+              + _SECONDS57 + r"(?: mark)?(?: into the run| in| after the start)?)")
+
+
+def _held57_wordings(t: str, notes: list[str]) -> str:
+    """Wordings read after held-out 57 (each generic):
+
+    - a window said by its length and its end ("for five seconds, finishing 10 s into the run", s04; "for 5 s, ending at the 10 s mark"):
+      from the end less the length, for the length; a length longer than the time to its end refused, quoted. It was read with the end as
+      the window's start (start 10 for 5 s), without a word: a silent error of a blind set;
+    - an end said with nothing before it that starts the window in its sentence ("Freeze the SPaT, ending at 10 s") was read the same way:
+      refused, quoted.
+    """
+    def length_end(m: re.Match[str]) -> str:
+        n, b = (_num_or_word(re.match(r"\d+(?:\.\d+)?|\w+", m.group(g)).group(0)) for g in ("n", "b"))
+        if n > b:
+            raise not_understood(_clause_at(m.string, m.start()), f'"{m.group(0)}": a window of {_fmt(n)} s cannot end {_fmt(b)} s into the run')
+        notes.append(f'read: "{m.group(0)}" as from {_fmt(b - n)} s to {_fmt(b)} s')
+        return f"from {_fmt(b - n)} s to {_fmt(b)} s"
+
+    t = _rx(_LENGTH_THEN_END).sub(length_end, t)
+    for m in _rx(_END_ALONE).finditer(t):
+        if not _rx(r"\b(?:from|start\w*|begin\w*|commenc\w*|after|once|when|between|for \d|for (?:" + _NW + r") )").search(m.group("s")):
+            raise not_understood(_sentence_at(t, m.start("e")), f'"{m.group("e")}" ends a window whose start is not said: say when it starts '
+                                 "('from 5 s to 10 s', 'for 5 s, ending 10 s into the run')")
+    return t
+
+
 def _held56_wordings(t: str, notes: list[str]) -> str:
     """Wordings read after held-out 56 (each generic; each one refused, quoted, before; each left refused where it could say two things):
 
@@ -3462,6 +3498,7 @@ def document_layer(text: str) -> tuple[str, list[str]]:
     t = _held44_wordings(t, notes)  # "from five seconds to nine", "a car 40 m ahead doing the same" (after held-out 44)
     t = _held45_wordings(t, notes)  # "in bursts ..., each outage swallowing eight messages in a row", "From the moment it brakes" (after held-out 45)
     t = _held46_wordings(t, notes)  # "Our double-decker heads for the lights", "a car-transporter truck", "..., sigma 1.5 m" (after held-out 46)
+    t = _held57_wordings(t, notes)  # "for five seconds, finishing 10 s into the run" (after held-out 57)
     t = _held56_wordings(t, notes)  # "three out of every four ... reach us", "stamped 0.4 s too early", "3 m closer to us", "our approach belongs to group 2" (after held-out 56)
     t = _held55_wordings(t, notes)  # "T+20 s", "16 s from the line at that speed", "heading north ... from the west", "sigma approx. 3 m" (after held-out 55)
     t = _held54_wordings(t, notes)  # "the red set for 3 s ahead of", "two message periods late", "a closing speed of 18 km/h on a lorry", "a 4x4" (after held-out 54)
