@@ -2961,10 +2961,8 @@ def _held56_wordings(t: str, notes: list[str]) -> str:
     Places said with "caravan" ("the caravan park", s05, s17, s29) are no towed caravan (``_SCENE_UNHELD``); "a horsebox lorry" (s19), "a
     linen van", "a shunting-yard van" (s24) are ``CLASSES``'; "the horsebox" again after "a horsebox lorry" is that lorry.
     """
-    num = lambda w: float(w) if re.fullmatch(r"\d+(?:\.\d+)?", w) else float(_NUMBER_WORDS[w.lower()])  # noqa: E731
-
     def through(m: re.Match[str]) -> str:
-        k, n = num(m.group("k")), num(m.group("m"))
+        k, n = _num_or_word(m.group("k")), _num_or_word(m.group("m"))
         if not 0 < k <= n:
             return m.group(0)
         notes.append(f'read: "{m.group(0).strip()}" as {round(100.0 * k / n, 3):g}% of them')
@@ -3071,6 +3069,7 @@ _FROM_FOR_AFTER = (r"\bfrom (?P<a>\d+(?:\.\d+)?) ?(?:s|secs?|seconds?) (?P<k>for
 
 
 def _num_or_word(x: str) -> float:
+    """A number said in digits or in words ("3", "2.5", "three", "twenty-five")."""
     return float(x) if re.fullmatch(r"\d+(?:\.\d+)?", x) else float(_NUMBER_WORDS[x.lower()])
 
 
@@ -3998,7 +3997,7 @@ def normalise(text: str, notes: Optional[list[str]] = None) -> str:
 
     def mile_words(m: re.Match[str]) -> str:
         n = m.group("n").lower() if m.group("n") else "a"
-        k = 1.0 if n in ("a", "an", "one") else float(n) if re.fullmatch(r"\d+(?:\.\d+)?", n) else float(_NUMBER_WORDS[n])
+        k = 1.0 if n in ("a", "an") else _num_or_word(n)
         d = frac[m.group("d").lower().rstrip("s")] if m.group("d") else 1
         unit = 1000.0 if m.group("u").lower().startswith("k") else _MILE
         v = f"{round(k / d * unit, 3):.3f}".rstrip("0").rstrip(".")
