@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from lantern_v2x.synthesis.parsers.offline import OfflineParser
 from parser_probe import held_out_item, read_fully_right
 from parser_probe import read as _read
 from parser_probe import refused_quoting as _refused_quoting
@@ -28,8 +27,7 @@ def test_held54_round_prompts_are_read_fully_right(sid: str) -> None:
 
 @pytest.mark.parametrize("sid", ["s14", "s21"])
 def test_held54_the_two_left_stay_refused_never_wrong(sid: str) -> None:
-    item = held_out_item("heldout54", sid)
-    assert not OfflineParser().parse(item["prompt"]).ok, sid
+    _refused_quoting(held_out_item("heldout54", sid)["prompt"])
 
 
 _RL = "RLVW at 40 km/h from 110 m, {}. No faults."

@@ -31,8 +31,7 @@ def test_held55_round_prompts_are_read_fully_right(sid: str) -> None:
 
 @pytest.mark.parametrize("sid", ["s21", "s27"])
 def test_held55_the_two_left_stay_refused_never_wrong(sid: str) -> None:
-    item = held_out_item("heldout55", sid)
-    assert not OfflineParser().parse(item["prompt"]).ok, sid
+    _refused_quoting(held_out_item("heldout55", sid)["prompt"])
 
 
 def test_held55_s21_a_lead_pulling_away_is_refused_as_a_departure() -> None:
